@@ -1,0 +1,1 @@
+//! The generic move generator: compiled tables, positions, moves, perft.

@@ -1,0 +1,1 @@
+//! The rules language: text → syntax tree with spans → checked [`crate::spec::VariantSpec`].

@@ -1,0 +1,9 @@
+//! damelab: a rules-DSL interpreter and workbench for the draughts family.
+//!
+//! A variant's rules are a text file (`variants/*.rules`), parsed and checked by [`lang`] into a
+//! [`spec::VariantSpec`], compiled by [`engine`] into tables, and run by one generic move generator.
+
+pub mod engine;
+pub mod lang;
+pub mod spec;
+pub mod variants;

@@ -1,0 +1,189 @@
+//! The checked description of a variant: what a rules file says, resolved and validated, but not yet
+//! compiled into tables. The language stage (`crate::lang`) produces it; the engine
+//! (`crate::engine::compile`) turns it into move-generation tables. Plain data, serialisable, so
+//! `damelab compile --dump` can print it.
+
+use serde::{Deserialize, Serialize};
+
+/// An absolute compass direction, as seen by the first side: 0 = north (up the files), then
+/// clockwise: 1 = north-east, 2 = east, … 7 = north-west. The opposite of `d` is `(d + 4) % 8`.
+pub type Angle = u8;
+
+/// A set of [`Angle`]s as a bit mask (bit `d` set = direction `d` included).
+pub type AngleSet = u8;
+
+/// A square as (file, rank), both from 0, as seen by the first side (`a1` = (0, 0)).
+pub type Coord = (u8, u8);
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VariantSpec {
+    /// Short name (`dameo`), from the file name or the `variant` line.
+    pub name: String,
+    /// Title as written on the `variant` line.
+    pub title: String,
+    pub board: BoardSpec,
+    /// The two sides in declaration order; `sides[0]` is the side whose view the squares use.
+    pub sides: [SideSpec; 2],
+    /// Index into `sides` of the side that moves first.
+    pub first_to_move: u8,
+    /// Pieces in declaration order; the first is the "default" piece of the FEN (unprefixed squares).
+    pub pieces: Vec<PieceSpec>,
+    /// Start position: per side, (piece index, square).
+    pub setup: [Vec<(u8, Coord)>; 2],
+    pub captures: CaptureSpec,
+    pub game: GameSpec,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BoardSpec {
+    pub width: u8,
+    pub height: u8,
+    pub squares: SquareSet,
+    pub notation: Notation,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SquareSet {
+    /// Every square is playable.
+    All,
+    /// Only the dark squares, `a1` dark (file + rank even).
+    Dark,
+    /// Only the dark squares of a board with `a1` light (file + rank odd).
+    DarkA1Light,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Notation {
+    /// `a1`, `h8`, `j10`.
+    Algebraic,
+    /// Playable squares numbered 1.. from the top-left as the first side sees the board.
+    Numbered,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SideSpec {
+    pub name: String,
+    /// The letter used in FEN (`W`, `B`, `R`).
+    pub letter: char,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PieceSpec {
+    pub name: String,
+    /// The letter used in FEN and in board diagrams (`M`, `K`, `P`, `D`, `I`).
+    pub letter: char,
+    /// Rank for rank-based rules (capture restrictions, priority); 1 when not declared.
+    pub rank: u8,
+    /// Value for value-based priority; 1 when not declared.
+    pub value: u8,
+    pub quiet: Vec<QuietOp>,
+    pub captures: Vec<CaptureOp>,
+    pub promotions: Vec<PromotionSpec>,
+}
+
+/// A non-capturing move operation. Directions are absolute for the first side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum QuietOp {
+    /// One square to an empty square.
+    Step { dirs: AngleSet },
+    /// Any number of squares over empty squares.
+    Slide { dirs: AngleSet },
+    /// Over an unbroken file of own pieces of the given kinds (bit mask of piece indices), directly
+    /// in front, to the empty square beyond the last of them. `max` limits the file's length
+    /// (`None` = any length).
+    Leap { dirs: AngleSet, over: u8, max: Option<u8> },
+}
+
+/// A capturing operation. Directions are absolute for the first side.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum CaptureOp {
+    /// Short jump over an adjacent enemy piece to the square directly beyond.
+    Jump { dirs: AngleSet },
+    /// Long (flying) jump: over empty squares, one enemy piece, and any empty square beyond.
+    Fly { dirs: AngleSet },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PromotionSpec {
+    /// Index of the piece it becomes.
+    pub to: u8,
+    pub zone: Zone,
+}
+
+/// Where a piece promotes, as seen by the first side (the compiler turns it for the second side).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Zone {
+    /// The last rank (from the mover's view).
+    FarRank,
+    /// Named squares, as seen by the first side.
+    Squares(Vec<Coord>),
+    /// The squares where the enemy's pieces of this kind (index) stand in the start position.
+    EnemyStart(u8),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaptureSpec {
+    pub compulsory: bool,
+    pub removal: Removal,
+    /// The capturing piece may not reverse direction between two jumps.
+    pub no_180_turn: bool,
+    /// A piece may capture only enemy pieces of equal or lower rank.
+    pub equal_or_lower_rank_only: bool,
+    /// What a piece does on reaching its promotion zone in the middle of a capture.
+    pub mid_capture_promotion: MidCapturePromotion,
+    /// Ordered lexicographic criteria; empty = free choice among all complete sequences.
+    pub priority: Vec<Criterion>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Removal {
+    Immediate,
+    EndOfTurn,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum MidCapturePromotion {
+    /// It goes on as it is and promotes only if the move ends in the zone.
+    AtEnd,
+    /// It promotes at once and goes on capturing as the new piece.
+    Continue,
+    /// It promotes at once and the move ends there.
+    Stop,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Criterion {
+    /// Most pieces captured.
+    MostPieces,
+    /// Highest total value captured.
+    MostValue,
+    /// The capture made by the highest-ranked piece.
+    HighestCapturer,
+    /// Compare the captured pieces rank by rank, highest rank first: most of the highest rank, then…
+    HighestCapturedRanks,
+    /// Most pieces of this kind (index) captured.
+    MostOf(u8),
+    /// Pieces of this kind (index) captured earliest in the sequence.
+    EarliestOf(u8),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameSpec {
+    /// The side to move with no legal move loses (true in every bundled variant).
+    pub no_moves_loses: bool,
+    /// (winner's piece, loser's piece): a side whose only piece is of the first kind beats a side
+    /// whose only piece is of the second kind.
+    pub lone_wins: Vec<(u8, u8)>,
+    /// A side with no piece of this kind (index) loses.
+    pub lose_without: Vec<u8>,
+    /// Draw when a position occurs for the n-th time with the same side to move (0 = never).
+    pub repetition_draw: u8,
+}
