@@ -4,6 +4,14 @@
 //! [`spec::VariantSpec`], compiled by [`engine`] into tables, and run by one generic move generator.
 
 pub mod engine;
+pub mod game;
 pub mod lang;
+pub mod notation;
 pub mod spec;
+pub mod util;
+pub mod variant;
 pub mod variants;
+
+pub use engine::{Move, Position, Rules};
+pub use game::Game;
+pub use variant::Variant;

@@ -94,7 +94,11 @@ pub enum QuietOp {
     /// Over an unbroken file of own pieces of the given kinds (bit mask of piece indices), directly
     /// in front, to the empty square beyond the last of them. `max` limits the file's length
     /// (`None` = any length).
-    Leap { dirs: AngleSet, over: u8, max: Option<u8> },
+    Leap {
+        dirs: AngleSet,
+        over: u8,
+        max: Option<u8>,
+    },
 }
 
 /// A capturing operation. Directions are absolute for the first side.

@@ -8,5 +8,8 @@ pub const DEFAULT: &str = "dameo";
 
 /// The text of a bundled variant's rules file.
 pub fn bundled(name: &str) -> Option<&'static str> {
-    BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, text)| *text)
+    BUNDLED
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, text)| *text)
 }

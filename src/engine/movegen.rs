@@ -1,0 +1,494 @@
+//! The generic move generator. HOT PATH: written for speed. No heap allocation per node (moves go
+//! into a caller-owned, reused buffer; the capture search keeps its route in fixed arrays), and
+//! every direction is a lookup in the precomputed neighbour tables.
+
+use super::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
+use super::moves::Move;
+use super::position::Position;
+use super::rules::{Rules, MAX_PATH};
+use crate::spec::{Criterion, MidCapturePromotion, Removal};
+
+/// Options that change what counts as a distinct move.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct GenOptions {
+    /// Keep capture routes that differ only in order (same origin, destination, captured set and
+    /// resulting piece) as separate moves, as some published perft tables do.
+    pub keep_duplicates: bool,
+}
+
+const NO_DIR: u8 = 8;
+
+impl Rules {
+    /// Append every legal move of `pos` to `out` (which is cleared first).
+    pub fn generate(&self, pos: &Position, out: &mut Vec<Move>, opts: GenOptions) {
+        out.clear();
+        if self.has_material_rules && self.material_outcome(pos).is_some() {
+            return;
+        }
+        let side = pos.turn();
+        let found = self.generate_captures(pos, side, out, opts);
+        if found && self.compulsory {
+            return;
+        }
+        self.generate_quiet(pos, side, out);
+    }
+
+    /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
+    pub fn count_moves(&self, pos: &Position, buf: &mut Vec<Move>, opts: GenOptions) -> u64 {
+        buf.clear();
+        if self.has_material_rules && self.material_outcome(pos).is_some() {
+            return 0;
+        }
+        let side = pos.turn();
+        if self.compulsory && !self.any_capture(pos, side) {
+            return self.count_quiet(pos, side);
+        }
+        let found = self.generate_captures(pos, side, buf, opts);
+        if found && self.compulsory {
+            return buf.len() as u64;
+        }
+        buf.len() as u64 + self.count_quiet(pos, side)
+    }
+
+    /// The enemy pieces a piece of `kind` may capture.
+    #[inline(always)]
+    fn takes_bits(&self, pos: &Position, side: usize, kind: usize) -> Bits {
+        let takes = self.programs[side][kind].takes;
+        let mut bits = 0;
+        for k in 0..self.kinds {
+            if takes & (1 << k) != 0 {
+                bits |= pos.kinds[k];
+            }
+        }
+        pos.sides[1 - side] & bits
+    }
+
+    /// Whether `side` has any capture: short jumps tested for all pieces of a kind at once with
+    /// bit-set shifts, flying jumps square by square.
+    fn any_capture(&self, pos: &Position, side: usize) -> bool {
+        let geo = &self.geo;
+        let occupied = pos.occupied();
+        let empty = !occupied & geo.playable;
+        for kind in 0..self.kinds {
+            let prog = &self.programs[side][kind];
+            let pieces = pos.kind_bits(side, kind);
+            if pieces == 0 || !prog.can_capture() {
+                continue;
+            }
+            let capturable = self.takes_bits(pos, side, kind);
+            for d in prog.jumps.iter() {
+                let back = -geo.delta[d as usize];
+                let overs = shift(empty, back) & capturable;
+                if shift(overs, back) & pieces != 0 {
+                    return true;
+                }
+            }
+            if prog.flies.is_empty() {
+                continue;
+            }
+            for sq in BitIter(pieces) {
+                for d in prog.flies.iter() {
+                    let line = &geo.next[d as usize];
+                    let mut t = line[sq as usize];
+                    while t != NONE && occupied & bit(t) == 0 {
+                        t = line[t as usize];
+                    }
+                    if t != NONE && capturable & bit(t) != 0 {
+                        let land = line[t as usize];
+                        if land != NONE && occupied & bit(land) == 0 {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn generate_captures(
+        &self,
+        pos: &Position,
+        side: usize,
+        out: &mut Vec<Move>,
+        opts: GenOptions,
+    ) -> bool {
+        let start = out.len();
+        let mut s = Search {
+            rules: self,
+            pos,
+            side,
+            from: 0,
+            kind0: 0,
+            blockers: 0,
+            enemy: pos.sides[1 - side],
+            captured: 0,
+            immediate: self.removal == Removal::Immediate,
+            path: [0; MAX_PATH],
+            taken: [0; MAX_PATH],
+            n: 0,
+            best: None,
+            start,
+            keep_duplicates: opts.keep_duplicates,
+            out,
+        };
+        let occupied = pos.occupied();
+        for kind in 0..self.kinds {
+            let prog = &self.programs[side][kind];
+            if !prog.can_capture() {
+                continue;
+            }
+            for sq in BitIter(pos.kind_bits(side, kind)) {
+                s.from = sq;
+                s.kind0 = kind as u8;
+                s.blockers = occupied & !bit(sq);
+                s.search(sq, kind as u8, NO_DIR);
+            }
+        }
+        s.out.len() > start
+    }
+
+    fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move {
+        let prog = &self.programs[side][kind];
+        let after = prog.promotion_at(to).unwrap_or(kind as u8);
+        Move::quiet(from, to, kind as u8, after)
+    }
+
+    fn generate_quiet(&self, pos: &Position, side: usize, out: &mut Vec<Move>) {
+        let next = &self.geo.next;
+        let empty = !pos.occupied();
+        for kind in 0..self.kinds {
+            let prog = &self.programs[side][kind];
+            for sq in BitIter(pos.kind_bits(side, kind)) {
+                for d in prog.steps.iter() {
+                    let t = next[d as usize][sq as usize];
+                    if t != NONE && empty & bit(t) != 0 {
+                        out.push(self.quiet_target(side, kind, sq, t));
+                    }
+                }
+                for d in prog.slides.iter() {
+                    let mut t = next[d as usize][sq as usize];
+                    while t != NONE && empty & bit(t) != 0 {
+                        out.push(self.quiet_target(side, kind, sq, t));
+                        t = next[d as usize][t as usize];
+                    }
+                }
+                for leap in &prog.leaps {
+                    if let Some(t) = self.leap_target(pos, side, sq, leap) {
+                        out.push(self.quiet_target(side, kind, sq, t));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Where a leap over a file of own pieces lands, if it can be made.
+    #[inline(always)]
+    fn leap_target(
+        &self,
+        pos: &Position,
+        side: usize,
+        from: Sq,
+        leap: &super::rules::LeapOp,
+    ) -> Option<Sq> {
+        let next = &self.geo.next[leap.dir as usize];
+        let mut file_bits: Bits = 0;
+        for k in 0..self.kinds {
+            if leap.over & (1 << k) != 0 {
+                file_bits |= pos.kind_bits(side, k);
+            }
+        }
+        let mut t = next[from as usize];
+        let mut len = 0u8;
+        while t != NONE && file_bits & bit(t) != 0 {
+            len += 1;
+            t = next[t as usize];
+        }
+        (len > 0 && len <= leap.max && t != NONE && pos.occupied() & bit(t) == 0).then_some(t)
+    }
+
+    /// Quiet moves counted without building them (bulk counting at perft's last ply): steps and
+    /// slides of all pieces of a kind at once, by shifting their bit set; leaps square by square.
+    fn count_quiet(&self, pos: &Position, side: usize) -> u64 {
+        let geo = &self.geo;
+        let empty = !pos.occupied() & geo.playable;
+        let mut n = 0u64;
+        for kind in 0..self.kinds {
+            let prog = &self.programs[side][kind];
+            let pieces = pos.kind_bits(side, kind);
+            if pieces == 0 {
+                continue;
+            }
+            for d in prog.steps.iter() {
+                n += (shift(pieces, geo.delta[d as usize]) & empty).count_ones() as u64;
+            }
+            for d in prog.slides.iter() {
+                let delta = geo.delta[d as usize];
+                let mut front = shift(pieces, delta) & empty;
+                while front != 0 {
+                    n += front.count_ones() as u64;
+                    front = shift(front, delta) & empty;
+                }
+            }
+            for leap in &prog.leaps {
+                for sq in BitIter(pieces) {
+                    n += self.leap_target(pos, side, sq, leap).is_some() as u64;
+                }
+            }
+        }
+        n
+    }
+}
+
+/// The depth-first search for capture sequences of one side, piece by piece. Keeps the best
+/// priority key seen so far across pieces; a better sequence drops every move recorded before it.
+struct Search<'a> {
+    rules: &'a Rules,
+    pos: &'a Position,
+    side: usize,
+    from: Sq,
+    kind0: u8,
+    /// Every piece on the board except the capturing piece (its start square counts as empty).
+    blockers: Bits,
+    enemy: Bits,
+    captured: Bits,
+    immediate: bool,
+    path: [Sq; MAX_PATH],
+    /// Kind of each captured piece, in capture order.
+    taken: [u8; MAX_PATH],
+    n: usize,
+    best: Option<u128>,
+    start: usize,
+    keep_duplicates: bool,
+    out: &'a mut Vec<Move>,
+}
+
+impl Search<'_> {
+    #[inline(always)]
+    fn is_empty(&self, sq: Sq) -> bool {
+        let b = bit(sq);
+        self.blockers & b == 0 || (self.immediate && self.captured & b != 0)
+    }
+
+    #[inline(always)]
+    fn capturable(&self, kind: u8) -> Bits {
+        let takes = self.rules.programs[self.side][kind as usize].takes;
+        let mut bits = 0;
+        for k in 0..self.rules.kinds {
+            if takes & (1 << k) != 0 {
+                bits |= self.pos.kinds[k];
+            }
+        }
+        self.enemy & bits & !self.captured
+    }
+
+    #[inline(always)]
+    fn reverses(&self, last: u8, d: u8) -> bool {
+        self.rules.no_180 && last != NO_DIR && (last + 4) & 7 == d
+    }
+
+    /// The square a flying jump in direction `d` from `cur` would capture, if any.
+    #[inline(always)]
+    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<Sq> {
+        let next = &self.rules.geo.next[d as usize];
+        let mut sq = next[cur as usize];
+        while sq != NONE && self.is_empty(sq) {
+            sq = next[sq as usize];
+        }
+        if sq == NONE || capturable & bit(sq) == 0 {
+            return None;
+        }
+        let land = next[sq as usize];
+        (land != NONE && self.is_empty(land)).then_some(sq)
+    }
+
+    /// Whether the piece on `cur` could jump again (the continuation rule for flying landings).
+    fn can_jump(&self, cur: Sq, kind: u8, last: u8) -> bool {
+        let prog = &self.rules.programs[self.side][kind as usize];
+        let capturable = self.capturable(kind);
+        let next = &self.rules.geo.next;
+        for d in prog.jumps.iter() {
+            if self.reverses(last, d) {
+                continue;
+            }
+            let over = next[d as usize][cur as usize];
+            if over == NONE || capturable & bit(over) == 0 {
+                continue;
+            }
+            let land = next[d as usize][over as usize];
+            if land != NONE && self.is_empty(land) {
+                return true;
+            }
+        }
+        prog.flies
+            .iter()
+            .any(|d| !self.reverses(last, d) && self.fly_target(cur, d, capturable).is_some())
+    }
+
+    /// The kind the capturing piece is after landing on `sq` mid-capture.
+    #[inline(always)]
+    fn kind_on_landing(&self, kind: u8, sq: Sq) -> u8 {
+        if self.rules.mid_capture == MidCapturePromotion::Continue {
+            if let Some(to) = self.rules.programs[self.side][kind as usize].promotion_at(sq) {
+                return to;
+            }
+        }
+        kind
+    }
+
+    fn search(&mut self, cur: Sq, kind: u8, last: u8) {
+        let rules = self.rules;
+        let prog = &rules.programs[self.side][kind as usize];
+        let capturable = self.capturable(kind);
+        let next = &rules.geo.next;
+        let mut found = false;
+        for d in prog.jumps.iter() {
+            if self.reverses(last, d) {
+                continue;
+            }
+            let over = next[d as usize][cur as usize];
+            if over == NONE || capturable & bit(over) == 0 {
+                continue;
+            }
+            let land = next[d as usize][over as usize];
+            if land == NONE || !self.is_empty(land) {
+                continue;
+            }
+            found = true;
+            self.advance(over, land, kind, d);
+        }
+        for d in prog.flies.iter() {
+            if self.reverses(last, d) {
+                continue;
+            }
+            let Some(over) = self.fly_target(cur, d, capturable) else {
+                continue;
+            };
+            found = true;
+            let line = &next[d as usize];
+            // The continuation rule: with several landing squares, the piece must take one from
+            // which it can jump on, if there is one.
+            self.captured |= bit(over);
+            let mut continuing = false;
+            let mut land = line[over as usize];
+            while land != NONE && self.is_empty(land) {
+                if self.can_jump(land, self.kind_on_landing(kind, land), d) {
+                    continuing = true;
+                    break;
+                }
+                land = line[land as usize];
+            }
+            self.captured &= !bit(over);
+            let mut land = line[over as usize];
+            while land != NONE && self.is_empty(land) {
+                // Under immediate removal `is_empty` must not see `over` as free yet.
+                let go = !continuing || {
+                    self.captured |= bit(over);
+                    let ok = self.can_jump(land, self.kind_on_landing(kind, land), d);
+                    self.captured &= !bit(over);
+                    ok
+                };
+                if go {
+                    self.advance(over, land, kind, d);
+                }
+                land = line[land as usize];
+            }
+        }
+        if !found && self.n > 0 {
+            self.record(cur, kind);
+        }
+    }
+
+    fn advance(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
+        if self.n == MAX_PATH {
+            // A route longer than a move can hold cannot occur on supported boards (at most 31
+            // enemy pieces are ever jumped); stop rather than overflow.
+            self.record(self.path[MAX_PATH - 1], kind);
+            return;
+        }
+        self.path[self.n] = land;
+        self.taken[self.n] = self.pos.kind_at(over) as u8;
+        self.captured |= bit(over);
+        self.n += 1;
+        match self.rules.mid_capture {
+            MidCapturePromotion::AtEnd => self.search(land, kind, d),
+            MidCapturePromotion::Continue => self.search(land, self.kind_on_landing(kind, land), d),
+            MidCapturePromotion::Stop => {
+                if self.rules.programs[self.side][kind as usize]
+                    .promotion_at(land)
+                    .is_some()
+                {
+                    self.record(land, kind);
+                } else {
+                    self.search(land, kind, d);
+                }
+            }
+        }
+        self.n -= 1;
+        self.captured &= !bit(over);
+    }
+
+    fn key(&self) -> u128 {
+        let rules = self.rules;
+        let mut key: u128 = 0;
+        let taken = &self.taken[..self.n];
+        for field in &rules.key {
+            key = key.checked_shl(field.width).unwrap_or(0);
+            key |= match field.criterion {
+                Criterion::MostPieces => self.n as u128,
+                Criterion::MostValue => taken
+                    .iter()
+                    .map(|&k| rules.spec.pieces[k as usize].value as u128)
+                    .sum(),
+                Criterion::HighestCapturer => rules.spec.pieces[self.kind0 as usize].rank as u128,
+                Criterion::HighestCapturedRanks => {
+                    let mut v: u128 = 0;
+                    for &r in &rules.ranks_desc {
+                        let c = taken
+                            .iter()
+                            .filter(|&&k| rules.spec.pieces[k as usize].rank == r);
+                        v = (v << super::rules::COUNT_BITS) | c.count() as u128;
+                    }
+                    v
+                }
+                Criterion::MostOf(k) => taken.iter().filter(|&&t| t == k).count() as u128,
+                Criterion::EarliestOf(k) => {
+                    let mut v: u128 = 0;
+                    for (i, &t) in taken.iter().enumerate() {
+                        if t == k {
+                            v |= 1 << (MAX_PATH - 1 - i);
+                        }
+                    }
+                    v
+                }
+            };
+        }
+        key
+    }
+
+    fn record(&mut self, to: Sq, kind: u8) {
+        let key = self.key();
+        match self.best {
+            Some(b) if key < b => return,
+            Some(b) if key == b => {}
+            _ => {
+                self.out.truncate(self.start);
+                self.best = Some(key);
+            }
+        }
+        let prog = &self.rules.programs[self.side][kind as usize];
+        let kind_after = prog.promotion_at(to).unwrap_or(kind);
+        let mv = Move {
+            from: self.from,
+            to,
+            kind_before: self.kind0,
+            kind_after,
+            path_len: self.n as u8,
+            captured: self.captured,
+            path: self.path,
+        };
+        if !self.keep_duplicates && self.out[self.start..].iter().any(|m| m.same_move(&mv)) {
+            return;
+        }
+        self.out.push(mv);
+    }
+}

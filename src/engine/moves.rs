@@ -1,0 +1,66 @@
+//! A move: origin, route, captured set, and the piece it ends as.
+
+use super::geometry::{Bits, Sq};
+use super::rules::MAX_PATH;
+
+/// A legal move. Two moves are the same move when `from`, `to`, `captured` and `kind_after` agree
+/// (see [`Move::same_move`]); `path` is the route shown in notation.
+#[derive(Clone, Copy, Debug)]
+pub struct Move {
+    pub from: Sq,
+    pub to: Sq,
+    pub kind_before: u8,
+    pub kind_after: u8,
+    /// Number of landing squares in `path` (1 for a quiet move).
+    pub path_len: u8,
+    /// Squares captured, in the padded layout.
+    pub captured: Bits,
+    /// Landing squares after `from`, in order; the last is `to`.
+    pub path: [Sq; MAX_PATH],
+}
+
+impl Move {
+    pub fn quiet(from: Sq, to: Sq, kind_before: u8, kind_after: u8) -> Move {
+        let mut path = [0; MAX_PATH];
+        path[0] = to;
+        Move {
+            from,
+            to,
+            kind_before,
+            kind_after,
+            path_len: 1,
+            captured: 0,
+            path,
+        }
+    }
+
+    #[inline(always)]
+    pub fn is_capture(&self) -> bool {
+        self.captured != 0
+    }
+
+    pub fn route(&self) -> &[Sq] {
+        &self.path[..self.path_len as usize]
+    }
+
+    pub fn captures(&self) -> u32 {
+        self.captured.count_ones()
+    }
+
+    /// The identity of RULES.md: origin, destination, captured set and resulting piece.
+    #[inline(always)]
+    pub fn same_move(&self, other: &Move) -> bool {
+        self.from == other.from
+            && self.to == other.to
+            && self.captured == other.captured
+            && self.kind_after == other.kind_after
+    }
+}
+
+impl PartialEq for Move {
+    fn eq(&self, other: &Move) -> bool {
+        self.same_move(other) && self.route() == other.route()
+    }
+}
+
+impl Eq for Move {}

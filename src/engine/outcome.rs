@@ -1,0 +1,79 @@
+//! How a game ends: by the position alone (material rules), by having no move, by repetition.
+
+use super::position::Position;
+use super::rules::Rules;
+
+/// Why a game is over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EndReason {
+    /// The side to move has no legal move (or no pieces).
+    NoMoves,
+    /// A side's lone piece of one kind beats the other side's lone piece of another: (winner kind,
+    /// loser kind).
+    LoneWins(u8, u8),
+    /// A side has no piece of this kind left.
+    LostKind(u8),
+    /// The same position occurred this many times with the same side to move.
+    Repetition(u8),
+}
+
+/// The end of a game: who won (`None` for a draw) and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    pub winner: Option<usize>,
+    pub reason: EndReason,
+}
+
+impl Rules {
+    /// The outcome a position has by the material rules alone, whatever its moves.
+    pub fn material_outcome(&self, pos: &Position) -> Option<Outcome> {
+        let game = &self.spec.game;
+        for &(win, lose) in &game.lone_wins {
+            for side in 0..2 {
+                let mine = pos.sides[side];
+                let theirs = pos.sides[1 - side];
+                if mine.count_ones() == 1
+                    && theirs.count_ones() == 1
+                    && pos.kinds[win as usize] & mine != 0
+                    && pos.kinds[lose as usize] & theirs != 0
+                {
+                    return Some(Outcome {
+                        winner: Some(side),
+                        reason: EndReason::LoneWins(win, lose),
+                    });
+                }
+            }
+        }
+        for &kind in &game.lose_without {
+            // The side to move is judged first: if both have lost the kind, the mover's loss stands.
+            for side in [pos.turn(), 1 - pos.turn()] {
+                if pos.kind_bits(side, kind as usize) == 0 {
+                    return Some(Outcome {
+                        winner: Some(1 - side),
+                        reason: EndReason::LostKind(kind),
+                    });
+                }
+            }
+        }
+        None
+    }
+
+    /// The outcome of a position, given the number of legal moves it has (repetition aside).
+    pub fn outcome(&self, pos: &Position, legal_moves: usize) -> Option<Outcome> {
+        if let Some(o) = self.material_outcome(pos) {
+            return Some(o);
+        }
+        (legal_moves == 0 && self.spec.game.no_moves_loses)
+            .then(|| Outcome {
+                winner: Some(1 - pos.turn()),
+                reason: EndReason::NoMoves,
+            })
+            .or_else(|| {
+                // A variant may say that having no move is not a loss: then it is a draw.
+                (legal_moves == 0).then_some(Outcome {
+                    winner: None,
+                    reason: EndReason::NoMoves,
+                })
+            })
+    }
+}

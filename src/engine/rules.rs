@@ -1,0 +1,281 @@
+//! Compiled rules: a [`VariantSpec`] turned into per-side, per-piece programs over the geometry's
+//! tables, ready for the move generator.
+
+use super::geometry::{bit, Bits, Geometry, Sq};
+use super::position::Position;
+use crate::spec::{
+    Angle, AngleSet, CaptureOp, Criterion, MidCapturePromotion, QuietOp, Removal, VariantSpec, Zone,
+};
+
+/// The most piece kinds a variant may declare (the position keeps one bit set per kind).
+pub const MAX_KINDS: usize = 4;
+
+/// A short list of directions, stored inline so the generator never chases a pointer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Dirs {
+    pub len: u8,
+    pub list: [Angle; 8],
+}
+
+impl Dirs {
+    fn from_set(set: AngleSet, side: usize) -> Dirs {
+        let mut d = Dirs::default();
+        for a in 0..8u8 {
+            if set & (1 << a) != 0 {
+                d.list[d.len as usize] = Geometry::side_angle(side, a);
+                d.len += 1;
+            }
+        }
+        d
+    }
+
+    #[inline(always)]
+    pub fn iter(&self) -> impl Iterator<Item = Angle> + '_ {
+        self.list[..self.len as usize].iter().copied()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct LeapOp {
+    pub dir: Angle,
+    /// Bit mask of own piece kinds that form a file.
+    pub over: u8,
+    /// Longest file that may be leapt.
+    pub max: u8,
+}
+
+/// What one kind of piece of one side may do.
+#[derive(Clone, Debug, Default)]
+pub struct PieceProgram {
+    pub steps: Dirs,
+    pub slides: Dirs,
+    pub leaps: Vec<LeapOp>,
+    pub jumps: Dirs,
+    pub flies: Dirs,
+    /// Bit mask of enemy kinds this piece may capture.
+    pub takes: u8,
+    /// (kind it becomes, zone), first match wins.
+    pub promotions: Vec<(u8, Bits)>,
+    pub rank: u8,
+    pub value: u8,
+}
+
+impl PieceProgram {
+    pub fn can_capture(&self) -> bool {
+        !(self.jumps.is_empty() && self.flies.is_empty())
+    }
+
+    /// The kind this piece becomes on `sq`, if it promotes there.
+    #[inline(always)]
+    pub fn promotion_at(&self, sq: Sq) -> Option<u8> {
+        self.promotions
+            .iter()
+            .find(|(_, zone)| zone & bit(sq) != 0)
+            .map(|&(to, _)| to)
+    }
+}
+
+/// A priority criterion, compiled: how many bits of the sort key it takes.
+#[derive(Clone, Copy, Debug)]
+pub struct KeyField {
+    pub criterion: Criterion,
+    pub width: u32,
+}
+
+/// Bits a count of captured pieces takes in the priority key.
+pub const COUNT_BITS: u32 = 6;
+/// The longest capture sequence a move can record.
+pub const MAX_PATH: usize = 32;
+
+/// A variant, compiled.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub spec: VariantSpec,
+    pub geo: Geometry,
+    pub kinds: usize,
+    /// `programs[side][kind]`.
+    pub programs: [Vec<PieceProgram>; 2],
+    pub compulsory: bool,
+    pub removal: Removal,
+    pub no_180: bool,
+    pub mid_capture: MidCapturePromotion,
+    pub key: Vec<KeyField>,
+    /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
+    pub ranks_desc: Vec<u8>,
+    pub start: Position,
+    /// Whether any end condition depends on material (checked before generating moves).
+    pub has_material_rules: bool,
+}
+
+/// A compiled variant the engine cannot run (limits of the engine, not of the language).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum CompileError {
+    #[error("variant `{0}` declares {1} kinds of piece; the engine handles at most {MAX_KINDS}")]
+    TooManyKinds(String, usize),
+    #[error("the priority criteria of `{0}` need {1} bits of sort key; at most 128 fit")]
+    #[diagnostic(help("use fewer criteria, or fewer ranks with `highest captured ranks`"))]
+    KeyTooWide(String, u32),
+    #[error("board {0}x{1} is too large: (width + 2) x height must be at most 128")]
+    BoardTooLarge(u8, u8),
+}
+
+impl Rules {
+    pub fn compile(spec: &VariantSpec) -> Result<Rules, CompileError> {
+        let b = &spec.board;
+        if (b.width as u32 + 2) * b.height as u32 > 128 || b.width < 2 || b.height < 2 {
+            return Err(CompileError::BoardTooLarge(b.width, b.height));
+        }
+        let kinds = spec.pieces.len();
+        if kinds > MAX_KINDS || kinds == 0 {
+            return Err(CompileError::TooManyKinds(spec.name.clone(), kinds));
+        }
+        let geo = Geometry::new(b);
+
+        let mut start = Position::empty(spec.first_to_move as usize);
+        for side in 0..2 {
+            for &(kind, c) in &spec.setup[side] {
+                if let Some(sq) = geo.square(c) {
+                    if geo.is_playable(sq) {
+                        start.put(sq, side, kind as usize);
+                    }
+                }
+            }
+        }
+
+        let mut programs: [Vec<PieceProgram>; 2] = [Vec::new(), Vec::new()];
+        for (side, progs) in programs.iter_mut().enumerate() {
+            for piece in &spec.pieces {
+                progs.push(Self::program(spec, &geo, &start, side, piece));
+            }
+        }
+
+        let mut ranks_desc: Vec<u8> = spec.pieces.iter().map(|p| p.rank).collect();
+        ranks_desc.sort_unstable_by(|a, b| b.cmp(a));
+        ranks_desc.dedup();
+        let key: Vec<KeyField> = spec
+            .captures
+            .priority
+            .iter()
+            .map(|&criterion| KeyField {
+                criterion,
+                width: match criterion {
+                    Criterion::MostPieces | Criterion::MostOf(_) => COUNT_BITS,
+                    Criterion::MostValue => 14,
+                    Criterion::HighestCapturer => 8,
+                    Criterion::HighestCapturedRanks => COUNT_BITS * ranks_desc.len() as u32,
+                    Criterion::EarliestOf(_) => MAX_PATH as u32,
+                },
+            })
+            .collect();
+        let width: u32 = key.iter().map(|f| f.width).sum();
+        if width > 128 {
+            return Err(CompileError::KeyTooWide(spec.name.clone(), width));
+        }
+
+        Ok(Rules {
+            spec: spec.clone(),
+            geo,
+            kinds,
+            programs,
+            compulsory: spec.captures.compulsory,
+            removal: spec.captures.removal,
+            no_180: spec.captures.no_180_turn,
+            mid_capture: spec.captures.mid_capture_promotion,
+            key,
+            ranks_desc,
+            start,
+            has_material_rules: !spec.game.lone_wins.is_empty()
+                || !spec.game.lose_without.is_empty(),
+        })
+    }
+
+    fn program(
+        spec: &VariantSpec,
+        geo: &Geometry,
+        start: &Position,
+        side: usize,
+        piece: &crate::spec::PieceSpec,
+    ) -> PieceProgram {
+        let mut step_set: AngleSet = 0;
+        let mut slide_set: AngleSet = 0;
+        let mut leaps = Vec::new();
+        for op in &piece.quiet {
+            match *op {
+                QuietOp::Step { dirs } => step_set |= dirs,
+                QuietOp::Slide { dirs } => slide_set |= dirs,
+                QuietOp::Leap { dirs, over, max } => {
+                    for a in 0..8u8 {
+                        if dirs & (1 << a) != 0 {
+                            leaps.push(LeapOp {
+                                dir: Geometry::side_angle(side, a),
+                                over,
+                                max: max.unwrap_or(u8::MAX),
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        // A slide already makes every step in its directions: drop the step so no move is made twice.
+        step_set &= !slide_set;
+        let mut jump_set: AngleSet = 0;
+        let mut fly_set: AngleSet = 0;
+        for op in &piece.captures {
+            match *op {
+                CaptureOp::Jump { dirs } => jump_set |= dirs,
+                CaptureOp::Fly { dirs } => fly_set |= dirs,
+            }
+        }
+        jump_set &= !fly_set;
+        let mut takes = 0u8;
+        for (k, other) in spec.pieces.iter().enumerate() {
+            if !spec.captures.equal_or_lower_rank_only || other.rank <= piece.rank {
+                takes |= 1 << k;
+            }
+        }
+        let promotions = piece
+            .promotions
+            .iter()
+            .map(|p| {
+                let zone = match &p.zone {
+                    Zone::FarRank => geo.far_rank(side),
+                    Zone::Squares(list) => {
+                        let mut bits = 0;
+                        for &c in list {
+                            let c = if side == 0 { c } else { geo.rotate_coord(c) };
+                            if let Some(sq) = geo.square(c) {
+                                bits |= bit(sq);
+                            }
+                        }
+                        bits & geo.playable
+                    }
+                    Zone::EnemyStart(kind) => start.kind_bits(1 - side, *kind as usize),
+                };
+                (p.to, zone)
+            })
+            .collect();
+        PieceProgram {
+            steps: Dirs::from_set(step_set, side),
+            slides: Dirs::from_set(slide_set, side),
+            leaps,
+            jumps: Dirs::from_set(jump_set, side),
+            flies: Dirs::from_set(fly_set, side),
+            takes,
+            promotions,
+            rank: piece.rank,
+            value: piece.value,
+        }
+    }
+
+    pub fn side_letter(&self, side: usize) -> char {
+        self.spec.sides[side].letter
+    }
+
+    pub fn piece_letter(&self, kind: usize) -> char {
+        self.spec.pieces[kind].letter
+    }
+}

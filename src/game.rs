@@ -1,0 +1,139 @@
+//! A game: positions and moves from a start, with undo/redo and the end-of-game rules, repetition
+//! included (which needs the history, not just the position).
+
+use crate::engine::{EndReason, GenOptions, Move, Outcome, Position, Rules};
+use std::sync::Arc;
+
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub rules: Arc<Rules>,
+    /// `positions[0]` is the start; `positions[i + 1]` follows `moves[i]`.
+    positions: Vec<Position>,
+    moves: Vec<Move>,
+    /// Moves undone, most recent last, for `redo`.
+    undone: Vec<Move>,
+}
+
+impl Game {
+    pub fn new(rules: Arc<Rules>) -> Game {
+        let start = rules.start;
+        Game::from_position(rules, start)
+    }
+
+    pub fn from_position(rules: Arc<Rules>, pos: Position) -> Game {
+        Game {
+            rules,
+            positions: vec![pos],
+            moves: Vec::new(),
+            undone: Vec::new(),
+        }
+    }
+
+    pub fn position(&self) -> &Position {
+        self.positions
+            .last()
+            .expect("a game always holds its start position")
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.positions[0]
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn last_move(&self) -> Option<&Move> {
+        self.moves.last()
+    }
+
+    /// The legal moves of the current position (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.repetition().is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        self.rules
+            .generate(self.position(), &mut out, GenOptions::default());
+        out
+    }
+
+    /// Play a move (which must be one of [`Game::legal_moves`]).
+    pub fn play(&mut self, mv: Move) {
+        let next = self.position().play(&mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+        self.undone.clear();
+    }
+
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        self.undone.push(mv);
+        Some(mv)
+    }
+
+    pub fn redo(&mut self) -> Option<Move> {
+        let mv = self.undone.pop()?;
+        let next = self.position().play(&mv);
+        self.positions.push(next);
+        self.moves.push(mv);
+        Some(mv)
+    }
+
+    /// How often the current position has occurred (with the same side to move), if that reaches the
+    /// variant's repetition draw.
+    fn repetition(&self) -> Option<u8> {
+        let n = self.rules.spec.game.repetition_draw;
+        if n == 0 {
+            return None;
+        }
+        let cur = self.position();
+        let count = self.positions.iter().filter(|p| *p == cur).count();
+        (count >= n as usize).then_some(count as u8)
+    }
+
+    /// The game's result, if it is over.
+    pub fn result(&self) -> Option<Outcome> {
+        if let Some(o) = self.rules.material_outcome(self.position()) {
+            return Some(o);
+        }
+        if let Some(n) = self.repetition() {
+            return Some(Outcome {
+                winner: None,
+                reason: EndReason::Repetition(n),
+            });
+        }
+        let legal = self.legal_moves().len();
+        self.rules.outcome(self.position(), legal)
+    }
+
+    /// A sentence for the result: "white wins: black has no legal move", "draw: …", or whose turn.
+    pub fn describe_result(&self) -> String {
+        let spec = &self.rules.spec;
+        let side = |s: usize| spec.sides[s].name.clone();
+        let piece = |k: u8| spec.pieces[k as usize].name.clone();
+        match self.result() {
+            None => format!("{} to move", side(self.position().turn())),
+            Some(o) => {
+                let head = match o.winner {
+                    Some(w) => format!("{} wins", side(w)),
+                    None => "draw".to_string(),
+                };
+                let loser = o.winner.map(|w| side(1 - w)).unwrap_or_default();
+                let why = match o.reason {
+                    EndReason::NoMoves => match o.winner {
+                        Some(_) => format!("{loser} has no legal move"),
+                        None => "no legal move".into(),
+                    },
+                    EndReason::LoneWins(w, l) => {
+                        format!("lone {} against lone {}", piece(w), piece(l))
+                    }
+                    EndReason::LostKind(k) => format!("{loser} has no {} left", piece(k)),
+                    EndReason::Repetition(n) => format!("the position occurred {n} times"),
+                };
+                format!("{head}: {why}")
+            }
+        }
+    }
+}

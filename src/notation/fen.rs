@@ -1,0 +1,286 @@
+//! The FEN of RULES.md: `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
+//! numbered boards, `W:W31-50:B1-20`.
+
+use super::InputError;
+use crate::engine::geometry::BitIter;
+use crate::engine::{Position, Rules};
+use crate::spec::Notation;
+
+fn err(
+    input: &str,
+    at: usize,
+    len: usize,
+    msg: String,
+    label: &str,
+    help: String,
+) -> Box<InputError> {
+    InputError::new("fen", input, (at, len.max(1)), msg, label, Some(help))
+}
+
+fn side_of(rules: &Rules, c: char) -> Option<usize> {
+    (0..2).find(|&s| rules.side_letter(s) == c)
+}
+
+fn letters(rules: &Rules) -> String {
+    format!("`{}` or `{}`", rules.side_letter(0), rules.side_letter(1))
+}
+
+/// Read a position. Squares must be playable, each named once.
+pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>> {
+    let text = input.trim_end().trim_end_matches('.');
+    let lead = input.len() - input.trim_start().len();
+    let mut fields = Vec::new();
+    let mut at = 0;
+    for f in text.split(':') {
+        fields.push((at, f));
+        at += f.len() + 1;
+    }
+    let (turn_at, turn_text) = fields[0];
+    let turn_trim = turn_text.trim();
+    let turn = turn_trim
+        .chars()
+        .next()
+        .filter(|_| turn_trim.chars().count() == 1)
+        .and_then(|c| side_of(rules, c.to_ascii_uppercase()))
+        .ok_or_else(|| {
+            err(
+                input,
+                turn_at + lead.min(turn_text.len()),
+                turn_trim.len(),
+                format!("`{turn_trim}` is not a side to move"),
+                "side to move expected here",
+                format!(
+                    "a FEN starts with the side to move, {}, then `:`",
+                    letters(rules)
+                ),
+            )
+        })?;
+    if fields.len() > 3 {
+        let (at, f) = fields[3];
+        return Err(err(
+            input,
+            at.saturating_sub(1),
+            f.len() + 1,
+            "too many groups".into(),
+            "unexpected group",
+            "a FEN has the side to move and one group of squares per side".into(),
+        ));
+    }
+    let mut pos = Position::empty(turn);
+    let mut seen = [false; 2];
+    for &(gat, group) in &fields[1..] {
+        let gtrim_start = group.len() - group.trim_start().len();
+        let g = group.trim();
+        let gat = gat + gtrim_start;
+        let Some(c) = g.chars().next() else {
+            return Err(err(
+                input,
+                gat,
+                1,
+                "empty group".into(),
+                "side letter expected",
+                format!(
+                    "each group starts with its side's letter, {}",
+                    letters(rules)
+                ),
+            ));
+        };
+        let Some(side) = side_of(rules, c.to_ascii_uppercase()) else {
+            return Err(err(
+                input,
+                gat,
+                c.len_utf8(),
+                format!("`{c}` is not a side of this variant"),
+                "unknown side",
+                format!(
+                    "each group starts with its side's letter, {}",
+                    letters(rules)
+                ),
+            ));
+        };
+        if seen[side] {
+            return Err(err(
+                input,
+                gat,
+                1,
+                format!("side `{c}` has two groups"),
+                "second group",
+                "list each side's squares in one group".into(),
+            ));
+        }
+        seen[side] = true;
+        let mut iat = gat + c.len_utf8();
+        for item in g[c.len_utf8()..].split(',') {
+            let this_at = iat + (item.len() - item.trim_start().len());
+            iat += item.len() + 1;
+            let item = item.trim();
+            if item.is_empty() {
+                if g.len() == c.len_utf8() {
+                    break; // an empty group is just the letter
+                }
+                return Err(err(
+                    input,
+                    this_at,
+                    1,
+                    "empty square in the list".into(),
+                    "square expected",
+                    "squares are separated by single commas".into(),
+                ));
+            }
+            parse_item(rules, input, this_at, item, side, &mut pos)?;
+        }
+    }
+    Ok(pos)
+}
+
+fn parse_item(
+    rules: &Rules,
+    input: &str,
+    at: usize,
+    item: &str,
+    side: usize,
+    pos: &mut Position,
+) -> Result<(), Box<InputError>> {
+    let geo = &rules.geo;
+    let first = item.chars().next().unwrap_or(' ');
+    let (kind, sq_text, sq_at) = if first.is_ascii_uppercase() {
+        let Some(kind) = (0..rules.kinds).find(|&k| rules.piece_letter(k) == first) else {
+            let known: Vec<String> = (0..rules.kinds)
+                .map(|k| format!("`{}`", rules.piece_letter(k)))
+                .collect();
+            return Err(err(
+                input,
+                at,
+                1,
+                format!("`{first}` is not a piece of this variant"),
+                "unknown piece letter",
+                format!("piece letters here: {}", known.join(", ")),
+            ));
+        };
+        (kind, &item[1..], at + 1)
+    } else {
+        (0, item, at)
+    };
+    let squares: Vec<u8> = if let Some((a, b)) = sq_text.split_once('-') {
+        let (na, nb) = (a.trim().parse::<usize>(), b.trim().parse::<usize>());
+        match (geo.notation, na, nb) {
+            (Notation::Numbered, Ok(x), Ok(y)) if x >= 1 && x <= y && y <= geo.numbered.len() => {
+                geo.numbered[x - 1..y].to_vec()
+            }
+            _ => {
+                return Err(err(
+                    input,
+                    sq_at,
+                    sq_text.len(),
+                    format!("`{sq_text}` is not a range of squares"),
+                    "bad range",
+                    format!(
+                        "ranges are for numbered boards, low to high within 1-{}",
+                        geo.numbered.len()
+                    ),
+                ))
+            }
+        }
+    } else {
+        match geo.parse_any(sq_text) {
+            Some(sq) if geo.is_playable(sq) => vec![sq],
+            Some(_) => {
+                return Err(err(
+                    input,
+                    sq_at,
+                    sq_text.len(),
+                    format!("`{sq_text}` is not a playable square"),
+                    "not playable",
+                    "pieces stand on the dark squares of this board".into(),
+                ))
+            }
+            None => {
+                return Err(err(
+                    input,
+                    sq_at,
+                    sq_text.len(),
+                    format!("`{sq_text}` is not a square of this board"),
+                    "unknown square",
+                    square_help(rules),
+                ))
+            }
+        }
+    };
+    for sq in squares {
+        if pos.at(sq).is_some() {
+            return Err(err(
+                input,
+                at,
+                item.len(),
+                format!("square `{}` is given twice", geo.name(sq)),
+                "already occupied",
+                "name each square once".into(),
+            ));
+        }
+        pos.put(sq, side, kind);
+    }
+    Ok(())
+}
+
+fn square_help(rules: &Rules) -> String {
+    let geo = &rules.geo;
+    let last = geo.algebraic(geo.rotate(0));
+    match geo.notation {
+        Notation::Numbered => {
+            format!(
+                "squares are numbered 1-{} (or named a1-{last})",
+                geo.numbered.len()
+            )
+        }
+        Notation::Algebraic => format!("squares are named a1-{last}"),
+    }
+}
+
+/// Write a position. Squares in board order (numbers ascending on numbered boards, with runs of
+/// three or more written as ranges); a square holding the first-declared piece has no prefix.
+pub fn to_fen(rules: &Rules, pos: &Position) -> String {
+    let geo = &rules.geo;
+    let mut out = String::new();
+    out.push(rules.side_letter(pos.turn()));
+    for side in 0..2 {
+        out.push(':');
+        out.push(rules.side_letter(side));
+        let mut items: Vec<(usize, u8)> = Vec::new(); // (sort key, square)
+        for sq in BitIter(pos.sides[side]) {
+            let key = match geo.notation {
+                Notation::Numbered => geo.number[sq as usize] as usize,
+                Notation::Algebraic => sq as usize,
+            };
+            items.push((key, sq));
+        }
+        items.sort_unstable();
+        let mut parts: Vec<String> = Vec::new();
+        let mut i = 0;
+        while i < items.len() {
+            let kind = pos.kind_at(items[i].1);
+            let prefix = if kind == 0 {
+                String::new()
+            } else {
+                rules.piece_letter(kind).to_string()
+            };
+            let mut j = i;
+            if geo.notation == Notation::Numbered {
+                while j + 1 < items.len()
+                    && items[j + 1].0 == items[j].0 + 1
+                    && pos.kind_at(items[j + 1].1) == kind
+                {
+                    j += 1;
+                }
+            }
+            if j >= i + 2 {
+                parts.push(format!("{prefix}{}-{}", items[i].0, items[j].0));
+                i = j + 1;
+            } else {
+                parts.push(format!("{prefix}{}", geo.name(items[i].1)));
+                i += 1;
+            }
+        }
+        out.push_str(&parts.join(","));
+    }
+    out
+}

@@ -1,0 +1,154 @@
+//! Move notation: `c3-c4` for a quiet move, `c3xe5xc7` for a capture through each landing square
+//! (numbered boards: `32-28`, `28x19x10`). Input may name just origin and destination of a capture
+//! (`c3xc7`) when that names one move.
+
+use super::InputError;
+use crate::engine::{Move, Rules, Sq};
+
+pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
+    let geo = &rules.geo;
+    let sep = if mv.is_capture() { "x" } else { "-" };
+    let mut s = geo.name(mv.from);
+    for &sq in mv.route() {
+        s.push_str(sep);
+        s.push_str(&geo.name(sq));
+    }
+    s
+}
+
+/// Find the legal move (among `legal`) that `input` names.
+pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Box<InputError>> {
+    let text = input.trim();
+    let lead = input.len() - input.trim_start().len();
+    let geo = &rules.geo;
+    let mut squares: Vec<Sq> = Vec::new();
+    let mut capture = false;
+    let mut at = lead;
+    for part in text.split(['-', 'x', 'X', ':']) {
+        let len = part.len();
+        match geo.parse(part.trim()) {
+            Some(sq) => squares.push(sq),
+            None => {
+                let what = if part.trim().is_empty() {
+                    "a square"
+                } else {
+                    "a playable square"
+                };
+                return Err(InputError::new(
+                    "move",
+                    input,
+                    (at, len.max(1)),
+                    format!("`{text}` is not a move: expected {what} here"),
+                    "not a square",
+                    Some(
+                        "write a move as `from-to` or a capture as `fromxto` (e.g. `c3-c4`, `c3xe5`)"
+                            .into(),
+                    ),
+                ));
+            }
+        }
+        at += len;
+        if at < lead + text.len() {
+            capture |= matches!(input.as_bytes()[at], b'x' | b'X' | b':');
+            at += 1;
+        }
+    }
+    if squares.len() < 2 {
+        return Err(InputError::new(
+            "move",
+            input,
+            (lead, text.len().max(1)),
+            format!("`{text}` is not a move"),
+            "a move names at least two squares",
+            Some("write a move as `from-to` or a capture as `fromxto`".into()),
+        ));
+    }
+    let from = squares[0];
+    let to = *squares.last().expect("at least two squares were parsed");
+    let exact: Vec<&Move> = legal
+        .iter()
+        .filter(|m| m.from == from && m.route() == &squares[1..] && (m.is_capture() || !capture))
+        .collect();
+    if let Some(m) = exact.first() {
+        return Ok(**m);
+    }
+    // The short form: origin and destination only, through any route.
+    let short: Vec<&Move> = if squares.len() == 2 {
+        legal
+            .iter()
+            .filter(|m| m.from == from && m.to == to)
+            .collect()
+    } else {
+        // Or some landing squares named: they must appear in the route, in order.
+        legal
+            .iter()
+            .filter(|m| m.from == from && m.to == to && is_subsequence(&squares[1..], m.route()))
+            .collect()
+    };
+    let distinct: Vec<&Move> = short
+        .iter()
+        .enumerate()
+        .filter(|(i, m)| short[..*i].iter().all(|o| !o.same_move(m)))
+        .map(|(_, m)| *m)
+        .collect();
+    match distinct.len() {
+        1 => Ok(*distinct[0]),
+        0 => {
+            let from_here: Vec<String> = legal
+                .iter()
+                .filter(|m| m.from == from)
+                .map(|m| move_to_string(rules, m))
+                .collect();
+            let help = if legal.is_empty() {
+                "there are no legal moves in this position".to_string()
+            } else if from_here.is_empty() {
+                let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
+                all.sort();
+                all.dedup();
+                format!(
+                    "no legal move starts on {}; legal moves: {}",
+                    geo.name(from),
+                    shorten(&all)
+                )
+            } else {
+                format!(
+                    "legal moves from {}: {}",
+                    geo.name(from),
+                    shorten(&from_here)
+                )
+            };
+            Err(InputError::new(
+                "move",
+                input,
+                (lead, text.len().max(1)),
+                format!("`{text}` is not a legal move here"),
+                "illegal move",
+                Some(help),
+            ))
+        }
+        _ => {
+            let names: Vec<String> = distinct.iter().map(|m| move_to_string(rules, m)).collect();
+            Err(InputError::new(
+                "move",
+                input,
+                (lead, text.len().max(1)),
+                format!("`{text}` is ambiguous: it names {} moves", distinct.len()),
+                "ambiguous",
+                Some(format!("name the landing squares: {}", names.join(", "))),
+            ))
+        }
+    }
+}
+
+fn is_subsequence(needle: &[Sq], hay: &[Sq]) -> bool {
+    let mut it = hay.iter();
+    needle.iter().all(|n| it.any(|h| h == n))
+}
+
+fn shorten(list: &[String]) -> String {
+    if list.len() <= 12 {
+        list.join(", ")
+    } else {
+        format!("{}, … ({} in all)", list[..12].join(", "), list.len())
+    }
+}
