@@ -15,3 +15,6 @@ pub mod variants;
 pub use engine::{Move, Position, Rules};
 pub use game::Game;
 pub use variant::Variant;
+pub mod render;
+pub mod repl;
+pub mod cases;

@@ -1,1 +1,183 @@
-fn main() {}
+//! The `damelab` command line: a thin front end over the library (see DESIGN.md's contract).
+
+use clap::{Parser, Subcommand};
+use damelab::engine::GenOptions;
+use damelab::notation::{move_to_string, parse_fen};
+use damelab::{variants, Position, Variant};
+use miette::Report;
+use std::process::ExitCode;
+use std::time::Instant;
+
+#[derive(Parser)]
+#[command(name = "damelab", version, about = "A rules-DSL interpreter and workbench for the draughts family")]
+struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Never colour the output (also: the NO_COLOR environment variable).
+    #[arg(long, global = true)]
+    no_color: bool,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Explore positions interactively (the default, on Dameo).
+    Repl {
+        /// A bundled variant's name or a path to a rules file.
+        variant: Option<String>,
+        /// Where to keep the line history.
+        #[arg(long)]
+        history: Option<std::path::PathBuf>,
+    },
+    /// List the bundled variants: name, then title.
+    List,
+    /// Check rules files; print diagnostics for every error found.
+    Check {
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Print the legal moves of a position, one a line, sorted.
+    Moves {
+        variant: String,
+        /// The position (FEN of RULES.md); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Count the move sequences of each length up to DEPTH.
+    Perft {
+        variant: String,
+        depth: usize,
+        #[arg(long)]
+        fen: Option<String>,
+        /// List each root move with its count at DEPTH.
+        #[arg(long)]
+        divide: bool,
+        /// Split the root moves over this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Count capture routes that differ only in order as separate moves.
+        #[arg(long)]
+        keep_duplicates: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color {
+        miette::set_hook(Box::new(|_| {
+            Box::new(miette::MietteHandlerOpts::new().color(false).build())
+        }))
+        .ok();
+    }
+    let result = match cli.command {
+        None => repl(variants::DEFAULT, None, no_color),
+        Some(Command::Repl { variant, history }) => {
+            repl(variant.as_deref().unwrap_or(variants::DEFAULT), history, no_color)
+        }
+        Some(Command::List) => {
+            for (name, text) in variants::BUNDLED {
+                let title = Variant::from_source(name, name, text, None)
+                    .map(|v| v.rules.spec.title.clone())
+                    .unwrap_or_else(|_| "(does not load)".into());
+                println!("{name:<20} {title}");
+            }
+            Ok(())
+        }
+        Some(Command::Check { files }) => check(&files),
+        Some(Command::Moves { variant, fen }) => moves(&variant, fen.as_deref()),
+        Some(Command::Perft { variant, depth, fen, divide, threads, keep_duplicates }) => {
+            perft(&variant, depth, fen.as_deref(), divide, threads, keep_duplicates)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn load(variant: &str) -> Result<Variant, Report> {
+    Variant::load(variant).map_err(Report::new)
+}
+
+fn position(v: &Variant, fen: Option<&str>) -> Result<Position, Report> {
+    match fen {
+        Some(f) => parse_fen(&v.rules, f).map_err(|e| Report::new_boxed(e)),
+        None => Ok(v.rules.start),
+    }
+}
+
+fn check(files: &[String]) -> Result<(), Report> {
+    let mut bad = 0;
+    for f in files {
+        match Variant::from_path(std::path::Path::new(f)) {
+            Ok(v) => println!("{f}: ok ({})", v.rules.spec.title),
+            Err(e) => {
+                bad += 1;
+                eprintln!("{:?}", Report::new(e));
+            }
+        }
+    }
+    if bad > 0 {
+        Err(miette::miette!("{bad} of {} rules files have errors", files.len()))
+    } else {
+        Ok(())
+    }
+}
+
+fn moves(variant: &str, fen: Option<&str>) -> Result<(), Report> {
+    let v = load(variant)?;
+    let pos = position(&v, fen)?;
+    let mut list = Vec::new();
+    v.rules.generate(&pos, &mut list, GenOptions::default());
+    let mut names: Vec<String> = list.iter().map(|m| move_to_string(&v.rules, m)).collect();
+    names.sort();
+    for n in names {
+        println!("{n}");
+    }
+    Ok(())
+}
+
+fn perft(
+    variant: &str,
+    depth: usize,
+    fen: Option<&str>,
+    divide: bool,
+    threads: usize,
+    keep_duplicates: bool,
+) -> Result<(), Report> {
+    let v = load(variant)?;
+    let pos = position(&v, fen)?;
+    let opts = GenOptions { keep_duplicates };
+    let rules = &v.rules;
+    let t = Instant::now();
+    let mut total = 0u64;
+    if divide {
+        let mut rows: Vec<(String, u64)> = rules
+            .divide(&pos, depth, opts, threads)
+            .iter()
+            .map(|(m, n)| (move_to_string(rules, m), *n))
+            .collect();
+        rows.sort();
+        for (m, n) in &rows {
+            println!("{m} {n}");
+            total += n;
+        }
+        println!("perft({depth}) = {total}");
+    } else {
+        for d in 1..=depth {
+            let n = rules.perft_threads(&pos, d, opts, threads);
+            println!("perft({d}) = {n}");
+            total += n;
+        }
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!("{total} nodes in {secs:.3} s: {:.1} M nodes/s", total as f64 / secs.max(1e-9) / 1e6);
+    Ok(())
+}
+
+fn repl(variant: &str, history: Option<std::path::PathBuf>, no_color: bool) -> Result<(), Report> {
+    damelab::repl::run(variant, history, no_color)
+}
