@@ -1,14 +1,62 @@
 //! The rules language: text → syntax tree with spans → checked [`crate::spec::VariantSpec`].
-//! (Placeholder until the language lands.)
+//!
+//! The grammar is `grammar/rules.pest`; `variants/*.rules` are complete examples. Statements:
+//!
+//! ```text
+//! variant "Dameo"
+//! board 8x8, all squares, algebraic      # or `dark squares`, optionally `a1 light`; or `numbered`
+//! sides white "W", black "B"; white moves first; forward is straight
+//! piece man "M"                          # optionally `rank N` then `value N`
+//! setup white man a1..h1, b2..g2; white king d4
+//! man: step forward, forward-diagonal
+//!      leap over own men forward         # `leap over one own piece orthogonal`: a single leap
+//!      capture jump orthogonal           # `capture fly …`: long jumps
+//!      promote to king on far rank       # or `on start of enemy dama`, or `on e8, f8`
+//! captures: compulsory, removed at end of turn, priority most pieces
+//! game: no moves loses, lone king beats lone man, no damone loses, draw on 3rd repetition
+//! ```
+//!
+//! Defaults, for what a file leaves out:
+//! - `board`: `algebraic` notation; on `dark squares`, `a1` is dark.
+//! - `sides`: the first declared side moves first; `forward is straight` (north).
+//! - `setup`: a side with no setup line gets the other side's turned through 180°.
+//! - `piece`: rank 1, value 1; a piece without a moves section cannot move.
+//! - `captures:` compulsory, removed at end of turn, no 180° rule, any rank may be taken, promotion
+//!   only at the end of the move, free choice among the complete capture sequences (RULES.md:
+//!   capture is compulsory everywhere unless stated otherwise; the other choices are the classic
+//!   draughts defaults and the weakest priority).
+//! - `game:` no legal move loses, draw on the third repetition.
 
-#[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[error("the rules language is not built yet")]
-pub struct RulesError;
+pub mod ast;
+mod check;
+pub mod error;
+pub mod parser;
 
+pub use error::{RuleError, RulesError};
+
+use crate::spec::VariantSpec;
+
+/// Parse and check a rules file. `file_name` is used in diagnostics; `default_name` is the variant's
+/// short name (e.g. from the file stem) — used as `spec.name`.
+///
+/// ```
+/// let text = r#"
+///     variant "Tiny"
+///     board 4x4, all squares, algebraic
+///     sides white "W", black "B"
+///     piece man "M"
+///     setup white man a1..d1
+///     man: step forward; capture jump forward
+/// "#;
+/// let spec = damelab::lang::load("tiny.rules", "tiny", text).unwrap();
+/// assert_eq!(spec.setup[1].len(), 4);
+/// ```
 pub fn load(
-    _file_name: &str,
-    _default_name: &str,
-    _source: &str,
-) -> Result<crate::spec::VariantSpec, RulesError> {
-    Err(RulesError)
+    file_name: &str,
+    default_name: &str,
+    source: &str,
+) -> Result<VariantSpec, RulesError> {
+    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![e]))?;
+    check::check(&file, source, default_name)
+        .map_err(|errors| RulesError::new(file_name, source, errors))
 }

@@ -1,0 +1,212 @@
+//! The syntax tree of a rules file: what was written, with byte spans, nothing resolved yet.
+
+use miette::SourceSpan;
+
+/// A byte range in the rules file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+}
+
+impl From<Span> for SourceSpan {
+    fn from(s: Span) -> Self {
+        SourceSpan::new(s.start.into(), s.end.saturating_sub(s.start))
+    }
+}
+
+/// A value with the span of the text it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Spanned<T> {
+    pub node: T,
+    pub span: Span,
+}
+
+impl<T> Spanned<T> {
+    pub fn new(node: T, span: Span) -> Self {
+        Spanned { node, span }
+    }
+}
+
+pub type Name = Spanned<String>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RulesFile {
+    pub statements: Vec<Statement>,
+    /// Byte offset of the end of the text (where "missing section" errors point).
+    pub end: usize,
+}
+
+/// One top-level statement; `span` covers its leading keyword (or name), where "defined twice"
+/// errors point.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Statement {
+    pub span: Span,
+    pub kind: StatementKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StatementKind {
+    Variant(Name),
+    Board(BoardDecl),
+    Sides(SidesDecl),
+    Piece(PieceDecl),
+    Setup(Vec<Placement>),
+    Captures(Vec<Spanned<CaptureRule>>),
+    Game(Vec<Spanned<GameRule>>),
+    Moves(MovesDecl),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardDecl {
+    /// Width and height as written (may be out of range; checked later).
+    pub size: Spanned<(u64, u64)>,
+    pub dark_only: bool,
+    /// `a1 light` (true) or `a1 dark` (false) when written.
+    pub a1_light: Option<Spanned<bool>>,
+    pub numbered: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SidesDecl {
+    pub sides: [(Name, Spanned<String>); 2],
+    /// `<side> moves first`, each time it is written.
+    pub first: Vec<Name>,
+    /// `forward is diagonal` (true) / `forward is straight` (false), each time it is written.
+    pub forward_diagonal: Vec<Spanned<bool>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PieceDecl {
+    pub name: Name,
+    pub letter: Spanned<String>,
+    pub rank: Option<Spanned<u64>>,
+    pub value: Option<Spanned<u64>>,
+}
+
+/// `white man a1..h1, b2`
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placement {
+    pub side: Name,
+    pub piece: PieceRef,
+    pub squares: Vec<SquareRange>,
+}
+
+/// A reference to a kind of piece: a name (singular or plural) or `piece`/`pieces` for all kinds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PieceRef {
+    Any(Span),
+    Named(Name),
+}
+
+impl PieceRef {
+    pub fn span(&self) -> Span {
+        match self {
+            PieceRef::Any(s) => *s,
+            PieceRef::Named(n) => n.span,
+        }
+    }
+}
+
+/// A square as written: `a1` or `31`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SquareText {
+    Algebraic { file: u8, rank: u64 },
+    Number(u64),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SquareRange {
+    pub from: Spanned<SquareText>,
+    pub to: Option<Spanned<SquareText>>,
+}
+
+impl SquareRange {
+    pub fn span(&self) -> Span {
+        match &self.to {
+            Some(t) => self.from.span.to(t.span),
+            None => self.from.span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MovesDecl {
+    pub piece: Name,
+    pub clauses: Vec<Spanned<MoveClause>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MoveClause {
+    Step(Vec<Name>),
+    Slide(Vec<Name>),
+    Leap {
+        max: Option<Spanned<u64>>,
+        over: PieceRef,
+        dirs: Vec<Name>,
+    },
+    Capture {
+        fly: bool,
+        dirs: Vec<Name>,
+    },
+    Promote {
+        to: PieceRef,
+        zone: ZoneText,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ZoneText {
+    FarRank,
+    EnemyStart(PieceRef),
+    Squares(Vec<SquareRange>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CaptureRule {
+    Compulsory(bool),
+    RemovedImmediately(bool),
+    No180Turn,
+    EqualOrLowerRank,
+    MidCapture(MidCaptureText),
+    Priority(Vec<Spanned<CriterionText>>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MidCaptureText {
+    AtEnd,
+    Continues,
+    Stops,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum CriterionText {
+    Free,
+    MostPieces,
+    MostValue,
+    HighestCapturer,
+    HighestCapturedRanks,
+    MostOf(PieceRef),
+    EarliestOf(PieceRef),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GameRule {
+    NoMovesLoses,
+    LoneBeats(PieceRef, PieceRef),
+    LoseWithout(PieceRef),
+    /// `draw on 3rd repetition`; the number as written.
+    Repetition(u64),
+    NoRepetition,
+}

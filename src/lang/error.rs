@@ -1,0 +1,275 @@
+//! The errors a rules file can contain, as miette diagnostics: each has a span, a label and a help
+//! line. [`RulesError`] owns the source text and carries every error found in one file.
+
+use std::fmt;
+
+use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode, SourceSpan};
+use thiserror::Error;
+
+/// One problem in a rules file.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum RuleError {
+    #[error("expected {expected}, found {found}")]
+    #[diagnostic(code(rules::syntax))]
+    Syntax {
+        expected: String,
+        found: String,
+        #[label("expected {expected} here")]
+        span: SourceSpan,
+        #[help]
+        help: Option<String>,
+    },
+
+    #[error("unknown piece `{name}`")]
+    #[diagnostic(code(rules::unknown_piece))]
+    UnknownPiece {
+        name: String,
+        #[label("no piece of this name is declared")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("unknown side `{name}`")]
+    #[diagnostic(code(rules::unknown_side))]
+    UnknownSide {
+        name: String,
+        #[label("not one of the two sides")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("unknown direction `{name}`")]
+    #[diagnostic(code(rules::unknown_direction))]
+    UnknownDirection {
+        name: String,
+        #[label("not a direction")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("promotion to undeclared piece `{name}`")]
+    #[diagnostic(code(rules::unknown_promotion))]
+    PromotionToUnknown {
+        name: String,
+        #[label("no piece of this name is declared")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("moves for undeclared piece `{name}`")]
+    #[diagnostic(code(rules::moves_for_unknown))]
+    MovesForUnknown {
+        name: String,
+        #[label("no piece of this name is declared")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("square `{square}` is off the {width}x{height} board")]
+    #[diagnostic(code(rules::off_board))]
+    OffBoard {
+        square: String,
+        width: u8,
+        height: u8,
+        #[label("off the board")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("square `{square}` is not playable on this board")]
+    #[diagnostic(code(rules::not_playable))]
+    NotPlayable {
+        square: String,
+        #[label("a light square; only dark squares are played on")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("numbered square `{square}` on a board with algebraic notation")]
+    #[diagnostic(code(rules::number_on_algebraic))]
+    NumberOnAlgebraic {
+        square: String,
+        #[label("a square number")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("two pieces on square `{square}`")]
+    #[diagnostic(code(rules::square_taken))]
+    SquareTaken {
+        square: String,
+        #[label("first placed here")]
+        first: SourceSpan,
+        #[label("placed again here")]
+        second: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("{what} defined twice")]
+    #[diagnostic(code(rules::defined_twice))]
+    DefinedTwice {
+        what: String,
+        #[label("first defined here")]
+        first: SourceSpan,
+        #[label("defined again here")]
+        second: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("missing {what}")]
+    #[diagnostic(code(rules::missing))]
+    Missing {
+        what: String,
+        #[label("expected {what} in this file")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("`{criterion}` needs piece ranks, but no piece declares a rank")]
+    #[diagnostic(code(rules::needs_ranks))]
+    NeedsRanks {
+        criterion: String,
+        #[label("compares ranks")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("board {width}x{height} is not supported")]
+    #[diagnostic(code(rules::board_size))]
+    BoardSize {
+        width: u64,
+        height: u64,
+        #[label("unsupported size")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("letter `{letter}` must be one uppercase letter")]
+    #[diagnostic(code(rules::bad_letter))]
+    BadLetter {
+        letter: String,
+        #[label("not a single uppercase letter")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("letter `{letter}` is used twice")]
+    #[diagnostic(code(rules::letter_taken))]
+    LetterTaken {
+        letter: String,
+        #[label("first used here")]
+        first: SourceSpan,
+        #[label("used again here")]
+        second: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("{what} `{value}` is out of range")]
+    #[diagnostic(code(rules::out_of_range))]
+    OutOfRange {
+        what: String,
+        value: String,
+        #[label("must be {range}")]
+        span: SourceSpan,
+        range: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(rules::conflict))]
+    Conflict {
+        message: String,
+        #[label("here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+}
+
+/// Every error found in one rules file, with the file's text so they can be rendered.
+#[derive(Debug)]
+pub struct RulesError {
+    src: NamedSource<String>,
+    errors: Vec<RuleError>,
+}
+
+impl RulesError {
+    pub(crate) fn new(file_name: &str, source: &str, errors: Vec<RuleError>) -> Self {
+        debug_assert!(!errors.is_empty());
+        RulesError {
+            src: NamedSource::new(file_name, source.to_string()),
+            errors,
+        }
+    }
+
+    /// The errors, in the order of the file.
+    pub fn errors(&self) -> &[RuleError] {
+        &self.errors
+    }
+
+    /// The one error, when there is exactly one: it is then rendered as the whole report.
+    fn single(&self) -> Option<&RuleError> {
+        match self.errors.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RulesError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.single() {
+            Some(one) => one.fmt(f),
+            None => write!(
+                f,
+                "{} errors in rules file `{}`",
+                self.errors.len(),
+                self.src.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RulesError {}
+
+impl Diagnostic for RulesError {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|e| e.code())
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|e| e.help())
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.single().and_then(|e| e.labels())
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.single().is_some() {
+            None
+        } else {
+            Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+        }
+    }
+}

@@ -1,0 +1,641 @@
+//! Text → syntax tree: runs the pest grammar (`grammar/rules.pest`) and turns its pairs into
+//! [`ast`](super::ast) nodes with byte spans; turns pest's failures into worded syntax errors.
+
+use pest::error::{ErrorVariant, InputLocation};
+use pest::iterators::Pair;
+use pest::Parser;
+use pest_derive::Parser;
+
+use super::ast::*;
+use super::error::RuleError;
+
+#[derive(Parser)]
+#[grammar = "../grammar/rules.pest"]
+struct RulesParser;
+
+/// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
+pub fn parse(source: &str) -> Result<RulesFile, RuleError> {
+    let mut pairs = RulesParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
+    let file = pairs.next().expect("the grammar's `file` rule yields one pair");
+    let statements = file
+        .into_inner()
+        .filter(|p| p.as_rule() == Rule::statement)
+        .map(statement)
+        .collect();
+    Ok(RulesFile {
+        statements,
+        end: source.len(),
+    })
+}
+
+/// The human name of a grammar rule, as it appears in "expected …" messages.
+pub fn rule_to_symbol(rule: Rule) -> &'static str {
+    match rule {
+        Rule::EOI => "end of file",
+        Rule::WHITESPACE => "whitespace",
+        Rule::COMMENT => "a comment",
+        Rule::file => "a rules file",
+        Rule::statement => {
+            "a statement (`variant`, `board`, `sides`, `piece`, `setup`, `captures:`, `game:` or `<piece>:`)"
+        }
+        Rule::variant_decl => "a `variant` line",
+        Rule::board_decl => "a `board` line",
+        Rule::size => "a board size like `8x8`",
+        Rule::square_kind => "`all squares` or `dark squares`",
+        Rule::all_squares => "`all squares`",
+        Rule::dark_squares => "`dark squares`",
+        Rule::a1_colour => "`a1 light` or `a1 dark`",
+        Rule::notation => "`algebraic` or `numbered`",
+        Rule::sides_decl => "a `sides` line",
+        Rule::side_def => "a side like `white \"W\"`",
+        Rule::first_clause => "`<side> moves first`",
+        Rule::forward_clause => "`forward is diagonal` or `forward is straight`",
+        Rule::piece_decl => "a `piece` line",
+        Rule::rank_opt => "`rank <number>`",
+        Rule::value_opt => "`value <number>`",
+        Rule::setup_decl => "a `setup` line",
+        Rule::placement => "a placement like `white man a1..h1`",
+        Rule::square_list => "a list of squares",
+        Rule::square_range => "a square or a range like `a1..h1`",
+        Rule::square => "a square",
+        Rule::alg_square => "a square like `a1`",
+        Rule::num_square => "a square number",
+        Rule::range_to => "`..`",
+        Rule::moves_section => "a piece's moves section",
+        Rule::move_clause => "a move (`step`, `slide`, `leap`, `capture` or `promote`)",
+        Rule::step_clause => "a `step` move",
+        Rule::slide_clause => "a `slide` move",
+        Rule::leap_clause => "a `leap` move",
+        Rule::leap_count => "`one` or a number",
+        Rule::capture_clause => "a `capture` move",
+        Rule::capture_kind => "`jump` or `fly`",
+        Rule::promote_clause => "a `promote` rule",
+        Rule::zone => "`far rank`, `start of enemy <piece>` or a list of squares",
+        Rule::far_rank => "`far rank`",
+        Rule::enemy_start => "`start of enemy <piece>`",
+        Rule::directions => "a list of directions",
+        Rule::direction => "a direction",
+        Rule::captures_section => "a `captures:` section",
+        Rule::capture_rule => {
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …` or `priority …`)"
+        }
+        Rule::removal => "`removed immediately` or `removed at end of turn`",
+        Rule::end_of_turn => "`at end of turn`",
+        Rule::no_180_turn => "`no 180 turn`",
+        Rule::equal_or_lower => "`only equal or lower rank`",
+        Rule::mid_capture => "`promotion mid-capture …` or `promotion at end of move`",
+        Rule::mid_capture_then => "`mid-capture continues` or `mid-capture stops`",
+        Rule::promotion_at_end => "`at end of move`",
+        Rule::priority => "`priority` and its criteria",
+        Rule::criterion => {
+            "a priority criterion (`free`, `most pieces`, `most value`, `highest capturer`, `highest captured ranks`, `most <piece>` or `earliest <piece>`)"
+        }
+        Rule::most_pieces => "`most pieces`",
+        Rule::most_value => "`most value`",
+        Rule::highest_capturer => "`highest capturer`",
+        Rule::highest_ranks => "`highest captured ranks`",
+        Rule::most_of => "`most <piece>`",
+        Rule::earliest_of => "`earliest <piece>`",
+        Rule::game_section => "a `game:` section",
+        Rule::game_rule => {
+            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition` or `no repetition draw`)"
+        }
+        Rule::no_moves_loses => "`no moves loses`",
+        Rule::lone_beats => "`lone <piece> beats lone <piece>`",
+        Rule::lose_without => "`no <piece> loses`",
+        Rule::repetition => "`draw on <nth> repetition`",
+        Rule::no_repetition => "`no repetition draw`",
+        Rule::ordinal => "an ordinal like `3rd`",
+        Rule::piece_ref => "a piece name",
+        Rule::ident => "a name",
+        Rule::ident_char => "a letter, digit, `_` or `-`",
+        Rule::reserved => "a keyword",
+        Rule::string => "a quoted letter like `\"W\"`",
+        Rule::string_inner => "text",
+        Rule::number => "a number",
+        Rule::comma => "`,`",
+        Rule::semi => "`;`",
+        Rule::colon => "`:`",
+        Rule::kw_variant => "`variant`",
+        Rule::kw_board => "`board`",
+        Rule::kw_all => "`all`",
+        Rule::kw_dark => "`dark`",
+        Rule::kw_light => "`light`",
+        Rule::kw_squares => "`squares`",
+        Rule::kw_a1 => "`a1`",
+        Rule::kw_algebraic => "`algebraic`",
+        Rule::kw_numbered => "`numbered`",
+        Rule::kw_sides => "`sides`",
+        Rule::kw_moves => "`moves`",
+        Rule::kw_first => "`first`",
+        Rule::kw_forward => "`forward`",
+        Rule::kw_is => "`is`",
+        Rule::kw_diagonal => "`diagonal`",
+        Rule::kw_straight => "`straight`",
+        Rule::kw_piece => "`piece`",
+        Rule::kw_any_piece => "`pieces`",
+        Rule::kw_rank => "`rank`",
+        Rule::kw_value => "`value`",
+        Rule::kw_setup => "`setup`",
+        Rule::kw_step => "`step`",
+        Rule::kw_slide => "`slide`",
+        Rule::kw_leap => "`leap`",
+        Rule::kw_over => "`over`",
+        Rule::kw_one => "`one`",
+        Rule::kw_own => "`own`",
+        Rule::kw_capture => "`capture`",
+        Rule::kw_jump => "`jump`",
+        Rule::kw_fly => "`fly`",
+        Rule::kw_promote => "`promote`",
+        Rule::kw_to => "`to`",
+        Rule::kw_on => "`on`",
+        Rule::kw_far => "`far`",
+        Rule::kw_start => "`start`",
+        Rule::kw_of => "`of`",
+        Rule::kw_enemy => "`enemy`",
+        Rule::kw_captures => "`captures`",
+        Rule::kw_compulsory => "`compulsory`",
+        Rule::kw_optional => "`optional`",
+        Rule::kw_removed => "`removed`",
+        Rule::kw_immediately => "`immediately`",
+        Rule::kw_at => "`at`",
+        Rule::kw_end => "`end`",
+        Rule::kw_turn => "`turn`",
+        Rule::kw_move => "`move`",
+        Rule::kw_no => "`no`",
+        Rule::kw_180 => "`180`",
+        Rule::kw_only => "`only`",
+        Rule::kw_equal => "`equal`",
+        Rule::kw_or => "`or`",
+        Rule::kw_lower => "`lower`",
+        Rule::kw_promotion => "`promotion`",
+        Rule::kw_mid_capture => "`mid-capture`",
+        Rule::kw_continues => "`continues`",
+        Rule::kw_stops => "`stops`",
+        Rule::kw_priority => "`priority`",
+        Rule::kw_free => "`free`",
+        Rule::kw_most => "`most`",
+        Rule::kw_pieces => "`pieces`",
+        Rule::kw_highest => "`highest`",
+        Rule::kw_capturer => "`capturer`",
+        Rule::kw_captured => "`captured`",
+        Rule::kw_ranks => "`ranks`",
+        Rule::kw_earliest => "`earliest`",
+        Rule::kw_game => "`game`",
+        Rule::kw_loses => "`loses`",
+        Rule::kw_lone => "`lone`",
+        Rule::kw_beats => "`beats`",
+        Rule::kw_draw => "`draw`",
+        Rule::kw_repetition => "`repetition`",
+    }
+}
+
+/// "a, b or c"
+fn join_alternatives(items: &[&str]) -> String {
+    match items {
+        [] => "something else".to_string(),
+        [one] => one.to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+/// What stands at `pos`: the word there, in backticks, or "end of file".
+fn found_at(source: &str, pos: usize) -> (String, usize) {
+    let rest = source.get(pos..).unwrap_or("");
+    let Some(first) = rest.chars().next() else {
+        return ("end of file".to_string(), 0);
+    };
+    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == '.';
+    let len = if word_char(first) {
+        rest.find(|c: char| !word_char(c)).unwrap_or(rest.len())
+    } else if first == '"' {
+        rest[1..]
+            .find(['"', '\n'])
+            .map(|i| i + 2)
+            .unwrap_or(rest.len())
+    } else {
+        first.len_utf8()
+    };
+    let text = &rest[..len];
+    if text.trim().is_empty() {
+        ("a line break".to_string(), len)
+    } else {
+        (format!("`{text}`"), len)
+    }
+}
+
+fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
+    let pos = match err.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let (found, len) = found_at(source, pos);
+    let expected = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = Vec::new();
+            for rule in positives {
+                let name = rule_to_symbol(*rule);
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            join_alternatives(&names)
+        }
+        ErrorVariant::CustomError { message } => message.clone(),
+    };
+    let help = syntax_help(&err.variant, &found);
+    RuleError::Syntax {
+        expected,
+        found,
+        span: Span::new(pos, pos + len).into(),
+        help,
+    }
+}
+
+/// A fix hint for the common slips.
+fn syntax_help(variant: &ErrorVariant<Rule>, found: &str) -> Option<String> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    let has = |r: Rule| positives.contains(&r);
+    if found.contains('-') && found.len() > 2 && (has(Rule::range_to) || has(Rule::comma)) {
+        return Some("write a range of squares with `..`, as in `a1..h1`".to_string());
+    }
+    if has(Rule::colon) {
+        return Some(
+            "a piece's moves start with its name and `:`, as in `man: step forward`".to_string(),
+        );
+    }
+    if has(Rule::string) {
+        return Some("give the letter in double quotes, as in `piece man \"M\"`".to_string());
+    }
+    if has(Rule::statement) {
+        return Some(
+            "each statement starts with a keyword; see `variants/dameo.rules` for a complete file"
+                .to_string(),
+        );
+    }
+    if has(Rule::direction) || has(Rule::directions) {
+        return Some(
+            "directions are `forward`, `backward`, `sideways`, `forward-diagonal`, `backward-diagonal`, `orthogonal`, `diagonal` or `all`, separated by `,`"
+                .to_string(),
+        );
+    }
+    None
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn name(pair: Pair<Rule>) -> Name {
+    Spanned::new(pair.as_str().to_string(), span_of(&pair))
+}
+
+/// A number as written; too large to fit is `u64::MAX`, which every range check rejects.
+fn number(pair: &Pair<Rule>) -> u64 {
+    pair.as_str().parse().unwrap_or(u64::MAX)
+}
+
+/// The pairs of a node without its keywords and punctuation.
+fn significant<'a>(pair: Pair<'a, Rule>) -> impl Iterator<Item = Pair<'a, Rule>> {
+    pair.into_inner().filter(|p| {
+        let r = p.as_rule();
+        !matches!(r, Rule::comma | Rule::semi | Rule::colon | Rule::range_to)
+            && !format!("{r:?}").starts_with("kw_")
+            || r == Rule::kw_any_piece
+    })
+}
+
+fn statement(pair: Pair<Rule>) -> Statement {
+    let inner = pair
+        .into_inner()
+        .next()
+        .expect("a statement holds one declaration");
+    let span = {
+        let first = inner
+            .clone()
+            .into_inner()
+            .next()
+            .expect("every declaration starts with a keyword or a name");
+        span_of(&first)
+    };
+    let kind = match inner.as_rule() {
+        Rule::variant_decl => {
+            let s = significant(inner).next().expect("variant has a string");
+            StatementKind::Variant(string(s))
+        }
+        Rule::board_decl => StatementKind::Board(board(inner)),
+        Rule::sides_decl => StatementKind::Sides(sides(inner)),
+        Rule::piece_decl => StatementKind::Piece(piece(inner)),
+        Rule::setup_decl => StatementKind::Setup(significant(inner).map(placement).collect()),
+        Rule::captures_section => {
+            StatementKind::Captures(significant(inner).map(capture_rule).collect())
+        }
+        Rule::game_section => StatementKind::Game(significant(inner).map(game_rule).collect()),
+        Rule::moves_section => StatementKind::Moves(moves(inner)),
+        r => unreachable!("statement alternatives are declarations, got {r:?}"),
+    };
+    Statement { span, kind }
+}
+
+fn string(pair: Pair<Rule>) -> Spanned<String> {
+    let span = span_of(&pair);
+    let inner = pair
+        .into_inner()
+        .next()
+        .expect("a string holds its text");
+    Spanned::new(inner.as_str().to_string(), span)
+}
+
+fn board(pair: Pair<Rule>) -> BoardDecl {
+    let mut decl = BoardDecl {
+        size: Spanned::new((0, 0), Span::default()),
+        dark_only: false,
+        a1_light: None,
+        numbered: false,
+    };
+    for p in significant(pair) {
+        match p.as_rule() {
+            Rule::size => {
+                let span = span_of(&p);
+                let mut nums = p.into_inner();
+                let w = number(&nums.next().expect("size has a width"));
+                let h = number(&nums.next().expect("size has a height"));
+                decl.size = Spanned::new((w, h), span);
+            }
+            Rule::square_kind => {
+                let k = p.into_inner().next().expect("square kind has one form");
+                decl.dark_only = k.as_rule() == Rule::dark_squares;
+            }
+            Rule::a1_colour => {
+                let span = span_of(&p);
+                let light = p.into_inner().any(|k| k.as_rule() == Rule::kw_light);
+                decl.a1_light = Some(Spanned::new(light, span));
+            }
+            Rule::notation => {
+                decl.numbered = p.into_inner().any(|k| k.as_rule() == Rule::kw_numbered);
+            }
+            _ => {}
+        }
+    }
+    decl
+}
+
+fn sides(pair: Pair<Rule>) -> SidesDecl {
+    let mut defs = Vec::new();
+    let mut first = Vec::new();
+    let mut forward_diagonal = Vec::new();
+    for p in significant(pair) {
+        match p.as_rule() {
+            Rule::side_def => {
+                let mut it = p.into_inner();
+                let n = name(it.next().expect("side has a name"));
+                let l = string(it.next().expect("side has a letter"));
+                defs.push((n, l));
+            }
+            Rule::first_clause => {
+                let n = p.into_inner().next().expect("`moves first` has a side");
+                first.push(name(n));
+            }
+            Rule::forward_clause => {
+                let span = span_of(&p);
+                let diag = p.into_inner().any(|k| k.as_rule() == Rule::kw_diagonal);
+                forward_diagonal.push(Spanned::new(diag, span));
+            }
+            _ => {}
+        }
+    }
+    let mut defs = defs.into_iter();
+    let a = defs.next().expect("sides has two sides");
+    let b = defs.next().expect("sides has two sides");
+    SidesDecl {
+        sides: [a, b],
+        first,
+        forward_diagonal,
+    }
+}
+
+fn piece(pair: Pair<Rule>) -> PieceDecl {
+    let mut it = significant(pair);
+    let n = name(it.next().expect("piece has a name"));
+    let letter = string(it.next().expect("piece has a letter"));
+    let mut decl = PieceDecl {
+        name: n,
+        letter,
+        rank: None,
+        value: None,
+    };
+    for p in it {
+        let rule = p.as_rule();
+        let num = p
+            .into_inner()
+            .find(|q| q.as_rule() == Rule::number)
+            .expect("rank and value have a number");
+        let v = Spanned::new(number(&num), span_of(&num));
+        match rule {
+            Rule::rank_opt => decl.rank = Some(v),
+            _ => decl.value = Some(v),
+        }
+    }
+    decl
+}
+
+fn piece_ref(pair: Pair<Rule>) -> PieceRef {
+    let inner = pair.into_inner().next().expect("piece_ref has one form");
+    match inner.as_rule() {
+        Rule::kw_any_piece => PieceRef::Any(span_of(&inner)),
+        _ => PieceRef::Named(name(inner)),
+    }
+}
+
+fn placement(pair: Pair<Rule>) -> Placement {
+    let mut it = pair.into_inner();
+    let side = name(it.next().expect("placement has a side"));
+    let piece = piece_ref(it.next().expect("placement has a piece"));
+    let squares = square_list(it.next().expect("placement has squares"));
+    Placement {
+        side,
+        piece,
+        squares,
+    }
+}
+
+fn square_list(pair: Pair<Rule>) -> Vec<SquareRange> {
+    significant(pair)
+        .map(|range| {
+            let mut it = significant(range);
+            let from = square(it.next().expect("a range has a first square"));
+            let to = it.next().map(square);
+            SquareRange { from, to }
+        })
+        .collect()
+}
+
+fn square(pair: Pair<Rule>) -> Spanned<SquareText> {
+    let span = span_of(&pair);
+    let inner = pair.into_inner().next().expect("square has one form");
+    let text = inner.as_str();
+    let node = match inner.as_rule() {
+        Rule::alg_square => {
+            let file = text.as_bytes()[0] - b'a';
+            let rank = text[1..].parse().unwrap_or(u64::MAX);
+            SquareText::Algebraic { file, rank }
+        }
+        _ => SquareText::Number(text.parse().unwrap_or(u64::MAX)),
+    };
+    Spanned::new(node, span)
+}
+
+fn directions(pair: Pair<Rule>) -> Vec<Name> {
+    significant(pair).map(name).collect()
+}
+
+fn moves(pair: Pair<Rule>) -> MovesDecl {
+    let mut it = significant(pair);
+    let piece = name(it.next().expect("moves section starts with a piece name"));
+    let clauses = it
+        .map(|clause| {
+            let clause = clause.into_inner().next().expect("move clause has one form");
+            let span = span_of(&clause);
+            let rule = clause.as_rule();
+            let mut parts = significant(clause);
+            let node = match rule {
+                Rule::step_clause => {
+                    MoveClause::Step(directions(parts.next().expect("step has directions")))
+                }
+                Rule::slide_clause => {
+                    MoveClause::Slide(directions(parts.next().expect("slide has directions")))
+                }
+                Rule::leap_clause => {
+                    let mut max = None;
+                    let mut over = None;
+                    let mut dirs = Vec::new();
+                    for p in parts {
+                        match p.as_rule() {
+                            Rule::leap_count => {
+                                let c = p.into_inner().next().expect("leap count has one form");
+                                let n = if c.as_rule() == Rule::number {
+                                    number(&c)
+                                } else {
+                                    1
+                                };
+                                max = Some(Spanned::new(n, span_of(&c)));
+                            }
+                            Rule::piece_ref => over = Some(piece_ref(p)),
+                            Rule::directions => dirs = directions(p),
+                            _ => {}
+                        }
+                    }
+                    MoveClause::Leap {
+                        max,
+                        over: over.expect("leap names the pieces it leaps over"),
+                        dirs,
+                    }
+                }
+                Rule::capture_clause => {
+                    let kind = parts.next().expect("capture has a kind");
+                    let fly = kind.into_inner().any(|k| k.as_rule() == Rule::kw_fly);
+                    let dirs = directions(parts.next().expect("capture has directions"));
+                    MoveClause::Capture { fly, dirs }
+                }
+                Rule::promote_clause => {
+                    let to = piece_ref(parts.next().expect("promote names a piece"));
+                    let zone = parts
+                        .next()
+                        .expect("promote has a zone")
+                        .into_inner()
+                        .next()
+                        .expect("zone has one form");
+                    let zone = match zone.as_rule() {
+                        Rule::far_rank => ZoneText::FarRank,
+                        Rule::enemy_start => ZoneText::EnemyStart(piece_ref(
+                            significant(zone)
+                                .next()
+                                .expect("`start of enemy` names a piece"),
+                        )),
+                        _ => ZoneText::Squares(square_list(zone)),
+                    };
+                    MoveClause::Promote { to, zone }
+                }
+                r => unreachable!("move clause alternatives, got {r:?}"),
+            };
+            Spanned::new(node, span)
+        })
+        .collect();
+    MovesDecl { piece, clauses }
+}
+
+fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
+    let inner = pair.into_inner().next().expect("capture rule has one form");
+    let span = span_of(&inner);
+    let node = match inner.as_rule() {
+        Rule::kw_compulsory => CaptureRule::Compulsory(true),
+        Rule::kw_optional => CaptureRule::Compulsory(false),
+        Rule::removal => {
+            CaptureRule::RemovedImmediately(inner.into_inner().any(|k| k.as_rule() == Rule::kw_immediately))
+        }
+        Rule::no_180_turn => CaptureRule::No180Turn,
+        Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
+        Rule::mid_capture => {
+            let form = significant(inner).next().expect("promotion rule has one form");
+            let text = match form.as_rule() {
+                Rule::promotion_at_end => MidCaptureText::AtEnd,
+                _ if form.into_inner().any(|k| k.as_rule() == Rule::kw_stops) => {
+                    MidCaptureText::Stops
+                }
+                _ => MidCaptureText::Continues,
+            };
+            CaptureRule::MidCapture(text)
+        }
+        Rule::priority => CaptureRule::Priority(significant(inner).map(criterion).collect()),
+        r => unreachable!("capture rule alternatives, got {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn criterion(pair: Pair<Rule>) -> Spanned<CriterionText> {
+    let inner = pair.into_inner().next().expect("criterion has one form");
+    let span = span_of(&inner);
+    let node = match inner.as_rule() {
+        Rule::kw_free => CriterionText::Free,
+        Rule::most_pieces => CriterionText::MostPieces,
+        Rule::most_value => CriterionText::MostValue,
+        Rule::highest_capturer => CriterionText::HighestCapturer,
+        Rule::highest_ranks => CriterionText::HighestCapturedRanks,
+        Rule::most_of => CriterionText::MostOf(piece_ref(
+            significant(inner).next().expect("`most` names a piece"),
+        )),
+        Rule::earliest_of => CriterionText::EarliestOf(piece_ref(
+            significant(inner).next().expect("`earliest` names a piece"),
+        )),
+        r => unreachable!("criterion alternatives, got {r:?}"),
+    };
+    Spanned::new(node, span)
+}
+
+fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
+    let inner = pair.into_inner().next().expect("game rule has one form");
+    let span = span_of(&inner);
+    let node = match inner.as_rule() {
+        Rule::no_moves_loses => GameRule::NoMovesLoses,
+        Rule::lone_beats => {
+            let mut it = significant(inner);
+            let a = piece_ref(it.next().expect("lone rule has a winner"));
+            let b = piece_ref(it.next().expect("lone rule has a loser"));
+            GameRule::LoneBeats(a, b)
+        }
+        Rule::lose_without => GameRule::LoseWithout(piece_ref(
+            significant(inner).next().expect("`no <piece> loses` names a piece"),
+        )),
+        Rule::repetition => {
+            let ord = significant(inner).next().expect("repetition has an ordinal");
+            let digits: String = ord.as_str().chars().take_while(char::is_ascii_digit).collect();
+            GameRule::Repetition(digits.parse().unwrap_or(u64::MAX))
+        }
+        Rule::no_repetition => GameRule::NoRepetition,
+        r => unreachable!("game rule alternatives, got {r:?}"),
+    };
+    Spanned::new(node, span)
+}
