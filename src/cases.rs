@@ -80,7 +80,11 @@ impl CaseRun {
 /// Run one case against a variant.
 pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     let rules = &variant.rules;
-    let mut run = CaseRun { name: case.name.clone(), actual: None, failures: Vec::new() };
+    let mut run = CaseRun {
+        name: case.name.clone(),
+        actual: None,
+        failures: Vec::new(),
+    };
     let start = match &case.fen {
         Some(f) => match parse_fen(rules, f) {
             Ok(p) => p,
@@ -103,7 +107,9 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
         }
     }
     let pos = *game.position();
-    let opts = GenOptions { keep_duplicates: case.keep_duplicates };
+    let opts = GenOptions {
+        keep_duplicates: case.keep_duplicates,
+    };
     let mut list = Vec::new();
     rules.generate(&pos, &mut list, opts);
     if game.result().is_some() {
@@ -111,15 +117,22 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     }
     let mut moves: Vec<String> = list.iter().map(|m| move_to_string(rules, m)).collect();
     moves.sort();
-    let perft = case
-        .perft
-        .as_ref()
-        .map(|want| (1..=want.len()).map(|d| rules.perft(&pos, d, opts)).collect::<Vec<u64>>());
-    let actual = Actual { fen: to_fen(rules, &pos), moves, perft, result: game.describe_result() };
+    let perft = case.perft.as_ref().map(|want| {
+        (1..=want.len())
+            .map(|d| rules.perft(&pos, d, opts))
+            .collect::<Vec<u64>>()
+    });
+    let actual = Actual {
+        fen: to_fen(rules, &pos),
+        moves,
+        perft,
+        result: game.describe_result(),
+    };
 
     if let (Some(want), Some(got)) = (&case.perft, &actual.perft) {
         if want != got {
-            run.failures.push(format!("perft: expected {want:?}, got {got:?}"));
+            run.failures
+                .push(format!("perft: expected {want:?}, got {got:?}"));
         }
     }
     if let Some(want) = &case.moves {
@@ -140,24 +153,31 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     }
     for m in &case.contains {
         if parse_move(rules, &list, m).is_err() {
-            run.failures.push(format!("contains: `{m}` is not a legal move"));
+            run.failures
+                .push(format!("contains: `{m}` is not a legal move"));
         }
     }
     for m in &case.excludes {
         if parse_move(rules, &list, m).is_ok() {
-            run.failures.push(format!("excludes: `{m}` is a legal move"));
+            run.failures
+                .push(format!("excludes: `{m}` is a legal move"));
         }
     }
     if let Some(want) = &case.position {
         match parse_fen(rules, want) {
             Ok(p) if p == pos => {}
-            Ok(_) => run.failures.push(format!("position: expected `{want}`, got `{}`", actual.fen)),
+            Ok(_) => run
+                .failures
+                .push(format!("position: expected `{want}`, got `{}`", actual.fen)),
             Err(e) => run.failures.push(format!("position: {}", render(*e))),
         }
     }
     if let Some(want) = &case.result {
         if *want != actual.result {
-            run.failures.push(format!("result: expected `{want}`, got `{}`", actual.result));
+            run.failures.push(format!(
+                "result: expected `{want}`, got `{}`",
+                actual.result
+            ));
         }
     }
     run.actual = Some(actual);
@@ -166,7 +186,8 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
 
 fn render(e: impl miette::Diagnostic + Send + Sync + 'static) -> String {
     let mut s = String::new();
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
     if handler.render_report(&mut s, &e).is_err() {
         return e.to_string();
     }

@@ -15,6 +15,6 @@ pub mod variants;
 pub use engine::{Move, Position, Rules};
 pub use game::Game;
 pub use variant::Variant;
+pub mod cases;
 pub mod render;
 pub mod repl;
-pub mod cases;

@@ -9,7 +9,11 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 #[derive(Parser)]
-#[command(name = "damelab", version, about = "A rules-DSL interpreter and workbench for the draughts family")]
+#[command(
+    name = "damelab",
+    version,
+    about = "A rules-DSL interpreter and workbench for the draughts family"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -71,9 +75,11 @@ fn main() -> ExitCode {
     }
     let result = match cli.command {
         None => repl(variants::DEFAULT, None, no_color),
-        Some(Command::Repl { variant, history }) => {
-            repl(variant.as_deref().unwrap_or(variants::DEFAULT), history, no_color)
-        }
+        Some(Command::Repl { variant, history }) => repl(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            history,
+            no_color,
+        ),
         Some(Command::List) => {
             for (name, text) in variants::BUNDLED {
                 let title = Variant::from_source(name, name, text, None)
@@ -85,9 +91,21 @@ fn main() -> ExitCode {
         }
         Some(Command::Check { files }) => check(&files),
         Some(Command::Moves { variant, fen }) => moves(&variant, fen.as_deref()),
-        Some(Command::Perft { variant, depth, fen, divide, threads, keep_duplicates }) => {
-            perft(&variant, depth, fen.as_deref(), divide, threads, keep_duplicates)
-        }
+        Some(Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+            threads,
+            keep_duplicates,
+        }) => perft(
+            &variant,
+            depth,
+            fen.as_deref(),
+            divide,
+            threads,
+            keep_duplicates,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -121,7 +139,10 @@ fn check(files: &[String]) -> Result<(), Report> {
         }
     }
     if bad > 0 {
-        Err(miette::miette!("{bad} of {} rules files have errors", files.len()))
+        Err(miette::miette!(
+            "{bad} of {} rules files have errors",
+            files.len()
+        ))
     } else {
         Ok(())
     }
@@ -174,7 +195,10 @@ fn perft(
         }
     }
     let secs = t.elapsed().as_secs_f64();
-    println!("{total} nodes in {secs:.3} s: {:.1} M nodes/s", total as f64 / secs.max(1e-9) / 1e6);
+    println!(
+        "{total} nodes in {secs:.3} s: {:.1} M nodes/s",
+        total as f64 / secs.max(1e-9) / 1e6
+    );
     Ok(())
 }
 

@@ -1,7 +1,10 @@
 //! The bundled variants, embedded in the binary so damelab works from any directory.
 
 /// (name, rules file text) of every bundled variant, in the order `damelab list` prints them.
-pub const BUNDLED: &[(&str, &str)] = &[];
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("dameo", include_str!("../variants/dameo.rules")),
+    ("turkish", include_str!("../variants/turkish.rules")),
+];
 
 /// The variant `damelab` opens when none is named.
 pub const DEFAULT: &str = "dameo";

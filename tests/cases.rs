@@ -26,12 +26,28 @@ fn case_files() {
         let failures: Vec<String> = runs
             .iter()
             .filter(|r| !r.passed())
-            .map(|r| format!("{} / {}:\n  {}", path.display(), r.name, r.failures.join("\n  ")))
+            .map(|r| {
+                format!(
+                    "{} / {}:\n  {}",
+                    path.display(),
+                    r.name,
+                    r.failures.join("\n  ")
+                )
+            })
             .collect();
-        assert!(failures.is_empty(), "failing cases:\n{}", failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "failing cases:\n{}",
+            failures.join("\n")
+        );
         let snaps: Vec<Snap> = runs
             .iter()
-            .filter_map(|r| r.actual.as_ref().map(|a| Snap { name: &r.name, actual: a }))
+            .filter_map(|r| {
+                r.actual.as_ref().map(|a| Snap {
+                    name: &r.name,
+                    actual: a,
+                })
+            })
             .collect();
         insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
             insta::assert_yaml_snapshot!(snaps);

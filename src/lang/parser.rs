@@ -16,7 +16,9 @@ struct RulesParser;
 /// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
 pub fn parse(source: &str) -> Result<RulesFile, RuleError> {
     let mut pairs = RulesParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
-    let file = pairs.next().expect("the grammar's `file` rule yields one pair");
+    let file = pairs
+        .next()
+        .expect("the grammar's `file` rule yields one pair");
     let statements = file
         .into_inner()
         .filter(|p| p.as_rule() == Rule::statement)
@@ -342,10 +344,7 @@ fn statement(pair: Pair<Rule>) -> Statement {
 
 fn string(pair: Pair<Rule>) -> Spanned<String> {
     let span = span_of(&pair);
-    let inner = pair
-        .into_inner()
-        .next()
-        .expect("a string holds its text");
+    let inner = pair.into_inner().next().expect("a string holds its text");
     Spanned::new(inner.as_str().to_string(), span)
 }
 
@@ -497,7 +496,10 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
     let piece = name(it.next().expect("moves section starts with a piece name"));
     let clauses = it
         .map(|clause| {
-            let clause = clause.into_inner().next().expect("move clause has one form");
+            let clause = clause
+                .into_inner()
+                .next()
+                .expect("move clause has one form");
             let span = span_of(&clause);
             let rule = clause.as_rule();
             let mut parts = significant(clause);
@@ -573,13 +575,17 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
     let node = match inner.as_rule() {
         Rule::kw_compulsory => CaptureRule::Compulsory(true),
         Rule::kw_optional => CaptureRule::Compulsory(false),
-        Rule::removal => {
-            CaptureRule::RemovedImmediately(inner.into_inner().any(|k| k.as_rule() == Rule::kw_immediately))
-        }
+        Rule::removal => CaptureRule::RemovedImmediately(
+            inner
+                .into_inner()
+                .any(|k| k.as_rule() == Rule::kw_immediately),
+        ),
         Rule::no_180_turn => CaptureRule::No180Turn,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::mid_capture => {
-            let form = significant(inner).next().expect("promotion rule has one form");
+            let form = significant(inner)
+                .next()
+                .expect("promotion rule has one form");
             let text = match form.as_rule() {
                 Rule::promotion_at_end => MidCaptureText::AtEnd,
                 _ if form.into_inner().any(|k| k.as_rule() == Rule::kw_stops) => {
@@ -627,11 +633,19 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
             GameRule::LoneBeats(a, b)
         }
         Rule::lose_without => GameRule::LoseWithout(piece_ref(
-            significant(inner).next().expect("`no <piece> loses` names a piece"),
+            significant(inner)
+                .next()
+                .expect("`no <piece> loses` names a piece"),
         )),
         Rule::repetition => {
-            let ord = significant(inner).next().expect("repetition has an ordinal");
-            let digits: String = ord.as_str().chars().take_while(char::is_ascii_digit).collect();
+            let ord = significant(inner)
+                .next()
+                .expect("repetition has an ordinal");
+            let digits: String = ord
+                .as_str()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             GameRule::Repetition(digits.parse().unwrap_or(u64::MAX))
         }
         Rule::no_repetition => GameRule::NoRepetition,

@@ -18,7 +18,11 @@ pub struct Session {
 impl Session {
     pub fn new(variant: Variant) -> Session {
         let game = Game::new(variant.rules.clone());
-        Session { variant, game, quit: false }
+        Session {
+            variant,
+            game,
+            quit: false,
+        }
     }
 
     /// Run one line; the text to print (results or a rendered diagnostic). Never panics on input;
@@ -43,10 +47,16 @@ impl Session {
                 self.quit = true;
                 String::new()
             }
-            "show" | "s" | "board" => board_text(&rules, self.game.position(), self.game.last_move()),
+            "show" | "s" | "board" => {
+                board_text(&rules, self.game.position(), self.game.last_move())
+            }
             "moves" | "m" => {
-                let mut names: Vec<String> =
-                    self.game.legal_moves().iter().map(|m| move_to_string(&rules, m)).collect();
+                let mut names: Vec<String> = self
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .map(|m| move_to_string(&rules, m))
+                    .collect();
                 names.sort();
                 if names.is_empty() {
                     format!("no legal moves ({})\n", self.game.describe_result())
@@ -74,9 +84,9 @@ impl Session {
             }
             "result" | "r" => format!("{}\n", self.game.describe_result()),
             "perft" | "p" => {
-                let depth: usize = arg
-                    .parse()
-                    .map_err(|_| miette::miette!(help = "e.g. `perft 4`", "`{arg}` is not a depth"))?;
+                let depth: usize = arg.parse().map_err(|_| {
+                    miette::miette!(help = "e.g. `perft 4`", "`{arg}` is not a depth")
+                })?;
                 let mut out = String::new();
                 for d in 1..=depth {
                     let n = rules.perft(self.game.position(), d, GenOptions::default());
@@ -90,7 +100,10 @@ impl Session {
                     if line.contains(['-', 'x']) {
                         Report::new_boxed(e as Box<dyn miette::Diagnostic + Send + Sync>)
                     } else {
-                        miette::miette!(help = "type `help` for the commands", "unknown command `{cmd}`")
+                        miette::miette!(
+                            help = "type `help` for the commands",
+                            "unknown command `{cmd}`"
+                        )
                     }
                 })?;
                 self.game.play(mv);
@@ -132,11 +145,15 @@ pub fn run(variant: &str, history: Option<PathBuf>, _no_color: bool) -> Result<(
         return Ok(());
     }
     let mut rl = rustyline::DefaultEditor::new().map_err(|e| miette::miette!("{e}"))?;
-    let history = history.or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".damelab_history")));
+    let history = history
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".damelab_history")));
     if let Some(h) = &history {
         rl.load_history(h).ok();
     }
-    println!("damelab — {} (type `help`)", session.variant.rules.spec.title);
+    println!(
+        "damelab — {} (type `help`)",
+        session.variant.rules.spec.title
+    );
     print!("{}", session.execute("show"));
     loop {
         match rl.readline("damelab> ") {
