@@ -16,5 +16,7 @@ pub use engine::{Move, Position, Rules};
 pub use game::Game;
 pub use variant::Variant;
 pub mod cases;
+pub mod describe;
 pub mod render;
 pub mod repl;
+pub mod verify;

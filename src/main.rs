@@ -62,6 +62,25 @@ enum Command {
         #[arg(long)]
         keep_duplicates: bool,
     },
+    /// Run case files (YAML) and report each case; `--bless` fills in empty expectations.
+    Verify {
+        /// Case files or folders of them (default: ./cases).
+        paths: Vec<std::path::PathBuf>,
+        /// Fill in the expectations a case leaves empty.
+        #[arg(long)]
+        bless: bool,
+        /// With --bless: also overwrite expectations that are already there.
+        #[arg(long, requires = "bless")]
+        force: bool,
+    },
+    /// Describe a variant in plain English, from its compiled rules.
+    Rules { variant: String },
+    /// Compile a variant; with --dump print the checked rules as YAML.
+    Compile {
+        variant: String,
+        #[arg(long)]
+        dump: bool,
+    },
 }
 
 fn main() -> ExitCode {
@@ -106,6 +125,28 @@ fn main() -> ExitCode {
             threads,
             keep_duplicates,
         ),
+        Some(Command::Verify {
+            paths,
+            bless,
+            force,
+        }) => match damelab::verify::run(&paths, bless, force) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
+        Some(Command::Rules { variant }) => {
+            load(&variant).map(|v| print!("{}", damelab::describe::describe(&v.rules)))
+        }
+        Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
+            if dump {
+                let yaml = serde_yaml::to_string(&v.rules.spec)
+                    .map_err(|e| miette::miette!("cannot write the rules as YAML: {e}"))?;
+                print!("{yaml}");
+            } else {
+                println!("{}: ok ({})", v.name(), v.rules.spec.title);
+            }
+            Ok(())
+        }),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

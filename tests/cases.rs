@@ -5,7 +5,6 @@
 use damelab::cases::{run_case, CaseFile};
 use damelab::Variant;
 use serde::Serialize;
-use std::path::Path;
 
 #[derive(Serialize)]
 struct Snap<'a> {
@@ -16,7 +15,7 @@ struct Snap<'a> {
 
 #[test]
 fn case_files() {
-    insta::glob!("cases/*.yaml", |path: &Path| {
+    insta::glob!("cases/*.yaml", |path| {
         let text = std::fs::read_to_string(path).expect("case file is readable");
         let file: CaseFile = serde_yaml::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: bad case file: {e}", path.display()));
