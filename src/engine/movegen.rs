@@ -5,7 +5,7 @@
 use super::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{Rules, MAX_PATH};
+use super::rules::{Rules, MAX_KINDS, MAX_PATH};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
 
 /// Options that change what counts as a distinct move.
@@ -113,6 +113,10 @@ impl Rules {
         opts: GenOptions,
     ) -> bool {
         let start = out.len();
+        let mut takes = [0; MAX_KINDS];
+        for (kind, t) in takes.iter_mut().enumerate().take(self.kinds) {
+            *t = self.takes_bits(pos, side, kind);
+        }
         let mut s = Search {
             rules: self,
             pos,
@@ -120,7 +124,7 @@ impl Rules {
             from: 0,
             kind0: 0,
             blockers: 0,
-            enemy: pos.sides[1 - side],
+            takes,
             captured: 0,
             immediate: self.removal == Removal::Immediate,
             path: [0; MAX_PATH],
@@ -132,12 +136,26 @@ impl Rules {
             out,
         };
         let occupied = pos.occupied();
+        let empty = !occupied & self.geo.playable;
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
             if !prog.can_capture() {
                 continue;
             }
-            for sq in BitIter(pos.kind_bits(side, kind)) {
+            let pieces = pos.kind_bits(side, kind);
+            // Only pieces that can make a first jump start a search: all of them for flying
+            // pieces, for the others those found by one bit-set test per direction.
+            let candidates = if prog.flies.is_empty() {
+                let mut c = 0;
+                for d in prog.jumps.iter() {
+                    let back = -self.geo.delta[d as usize];
+                    c |= shift(shift(empty, back) & takes[kind], back);
+                }
+                c & pieces
+            } else {
+                pieces
+            };
+            for sq in BitIter(candidates) {
                 s.from = sq;
                 s.kind0 = kind as u8;
                 s.blockers = occupied & !bit(sq);
@@ -249,7 +267,8 @@ struct Search<'a> {
     kind0: u8,
     /// Every piece on the board except the capturing piece (its start square counts as empty).
     blockers: Bits,
-    enemy: Bits,
+    /// `takes[kind]`: the enemy pieces a piece of that kind may capture.
+    takes: [Bits; MAX_KINDS],
     captured: Bits,
     immediate: bool,
     path: [Sq; MAX_PATH],
@@ -271,14 +290,7 @@ impl Search<'_> {
 
     #[inline(always)]
     fn capturable(&self, kind: u8) -> Bits {
-        let takes = self.rules.programs[self.side][kind as usize].takes;
-        let mut bits = 0;
-        for k in 0..self.rules.kinds {
-            if takes & (1 << k) != 0 {
-                bits |= self.pos.kinds[k];
-            }
-        }
-        self.enemy & bits & !self.captured
+        self.takes[kind as usize] & !self.captured
     }
 
     #[inline(always)]
