@@ -32,6 +32,10 @@ pub struct VariantSpec {
     pub setup: [Vec<(u8, Coord)>; 2],
     pub captures: CaptureSpec,
     pub game: GameSpec,
+    /// The first side's forward direction (0 = north; 1 = north-east with `forward is diagonal`).
+    /// Directions in the spec are already absolute; this is kept to describe them back.
+    #[serde(default)]
+    pub forward: Angle,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -250,6 +250,7 @@ impl Checker<'_> {
             setup: setup?,
             captures: capture_spec,
             game,
+            forward,
         })
     }
 
