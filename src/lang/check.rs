@@ -195,7 +195,7 @@ impl Checker<'_> {
             };
             if let Some(first) = seen_moves.get(&idx) {
                 self.errors.push(RuleError::DefinedTwice {
-                    what: format!("the moves of `{}`", pieces[idx].name),
+                    what: format!("moves section of `{}`", pieces[idx].name),
                     first: (*first).into(),
                     second: m.piece.span.into(),
                     help: "write all of a piece's moves in one section".to_string(),
@@ -204,7 +204,13 @@ impl Checker<'_> {
             }
             seen_moves.insert(idx, m.piece.span);
             for clause in &m.clauses {
-                self.move_clause(&pieces, board.as_ref(), forward, &clause.node, &mut specs[idx]);
+                self.move_clause(
+                    &pieces,
+                    board.as_ref(),
+                    forward,
+                    &clause.node,
+                    &mut specs[idx],
+                );
             }
         }
 
@@ -454,9 +460,7 @@ impl Checker<'_> {
         let suggestion = did_you_mean(&name.node, pieces.iter().map(|p| p.name.as_str()));
         let help = match suggestion {
             Some(s) => format!("did you mean `{s}`?"),
-            None if pieces.is_empty() => {
-                "declare it first, as in `piece man \"M\"`".to_string()
-            }
+            None if pieces.is_empty() => "declare it first, as in `piece man \"M\"`".to_string(),
             None => format!(
                 "the declared pieces are {}; declare it with a `piece` line",
                 list_names(pieces.iter().map(|p| p.name.as_str()))
@@ -659,11 +663,17 @@ impl Checker<'_> {
     }
 
     /// One written square. `single`: it stands alone (not a range corner), so it must be playable.
-    fn square(&mut self, board: &BoardSpec, s: &Spanned<SquareText>, single: bool) -> Option<Coord> {
+    fn square(
+        &mut self,
+        board: &BoardSpec,
+        s: &Spanned<SquareText>,
+        single: bool,
+    ) -> Option<Coord> {
         let text = self.text(s.span).to_string();
         let coord = match s.node {
             SquareText::Algebraic { file, rank } => {
-                if u64::from(file) < u64::from(board.width) && (1..=u64::from(board.height)).contains(&rank)
+                if u64::from(file) < u64::from(board.width)
+                    && (1..=u64::from(board.height)).contains(&rank)
                 {
                     Some((file, (rank - 1) as u8))
                 } else {
@@ -711,7 +721,12 @@ impl Checker<'_> {
             let near = [(f + 1, r), (f.wrapping_sub(1), r)]
                 .into_iter()
                 .find(|&c| c.0 < board.width && playable(board, c))
-                .map(|c| format!("; the dark square next to it is `{}`", square_name(board, c)))
+                .map(|c| {
+                    format!(
+                        "; the dark square next to it is `{}`",
+                        square_name(board, c)
+                    )
+                })
                 .unwrap_or_default();
             self.errors.push(RuleError::NotPlayable {
                 square: text,
@@ -754,8 +769,11 @@ impl Checker<'_> {
             };
             let piece = self.one_piece(pieces, &p.piece, PieceUse::Reference);
             let Some(board) = board else { continue };
-            let squares: Vec<(Coord, Span)> =
-                p.squares.iter().flat_map(|r| self.squares(board, r)).collect();
+            let squares: Vec<(Coord, Span)> = p
+                .squares
+                .iter()
+                .flat_map(|r| self.squares(board, r))
+                .collect();
             if let (Some(side), Some(piece)) = (side, piece) {
                 written[side] = true;
                 per_side[side].extend(squares.into_iter().map(|(c, s)| (piece, c, s)));
@@ -765,33 +783,78 @@ impl Checker<'_> {
         // A side without setup lines gets the other side's, turned through 180°.
         let turn = |c: Coord| (board.width - 1 - c.0, board.height - 1 - c.1);
         match written {
-            [true, false] => per_side[1] = per_side[0].iter().map(|&(p, c, s)| (p, turn(c), s)).collect(),
-            [false, true] => per_side[0] = per_side[1].iter().map(|&(p, c, s)| (p, turn(c), s)).collect(),
+            [true, false] => {
+                per_side[1] = per_side[0]
+                    .iter()
+                    .map(|&(p, c, s)| (p, turn(c), s))
+                    .collect()
+            }
+            [false, true] => {
+                per_side[0] = per_side[1]
+                    .iter()
+                    .map(|&(p, c, s)| (p, turn(c), s))
+                    .collect()
+            }
             _ => {}
         }
-        let mut taken: HashMap<Coord, Span> = HashMap::new();
+        // Two pieces of one side on a square: checked on the sides as written.
         for (side, list) in per_side.iter().enumerate() {
+            if !written[side] {
+                continue;
+            }
+            let mut taken: HashMap<Coord, Span> = HashMap::new();
             for &(_, c, span) in list {
-                if let Some(first) = taken.get(&c) {
-                    let turned = written[side] != written[1 - side] && !written[side];
-                    let help = if turned {
-                        format!(
-                            "`{}`'s setup is the other side's turned through 180°, and it lands on a square already taken; write the second side's setup explicitly or move these pieces",
-                            side_names.get(side).map_or("", String::as_str)
-                        )
-                    } else {
-                        "each square holds one piece; remove the square from one of the lists"
-                            .to_string()
-                    };
-                    self.errors.push(RuleError::SquareTaken {
+                match taken.get(&c) {
+                    Some(first) => self.errors.push(RuleError::SquareTaken {
                         square: square_name(board, c),
                         first: (*first).into(),
                         second: span.into(),
-                        help,
-                    });
-                } else {
-                    taken.insert(c, span);
+                        help:
+                            "each square holds one piece; remove the square from one of the lists"
+                                .to_string(),
+                    }),
+                    None => {
+                        taken.insert(c, span);
+                    }
                 }
+            }
+        }
+        // A piece of each side on a square.
+        let first_side: HashMap<Coord, Span> =
+            per_side[0].iter().map(|&(_, c, s)| (c, s)).collect();
+        let mut reported: Vec<Coord> = Vec::new();
+        for &(_, c, span) in &per_side[1] {
+            let Some(&first) = first_side.get(&c) else {
+                continue;
+            };
+            if written == [true, true] {
+                self.errors.push(RuleError::SquareTaken {
+                    square: square_name(board, c),
+                    first: first.into(),
+                    second: span.into(),
+                    help: "each square holds one piece; remove the square from one of the lists"
+                        .to_string(),
+                });
+            } else if !reported.contains(&turn(c)) {
+                // Turned setups clash in pairs (c and its turned square); report each pair once.
+                reported.push(c);
+                let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
+                let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
+                let own_span = if own == 0 { first } else { span };
+                let turned_span = if own == 0 { span } else { first };
+                self.errors.push(RuleError::TurnedSetupClash {
+                    square: square_name(board, c),
+                    turned_square: square_name(board, turn(c)),
+                    side: name(own),
+                    other: name(other),
+                    own: own_span.into(),
+                    turned: turned_span.into(),
+                    help: format!(
+                        "keep `{}`'s pieces on its own half of the board, or write `{}`'s setup too",
+                        name(own),
+                        name(other)
+                    ),
+                });
             }
         }
         if per_side.iter().all(|s| s.is_empty()) {
@@ -1111,7 +1174,10 @@ fn list_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
 }
 
 /// The closest candidate within a small edit distance, if any.
-pub(crate) fn did_you_mean<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .map(|c| (levenshtein(word, c), c))
@@ -1214,7 +1280,10 @@ mod tests {
         assert_eq!(levenshtein("kng", "king"), 1);
         assert_eq!(levenshtein("", "abc"), 3);
         assert_eq!(levenshtein("forwrd", "forward"), 1);
-        assert_eq!(did_you_mean("kng", ["man", "king"].into_iter()), Some("king"));
+        assert_eq!(
+            did_you_mean("kng", ["man", "king"].into_iter()),
+            Some("king")
+        );
         assert_eq!(did_you_mean("queen", ["man", "king"].into_iter()), None);
     }
 }

@@ -51,12 +51,8 @@ use crate::spec::VariantSpec;
 /// let spec = damelab::lang::load("tiny.rules", "tiny", text).unwrap();
 /// assert_eq!(spec.setup[1].len(), 4);
 /// ```
-pub fn load(
-    file_name: &str,
-    default_name: &str,
-    source: &str,
-) -> Result<VariantSpec, RulesError> {
-    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![e]))?;
+pub fn load(file_name: &str, default_name: &str, source: &str) -> Result<VariantSpec, RulesError> {
+    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![*e]))?;
     check::check(&file, source, default_name)
         .map_err(|errors| RulesError::new(file_name, source, errors))
 }

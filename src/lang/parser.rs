@@ -14,9 +14,12 @@ use super::error::RuleError;
 struct RulesParser;
 
 /// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
-pub fn parse(source: &str) -> Result<RulesFile, RuleError> {
-    let mut pairs = RulesParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
-    let file = pairs.next().expect("the grammar's `file` rule yields one pair");
+pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
+    let mut pairs =
+        RulesParser::parse(Rule::file, source).map_err(|e| Box::new(syntax_error(source, e)))?;
+    let file = pairs
+        .next()
+        .expect("the grammar's `file` rule yields one pair");
     let statements = file
         .into_inner()
         .filter(|p| p.as_rule() == Rule::statement)
@@ -35,9 +38,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::WHITESPACE => "whitespace",
         Rule::COMMENT => "a comment",
         Rule::file => "a rules file",
-        Rule::statement => {
-            "a statement (`variant`, `board`, `sides`, `piece`, `setup`, `captures:`, `game:` or `<piece>:`)"
-        }
+        Rule::statement => "a statement",
         Rule::variant_decl => "a `variant` line",
         Rule::board_decl => "a `board` line",
         Rule::size => "a board size like `8x8`",
@@ -205,8 +206,8 @@ fn found_at(source: &str, pos: usize) -> (String, usize) {
     let Some(first) = rest.chars().next() else {
         return ("end of file".to_string(), 0);
     };
-    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == '.';
-    let len = if word_char(first) {
+    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let len = if first.is_alphanumeric() {
         rest.find(|c: char| !word_char(c)).unwrap_or(rest.len())
     } else if first == '"' {
         rest[1..]
@@ -232,9 +233,17 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
     let (found, len) = found_at(source, pos);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            // The specific alternatives first; "a statement" and "end of file" are possible after
+            // every complete statement, so they say little and come last (end of file not at all,
+            // unless it is the only choice).
+            let mut rules: Vec<Rule> = positives.clone();
+            rules.sort_by_key(|r| matches!(r, Rule::statement | Rule::EOI));
+            if rules.len() > 1 {
+                rules.retain(|r| *r != Rule::EOI);
+            }
             let mut names: Vec<&str> = Vec::new();
-            for rule in positives {
-                let name = rule_to_symbol(*rule);
+            for rule in rules {
+                let name = rule_to_symbol(rule);
                 if !names.contains(&name) {
                     names.push(name);
                 }
@@ -243,22 +252,58 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let help = syntax_help(&err.variant, &found);
+    let help = did_you_mean_word(&expected, source, pos)
+        .or_else(|| syntax_help(&err.variant, source, pos))
+        .unwrap_or_else(|| {
+            if expected.len() <= 40 && found != "end of file" {
+                format!("write {expected} before {found}")
+            } else {
+                "write one of the forms listed; `variants/dameo.rules` shows each in use"
+                    .to_string()
+            }
+        });
+    // A long list of alternatives is already in the message; the label then just points.
+    let label = if expected.len() <= 40 {
+        format!("expected {expected}")
+    } else {
+        "unexpected here".to_string()
+    };
     RuleError::Syntax {
         expected,
         found,
+        label,
         span: Span::new(pos, pos + len).into(),
-        help,
+        help: Some(help),
     }
 }
 
+/// "did you mean `step`?" when the word found is a slip of one of the expected keywords.
+fn did_you_mean_word(expected: &str, source: &str, pos: usize) -> Option<String> {
+    let rest = source.get(pos..)?;
+    let word: &str = &rest[..rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .unwrap_or(rest.len())];
+    if word.is_empty() {
+        return None;
+    }
+    // The keywords are the first words of the backticked alternatives.
+    let keywords = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|alt| alt.split_whitespace().next())
+        .filter(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+    super::check::did_you_mean(word, keywords).map(|k| format!("did you mean `{k}`?"))
+}
+
 /// A fix hint for the common slips.
-fn syntax_help(variant: &ErrorVariant<Rule>, found: &str) -> Option<String> {
+fn syntax_help(variant: &ErrorVariant<Rule>, source: &str, pos: usize) -> Option<String> {
     let ErrorVariant::ParsingError { positives, .. } = variant else {
         return None;
     };
     let has = |r: Rule| positives.contains(&r);
-    if found.contains('-') && found.len() > 2 && (has(Rule::range_to) || has(Rule::comma)) {
+    let rest = source.get(pos..).unwrap_or("");
+    if rest.starts_with('-') && has(Rule::range_to) {
         return Some("write a range of squares with `..`, as in `a1..h1`".to_string());
     }
     if has(Rule::colon) {
@@ -271,7 +316,7 @@ fn syntax_help(variant: &ErrorVariant<Rule>, found: &str) -> Option<String> {
     }
     if has(Rule::statement) {
         return Some(
-            "each statement starts with a keyword; see `variants/dameo.rules` for a complete file"
+            "a statement starts with `variant`, `board`, `sides`, `piece`, `setup`, `captures:`, `game:` or a piece's name and `:`"
                 .to_string(),
         );
     }
@@ -342,10 +387,7 @@ fn statement(pair: Pair<Rule>) -> Statement {
 
 fn string(pair: Pair<Rule>) -> Spanned<String> {
     let span = span_of(&pair);
-    let inner = pair
-        .into_inner()
-        .next()
-        .expect("a string holds its text");
+    let inner = pair.into_inner().next().expect("a string holds its text");
     Spanned::new(inner.as_str().to_string(), span)
 }
 
@@ -497,7 +539,10 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
     let piece = name(it.next().expect("moves section starts with a piece name"));
     let clauses = it
         .map(|clause| {
-            let clause = clause.into_inner().next().expect("move clause has one form");
+            let clause = clause
+                .into_inner()
+                .next()
+                .expect("move clause has one form");
             let span = span_of(&clause);
             let rule = clause.as_rule();
             let mut parts = significant(clause);
@@ -573,13 +618,17 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
     let node = match inner.as_rule() {
         Rule::kw_compulsory => CaptureRule::Compulsory(true),
         Rule::kw_optional => CaptureRule::Compulsory(false),
-        Rule::removal => {
-            CaptureRule::RemovedImmediately(inner.into_inner().any(|k| k.as_rule() == Rule::kw_immediately))
-        }
+        Rule::removal => CaptureRule::RemovedImmediately(
+            inner
+                .into_inner()
+                .any(|k| k.as_rule() == Rule::kw_immediately),
+        ),
         Rule::no_180_turn => CaptureRule::No180Turn,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::mid_capture => {
-            let form = significant(inner).next().expect("promotion rule has one form");
+            let form = significant(inner)
+                .next()
+                .expect("promotion rule has one form");
             let text = match form.as_rule() {
                 Rule::promotion_at_end => MidCaptureText::AtEnd,
                 _ if form.into_inner().any(|k| k.as_rule() == Rule::kw_stops) => {
@@ -627,11 +676,19 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
             GameRule::LoneBeats(a, b)
         }
         Rule::lose_without => GameRule::LoseWithout(piece_ref(
-            significant(inner).next().expect("`no <piece> loses` names a piece"),
+            significant(inner)
+                .next()
+                .expect("`no <piece> loses` names a piece"),
         )),
         Rule::repetition => {
-            let ord = significant(inner).next().expect("repetition has an ordinal");
-            let digits: String = ord.as_str().chars().take_while(char::is_ascii_digit).collect();
+            let ord = significant(inner)
+                .next()
+                .expect("repetition has an ordinal");
+            let digits: String = ord
+                .as_str()
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
             GameRule::Repetition(digits.parse().unwrap_or(u64::MAX))
         }
         Rule::no_repetition => GameRule::NoRepetition,
