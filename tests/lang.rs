@@ -206,3 +206,193 @@ fn turkish() {
     assert!(spec.game.no_moves_loses);
     assert_eq!(spec.game.repetition_draw, 3);
 }
+
+#[test]
+fn big_dameo_and_croda_setups() {
+    for (name, count) in [("big-dameo-4", 28), ("big-dameo-3", 24), ("croda", 24)] {
+        let spec = load_variant(name);
+        assert_eq!(spec.setup[0].len(), count, "{name}");
+        assert_eq!(spec.setup[1].len(), count, "{name}");
+    }
+    let big = load_variant("big-dameo-4");
+    assert_eq!((big.board.width, big.board.height), (10, 10));
+    assert!(big.setup[1].contains(&(0, sq("d7"))));
+    assert!(big.setup[1].contains(&(0, sq("j10"))));
+}
+
+#[test]
+fn keny_and_armenian() {
+    let keny = load_variant("keny");
+    let man = &keny.pieces[0];
+    assert!(man.quiet.contains(&QuietOp::Leap {
+        dirs: dirs(&[0, 2, 4, 6]),
+        over: 0b11,
+        max: Some(1)
+    }));
+    assert_eq!(
+        man.captures,
+        vec![CaptureOp::Jump {
+            dirs: dirs(&[0, 2, 4, 6])
+        }]
+    );
+    let armenian = load_variant("armenian");
+    assert_eq!(
+        armenian.pieces[0].quiet,
+        vec![QuietOp::Step {
+            dirs: dirs(&[0, 1, 2, 6, 7])
+        }]
+    );
+    assert_eq!(
+        armenian.pieces[1].quiet,
+        vec![QuietOp::Slide { dirs: 0xff }]
+    );
+    assert_eq!(armenian.captures.removal, Removal::Immediate);
+}
+
+#[test]
+fn damone() {
+    let spec = load_variant("damone");
+    assert_eq!(spec.board.squares, SquareSet::Dark);
+    assert_eq!((spec.sides[0].letter, spec.sides[1].letter), ('R', 'B'));
+    let letters: Vec<char> = spec.pieces.iter().map(|p| p.letter).collect();
+    assert_eq!(letters, ['P', 'D', 'I']);
+    let ranks: Vec<u8> = spec.pieces.iter().map(|p| p.rank).collect();
+    assert_eq!(ranks, [1, 2, 3]);
+    // Forward is north-east for Red: a Pedine goes NE, SE and NW, never SW.
+    let pedine = &spec.pieces[0];
+    assert_eq!(
+        pedine.quiet,
+        vec![QuietOp::Step {
+            dirs: dirs(&[1, 3, 7])
+        }]
+    );
+    assert_eq!(
+        pedine.captures,
+        vec![CaptureOp::Jump {
+            dirs: dirs(&[1, 3, 7])
+        }]
+    );
+    assert_eq!(
+        pedine.promotions,
+        vec![PromotionSpec {
+            to: 1,
+            zone: Zone::EnemyStart(1)
+        }]
+    );
+    assert_eq!(
+        spec.pieces[1].promotions,
+        vec![PromotionSpec {
+            to: 2,
+            zone: Zone::EnemyStart(2)
+        }]
+    );
+    assert_eq!(
+        spec.pieces[2].quiet,
+        vec![QuietOp::Step {
+            dirs: dirs(&[1, 3, 5, 7])
+        }]
+    );
+
+    let black = sorted(spec.setup[1].clone());
+    let expected = sorted(vec![
+        (2, sq("h8")),
+        (1, sq("f8")),
+        (1, sq("h6")),
+        (0, sq("d8")),
+        (0, sq("e7")),
+        (0, sq("f6")),
+        (0, sq("g5")),
+        (0, sq("h4")),
+    ]);
+    assert_eq!(black, expected);
+    assert!(spec.captures.equal_or_lower_rank_only);
+    assert_eq!(
+        spec.captures.priority,
+        vec![
+            Criterion::MostPieces,
+            Criterion::HighestCapturer,
+            Criterion::HighestCapturedRanks
+        ]
+    );
+    assert!(spec.game.lose_without.is_empty());
+    assert_eq!(load_variant("damone-hunt").game.lose_without, vec![2]);
+
+    let three = load_variant("damone-three-damas");
+    assert_eq!(three.setup[0].len(), 6);
+    assert!(three.setup[1].contains(&(1, sq("g7"))));
+    assert_eq!(
+        three.pieces[1].promotions,
+        vec![PromotionSpec {
+            to: 2,
+            zone: Zone::Squares(vec![sq("h8")])
+        }]
+    );
+}
+
+/// A numbered board, with every clause the bundled files do not use.
+#[test]
+fn numbered_board_and_rare_clauses() {
+    let text = r#"
+        variant "International draughts"
+        board 10x10, dark squares, numbered
+        sides white "W", black "B"
+        piece man "M" value 2
+        piece king "K" value 5
+        setup white man 31..50; black man 1..20; black king 28, b10x
+    "#;
+    // `b10x` is not a square: a syntax error.
+    assert!(load("x.rules", "x", text).is_err());
+    let text = r#"
+        variant "International draughts"
+        board 10x10, dark squares, numbered
+        sides white "W", black "B"; black moves first
+        piece man "M" value 2
+        piece king "K" value 5
+        setup white man 31..50; black man 1..5, 7..20, a9
+        man: step forward-diagonal; capture jump diagonal; promote to king on far rank
+        king: slide diagonal; capture fly diagonal
+        captures: optional, promotion mid-capture continues, priority most value, most kings, earliest kings
+        game: no repetition draw
+    "#;
+    let spec = load("international.rules", "international", text).unwrap();
+    assert_eq!(spec.first_to_move, 1);
+    assert_eq!(spec.board.notation, Notation::Numbered);
+    assert_eq!(spec.setup[0].len(), 20);
+    assert!(spec.setup[0].contains(&(0, (0, 0)))); // 46 = a1
+    assert!(spec.setup[1].contains(&(0, (1, 9)))); // 1 = b10
+    assert!(spec.setup[1].contains(&(0, (0, 8)))); // a9 = 6
+    assert_eq!(spec.pieces[1].value, 5);
+    assert!(!spec.captures.compulsory);
+    assert_eq!(
+        spec.captures.mid_capture_promotion,
+        MidCapturePromotion::Continue
+    );
+    assert_eq!(
+        spec.captures.priority,
+        vec![
+            Criterion::MostValue,
+            Criterion::MostOf(1),
+            Criterion::EarliestOf(1)
+        ]
+    );
+    assert_eq!(spec.game.repetition_draw, 0);
+}
+
+/// No input makes the loader panic: every prefix of every bundled file, and each with a byte
+/// dropped, is either loaded or rejected with diagnostics.
+#[test]
+fn never_panics_on_damaged_files() {
+    let dir = format!("{}/variants", env!("CARGO_MANIFEST_DIR"));
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let text = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for (i, _) in text.char_indices().step_by(3) {
+            if let Err(e) = load("t.rules", "t", &text[..i]) {
+                assert!(!e.errors().is_empty());
+                let _ = e.to_string();
+            }
+            let mut dropped = text.clone();
+            dropped.remove(i);
+            let _ = load("t.rules", "t", &dropped);
+        }
+    }
+}
