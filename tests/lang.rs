@@ -396,3 +396,50 @@ fn never_panics_on_damaged_files() {
         }
     }
 }
+
+/// The illustrations of `DESIGN.md`, written in one-line style with `;`, load as written.
+#[test]
+fn design_examples_load() {
+    let turkish = r#"
+variant "Turkish draughts"
+board 8x8, all squares, algebraic
+sides white "W", black "B"; white moves first
+piece man "M"; piece king "K"
+setup white man a2..h3
+man:  step forward, sideways;  capture jump forward, sideways;  promote to king on far rank
+king: slide orthogonal;        capture fly orthogonal
+captures: compulsory, removed immediately, no 180 turn, priority most pieces
+game: no moves loses; lone king beats lone man; draw on 3rd repetition
+"#;
+    let dameo = r#"
+variant "Dameo"
+board 8x8, all squares, algebraic
+sides white "W", black "B"; white moves first
+piece man "M"; piece king "K"
+setup white man a1..h1, b2..g2, c3..f3
+man:  step forward, forward-diagonal;  leap own men forward, forward-diagonal  # a file of any length
+      capture jump orthogonal;  promote to king on far rank
+king: slide all;  capture fly orthogonal
+captures: compulsory, removed at end of turn, priority most pieces
+"#;
+    let damone = r#"
+variant "Italian Damone"
+board 8x8, dark squares, algebraic
+sides red "R", black "B"; red moves first; forward is diagonal   # toward the enemy corner
+piece pedine "P" rank 1; piece dama "D" rank 2; piece damone "I" rank 3
+setup red damone a1; red dama c1, a3; red pedine e1, d2, c3, b4, a5
+pedine: step forward, sideways;  capture jump forward, sideways;  promote to dama on start of enemy dama
+dama:   step diagonal;  capture jump diagonal;  promote to damone on start of enemy damone
+damone: step diagonal;  capture jump diagonal
+captures: compulsory, removed at end of turn, only equal or lower rank,
+          priority most pieces, highest capturer, highest captured ranks
+"#;
+    let t = load("turkish.rules", "turkish", turkish).unwrap();
+    let mut bundled = load_variant("turkish");
+    bundled.title = t.title.clone();
+    assert_eq!(t, bundled);
+    let d = load("dameo.rules", "dameo", dameo).unwrap();
+    assert_eq!(d, load_variant("dameo"));
+    let m = load("damone.rules", "damone", damone).unwrap();
+    assert_eq!(m, load_variant("damone"));
+}

@@ -207,6 +207,6 @@ pub enum GameRule {
     LoneBeats(PieceRef, PieceRef),
     LoseWithout(PieceRef),
     /// `draw on 3rd repetition`; the number as written.
-    Repetition(u64),
+    Repetition(Spanned<u64>),
     NoRepetition,
 }

@@ -498,7 +498,7 @@ impl Checker<'_> {
                     span: (*span).into(),
                     help: format!(
                         "name one piece, such as {}",
-                        list_names(pieces.iter().take(2).map(|p| p.name.as_str()))
+                        either_names(pieces.iter().take(2).map(|p| p.name.as_str()))
                     ),
                 });
                 None
@@ -1005,13 +1005,13 @@ impl Checker<'_> {
                         continue;
                     }
                     repetition = Some(r.span);
-                    spec.repetition_draw = match r.node {
-                        GameRule::Repetition(n) if (2..=255).contains(&n) => n as u8,
-                        GameRule::Repetition(_) => {
+                    spec.repetition_draw = match &r.node {
+                        GameRule::Repetition(n) if (2..=255).contains(&n.node) => n.node as u8,
+                        GameRule::Repetition(n) => {
                             self.errors.push(RuleError::OutOfRange {
-                                what: "repetition count".to_string(),
-                                value: self.text(r.span).to_string(),
-                                span: r.span.into(),
+                                what: "repetition".to_string(),
+                                value: self.text(n.span).to_string(),
+                                span: n.span.into(),
                                 range: "from 2nd to 255th".to_string(),
                                 help: "write `draw on 3rd repetition`, or `no repetition draw`"
                                     .to_string(),
@@ -1165,11 +1165,20 @@ fn find_piece(pieces: &[PieceInfo], word: &str) -> Option<usize> {
 
 /// `a`, `a` and `b`, `a`, `b` and `c`.
 fn list_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    join_names(names, "and")
+}
+
+/// `a`, `a` or `b`, `a`, `b` or `c`.
+fn either_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    join_names(names, "or")
+}
+
+fn join_names<'a>(names: impl Iterator<Item = &'a str>, conjunction: &str) -> String {
     let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
     match v.as_slice() {
         [] => "none".to_string(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {}", init.join(", "), last),
+        [init @ .., last] => format!("{} {conjunction} {}", init.join(", "), last),
     }
 }
 

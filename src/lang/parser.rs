@@ -194,6 +194,10 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
     }
 }
 
+fn rest_at(source: &str, pos: usize) -> &str {
+    source.get(pos..).unwrap_or("")
+}
+
 /// "a, b or c"
 fn join_alternatives(items: &[&str]) -> String {
     match items {
@@ -258,7 +262,13 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
     let help = did_you_mean_word(&expected, source, pos)
         .or_else(|| syntax_help(&err.variant, source, pos))
         .unwrap_or_else(|| {
-            if expected.len() <= 40 && found != "end of file" {
+            let punctuation = ["`,`", "`;`", "`:`", "`..`"]
+                .iter()
+                .any(|p| expected.starts_with(p));
+            let word_found = rest_at(source, pos).starts_with(|c: char| c.is_alphanumeric());
+            if expected.len() <= 40 && word_found && !punctuation {
+                format!("write {expected} instead of {found}")
+            } else if expected.len() <= 40 && found != "end of file" {
                 format!("write {expected} before {found}")
             } else {
                 "write one of the forms listed; `variants/dameo.rules` shows each in use"
@@ -692,7 +702,10 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            GameRule::Repetition(digits.parse().unwrap_or(u64::MAX))
+            GameRule::Repetition(Spanned::new(
+                digits.parse().unwrap_or(u64::MAX),
+                span_of(&ord),
+            ))
         }
         Rule::no_repetition => GameRule::NoRepetition,
         r => unreachable!("game rule alternatives, got {r:?}"),
