@@ -443,3 +443,26 @@ captures: compulsory, removed at end of turn, only equal or lower rank,
     let m = load("damone.rules", "damone", damone).unwrap();
     assert_eq!(m, load_variant("damone"));
 }
+
+/// Every file in `variants/` is bundled into the binary, and every bundled text loads.
+#[test]
+fn bundled_variants_match_the_files() {
+    let dir = format!("{}/variants", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .map(|p| p.file_stem().unwrap().to_str().unwrap().to_string())
+        .collect();
+    files.sort();
+    let mut bundled: Vec<String> = damelab::variants::BUNDLED
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    bundled.sort();
+    assert_eq!(files, bundled);
+    for (name, text) in damelab::variants::BUNDLED {
+        assert!(load(&format!("{name}.rules"), name, text).is_ok(), "{name}");
+    }
+    assert!(damelab::variants::bundled(damelab::variants::DEFAULT).is_some());
+}
