@@ -466,3 +466,82 @@ fn bundled_variants_match_the_files() {
     }
     assert!(damelab::variants::bundled(damelab::variants::DEFAULT).is_some());
 }
+
+/// No input makes the loader panic: words of the bundled files swapped for other words, numbers at
+/// the limits, and odd characters (a small deterministic fuzz).
+#[test]
+fn never_panics_on_shuffled_words() {
+    let texts: Vec<&str> = damelab::variants::BUNDLED.iter().map(|(_, t)| *t).collect();
+    let mut vocabulary: Vec<&str> = texts.iter().flat_map(|t| t.split_whitespace()).collect();
+    vocabulary.extend([
+        "0",
+        "255",
+        "256",
+        "99999999999999999999",
+        "17x17",
+        "16x2",
+        "2x16",
+        "0x0",
+        "a0",
+        "p16",
+        "z9",
+        "a99999999999999999999",
+        "\"\"",
+        "\"ÄÖ\"",
+        "é",
+        "..",
+        ",",
+        ";",
+        ":",
+        "#",
+        "\"",
+        "1..99",
+        "50..1",
+        "a1..z26",
+        "0th",
+        "1st",
+        "99999999999999999999th",
+    ]);
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..3000 {
+        let text = texts[round % texts.len()];
+        let mut words: Vec<&str> = text.split(' ').collect();
+        for _ in 0..1 + next(3) {
+            let i = next(words.len());
+            words[i] = vocabulary[next(vocabulary.len())];
+        }
+        let mutated = words.join(" ");
+        if let Err(e) = load("f.rules", "f", &mutated) {
+            let mut out = String::new();
+            miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+                .render_report(&mut out, &e)
+                .unwrap();
+        }
+    }
+}
+
+/// A mirrored board (`a1 light`), numbered from its top-left dark square `a8`.
+#[test]
+fn mirrored_numbered_board() {
+    let text = r#"
+        variant "Italian draughts"
+        board 8x8, dark squares, a1 light, numbered
+        sides white "W", black "B"
+        piece man "M"
+        setup white man 21..32
+    "#;
+    let spec = load("italian.rules", "italian", text).unwrap();
+    assert_eq!(spec.board.squares, SquareSet::DarkA1Light);
+    assert!(spec.setup[0].contains(&(0, sq("h1")))); // 32
+    assert!(spec.setup[0].contains(&(0, sq("b1")))); // 29
+    assert!(spec.setup[1].contains(&(0, sq("a8")))); // 1, turned from h1
+    assert!(!spec.setup[0].contains(&(0, sq("a1"))));
+    let light = text.replace("21..32", "a1");
+    assert!(load("italian.rules", "italian", &light).is_err());
+}

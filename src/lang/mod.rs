@@ -27,10 +27,10 @@
 //!   draughts defaults and the weakest priority).
 //! - `game:` no legal move loses, draw on the third repetition.
 
-pub mod ast;
+mod ast;
 mod check;
 pub mod error;
-pub mod parser;
+mod parser;
 
 pub use error::{RuleError, RulesError};
 

@@ -237,6 +237,9 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let Some(e) = misspelt_statement(source, pos, &err.variant) {
+        return e;
+    }
     let (found, len) = found_at(source, pos);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
@@ -288,6 +291,43 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         span: Span::new(pos, pos + len).into(),
         help: Some(help),
     }
+}
+
+/// The statement keywords, for "did you mean" on a misspelt one.
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "variant", "board", "sides", "piece", "setup", "captures", "game",
+];
+
+/// A misspelt statement keyword (`bord 8x8`) parses as the name of a moves section and fails at the
+/// missing `:`; report it as the unknown word it is.
+fn misspelt_statement(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if positives.as_slice() != [Rule::colon] {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    // Only at the start of a line: elsewhere the word may be a real piece name after a slip.
+    if !source[..start]
+        .trim_end_matches([' ', '\t'])
+        .ends_with('\n')
+        && start != 0
+    {
+        return None;
+    }
+    let keyword = super::check::did_you_mean(word, STATEMENT_KEYWORDS.iter().copied())?;
+    Some(RuleError::Syntax {
+        expected: "a statement".to_string(),
+        found: format!("`{word}`"),
+        label: "not a statement keyword".to_string(),
+        span: Span::new(start, start + word.len()).into(),
+        help: Some(format!("did you mean `{keyword}`?")),
+    })
 }
 
 /// "did you mean `step`?" when the word found is a slip of one of the expected keywords.
