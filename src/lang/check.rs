@@ -219,6 +219,9 @@ impl Checker<'_> {
             .map(|s| s.spec.iter().map(|x| x.name.clone()).collect())
             .unwrap_or_default();
         let setup = self.setup(&setups, &pieces, &side_names, board.as_ref());
+        if let Some(setup) = &setup {
+            self.empty_start_zones(&moves, &pieces, setup);
+        }
 
         let capture_spec = match first_of(
             self,
@@ -861,6 +864,40 @@ impl Checker<'_> {
             return None;
         }
         Some(per_side.map(|list| list.into_iter().map(|(p, c, _)| (p, c)).collect()))
+    }
+
+    /// `promote to … on start of enemy <piece>` where a side starts without that piece: the zone
+    /// would be empty and the promotion silently impossible.
+    fn empty_start_zones(
+        &mut self,
+        moves: &[&MovesDecl],
+        pieces: &[PieceInfo],
+        setup: &[Vec<(u8, Coord)>; 2],
+    ) {
+        for m in moves {
+            for clause in &m.clauses {
+                let MoveClause::Promote {
+                    zone: ZoneText::EnemyStart(PieceRef::Named(name)),
+                    ..
+                } = &clause.node
+                else {
+                    continue;
+                };
+                let Some(idx) = find_piece(pieces, &name.node) else {
+                    continue;
+                };
+                if setup
+                    .iter()
+                    .any(|side| side.iter().all(|&(p, _)| usize::from(p) != idx))
+                {
+                    self.errors.push(RuleError::EmptyZone {
+                        piece: pieces[idx].name.clone(),
+                        span: name.span.into(),
+                        help: "name the squares instead, as in `promote to king on h8`".to_string(),
+                    });
+                }
+            }
+        }
     }
 
     fn captures(

@@ -152,6 +152,16 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("no `{piece}` in the setup, so this promotion zone is empty")]
+    #[diagnostic(code(rules::empty_zone))]
+    EmptyZone {
+        piece: String,
+        #[label("a side starts without any `{piece}`")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     #[error("`{criterion}` needs piece ranks, but no piece declares a rank")]
     #[diagnostic(code(rules::needs_ranks))]
     NeedsRanks {
