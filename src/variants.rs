@@ -3,7 +3,18 @@
 /// (name, rules file text) of every bundled variant, in the order `damelab list` prints them.
 pub const BUNDLED: &[(&str, &str)] = &[
     ("dameo", include_str!("../variants/dameo.rules")),
+    ("big-dameo-4", include_str!("../variants/big-dameo-4.rules")),
+    ("big-dameo-3", include_str!("../variants/big-dameo-3.rules")),
     ("turkish", include_str!("../variants/turkish.rules")),
+    ("armenian", include_str!("../variants/armenian.rules")),
+    ("keny", include_str!("../variants/keny.rules")),
+    ("croda", include_str!("../variants/croda.rules")),
+    ("damone", include_str!("../variants/damone.rules")),
+    (
+        "damone-three-damas",
+        include_str!("../variants/damone-three-damas.rules"),
+    ),
+    ("damone-hunt", include_str!("../variants/damone-hunt.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

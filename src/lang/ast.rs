@@ -110,15 +110,6 @@ pub enum PieceRef {
     Named(Name),
 }
 
-impl PieceRef {
-    pub fn span(&self) -> Span {
-        match self {
-            PieceRef::Any(s) => *s,
-            PieceRef::Named(n) => n.span,
-        }
-    }
-}
-
 /// A square as written: `a1` or `31`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SquareText {
@@ -207,6 +198,6 @@ pub enum GameRule {
     LoneBeats(PieceRef, PieceRef),
     LoseWithout(PieceRef),
     /// `draw on 3rd repetition`; the number as written.
-    Repetition(u64),
+    Repetition(Spanned<u64>),
     NoRepetition,
 }

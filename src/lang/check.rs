@@ -195,7 +195,7 @@ impl Checker<'_> {
             };
             if let Some(first) = seen_moves.get(&idx) {
                 self.errors.push(RuleError::DefinedTwice {
-                    what: format!("the moves of `{}`", pieces[idx].name),
+                    what: format!("moves section of `{}`", pieces[idx].name),
                     first: (*first).into(),
                     second: m.piece.span.into(),
                     help: "write all of a piece's moves in one section".to_string(),
@@ -219,6 +219,9 @@ impl Checker<'_> {
             .map(|s| s.spec.iter().map(|x| x.name.clone()).collect())
             .unwrap_or_default();
         let setup = self.setup(&setups, &pieces, &side_names, board.as_ref());
+        if let Some(setup) = &setup {
+            self.empty_start_zones(&moves, &pieces, setup);
+        }
 
         let capture_spec = match first_of(
             self,
@@ -499,7 +502,7 @@ impl Checker<'_> {
                     span: (*span).into(),
                     help: format!(
                         "name one piece, such as {}",
-                        list_names(pieces.iter().take(2).map(|p| p.name.as_str()))
+                        either_names(pieces.iter().take(2).map(|p| p.name.as_str()))
                     ),
                 });
                 None
@@ -798,35 +801,104 @@ impl Checker<'_> {
             }
             _ => {}
         }
-        let mut taken: HashMap<Coord, Span> = HashMap::new();
+        // Two pieces of one side on a square: checked on the sides as written.
         for (side, list) in per_side.iter().enumerate() {
+            if !written[side] {
+                continue;
+            }
+            let mut taken: HashMap<Coord, Span> = HashMap::new();
             for &(_, c, span) in list {
-                if let Some(first) = taken.get(&c) {
-                    let turned = written[side] != written[1 - side] && !written[side];
-                    let help = if turned {
-                        format!(
-                            "`{}`'s setup is the other side's turned through 180°, and it lands on a square already taken; write the second side's setup explicitly or move these pieces",
-                            side_names.get(side).map_or("", String::as_str)
-                        )
-                    } else {
-                        "each square holds one piece; remove the square from one of the lists"
-                            .to_string()
-                    };
-                    self.errors.push(RuleError::SquareTaken {
+                match taken.get(&c) {
+                    Some(first) => self.errors.push(RuleError::SquareTaken {
                         square: square_name(board, c),
                         first: (*first).into(),
                         second: span.into(),
-                        help,
-                    });
-                } else {
-                    taken.insert(c, span);
+                        help:
+                            "each square holds one piece; remove the square from one of the lists"
+                                .to_string(),
+                    }),
+                    None => {
+                        taken.insert(c, span);
+                    }
                 }
+            }
+        }
+        // A piece of each side on a square.
+        let first_side: HashMap<Coord, Span> =
+            per_side[0].iter().map(|&(_, c, s)| (c, s)).collect();
+        let mut reported: Vec<Coord> = Vec::new();
+        for &(_, c, span) in &per_side[1] {
+            let Some(&first) = first_side.get(&c) else {
+                continue;
+            };
+            if written == [true, true] {
+                self.errors.push(RuleError::SquareTaken {
+                    square: square_name(board, c),
+                    first: first.into(),
+                    second: span.into(),
+                    help: "each square holds one piece; remove the square from one of the lists"
+                        .to_string(),
+                });
+            } else if !reported.contains(&turn(c)) {
+                // Turned setups clash in pairs (c and its turned square); report each pair once.
+                reported.push(c);
+                let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
+                let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
+                let own_span = if own == 0 { first } else { span };
+                let turned_span = if own == 0 { span } else { first };
+                self.errors.push(RuleError::TurnedSetupClash {
+                    square: square_name(board, c),
+                    turned_square: square_name(board, turn(c)),
+                    side: name(own),
+                    other: name(other),
+                    own: own_span.into(),
+                    turned: turned_span.into(),
+                    help: format!(
+                        "keep `{}`'s pieces on its own half of the board, or write `{}`'s setup too",
+                        name(own),
+                        name(other)
+                    ),
+                });
             }
         }
         if per_side.iter().all(|s| s.is_empty()) {
             return None;
         }
         Some(per_side.map(|list| list.into_iter().map(|(p, c, _)| (p, c)).collect()))
+    }
+
+    /// `promote to … on start of enemy <piece>` where a side starts without that piece: the zone
+    /// would be empty and the promotion silently impossible.
+    fn empty_start_zones(
+        &mut self,
+        moves: &[&MovesDecl],
+        pieces: &[PieceInfo],
+        setup: &[Vec<(u8, Coord)>; 2],
+    ) {
+        for m in moves {
+            for clause in &m.clauses {
+                let MoveClause::Promote {
+                    zone: ZoneText::EnemyStart(PieceRef::Named(name)),
+                    ..
+                } = &clause.node
+                else {
+                    continue;
+                };
+                let Some(idx) = find_piece(pieces, &name.node) else {
+                    continue;
+                };
+                if setup
+                    .iter()
+                    .any(|side| side.iter().all(|&(p, _)| usize::from(p) != idx))
+                {
+                    self.errors.push(RuleError::EmptyZone {
+                        piece: pieces[idx].name.clone(),
+                        span: name.span.into(),
+                        help: "name the squares instead, as in `promote to king on h8`".to_string(),
+                    });
+                }
+            }
+        }
     }
 
     fn captures(
@@ -971,13 +1043,13 @@ impl Checker<'_> {
                         continue;
                     }
                     repetition = Some(r.span);
-                    spec.repetition_draw = match r.node {
-                        GameRule::Repetition(n) if (2..=255).contains(&n) => n as u8,
-                        GameRule::Repetition(_) => {
+                    spec.repetition_draw = match &r.node {
+                        GameRule::Repetition(n) if (2..=255).contains(&n.node) => n.node as u8,
+                        GameRule::Repetition(n) => {
                             self.errors.push(RuleError::OutOfRange {
-                                what: "repetition count".to_string(),
-                                value: self.text(r.span).to_string(),
-                                span: r.span.into(),
+                                what: "repetition".to_string(),
+                                value: self.text(n.span).to_string(),
+                                span: n.span.into(),
                                 range: "from 2nd to 255th".to_string(),
                                 help: "write `draw on 3rd repetition`, or `no repetition draw`"
                                     .to_string(),
@@ -1131,11 +1203,20 @@ fn find_piece(pieces: &[PieceInfo], word: &str) -> Option<usize> {
 
 /// `a`, `a` and `b`, `a`, `b` and `c`.
 fn list_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    join_names(names, "and")
+}
+
+/// `a`, `a` or `b`, `a`, `b` or `c`.
+fn either_names<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    join_names(names, "or")
+}
+
+fn join_names<'a>(names: impl Iterator<Item = &'a str>, conjunction: &str) -> String {
     let v: Vec<String> = names.map(|n| format!("`{n}`")).collect();
     match v.as_slice() {
         [] => "none".to_string(),
         [one] => one.clone(),
-        [init @ .., last] => format!("{} and {}", init.join(", "), last),
+        [init @ .., last] => format!("{} {conjunction} {}", init.join(", "), last),
     }
 }
 

@@ -14,8 +14,9 @@ pub enum RuleError {
     Syntax {
         expected: String,
         found: String,
-        #[label("expected {expected} here")]
+        #[label("{label}")]
         span: SourceSpan,
+        label: String,
         #[help]
         help: Option<String>,
     },
@@ -114,6 +115,21 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("the turned setup puts two pieces on square `{square}`")]
+    #[diagnostic(code(rules::turned_setup_clash))]
+    TurnedSetupClash {
+        square: String,
+        turned_square: String,
+        side: String,
+        other: String,
+        #[label("`{side}` has a piece on `{square}`")]
+        own: SourceSpan,
+        #[label("`{side}` has one on `{turned_square}`: turned through 180° for `{other}`, it lands on `{square}`")]
+        turned: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     #[error("{what} defined twice")]
     #[diagnostic(code(rules::defined_twice))]
     DefinedTwice {
@@ -130,7 +146,17 @@ pub enum RuleError {
     #[diagnostic(code(rules::missing))]
     Missing {
         what: String,
-        #[label("expected {what} in this file")]
+        #[label("the file ends without it")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("no `{piece}` in the setup, so this promotion zone is empty")]
+    #[diagnostic(code(rules::empty_zone))]
+    EmptyZone {
+        piece: String,
+        #[label("a side starts without any `{piece}`")]
         span: SourceSpan,
         #[help]
         help: String,

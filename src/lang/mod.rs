@@ -16,6 +16,25 @@
 //! game: no moves loses, lone king beats lone man, no damone loses, draw on 3rd repetition
 //! ```
 //!
+//! The vocabulary, clause by clause:
+//! - directions, relative to the mover (the first side's `forward` is north, or north-east with
+//!   `forward is diagonal`): `forward`, `backward`, `sideways`, `forward-diagonal`,
+//!   `backward-diagonal`, `orthogonal`, `diagonal`, `all`; and the absolute compass `north`,
+//!   `north-east`, … `north-west` as the first side sees the board;
+//! - pieces are referred to by name or plural (`kings`, `men`); `piece`/`pieces` means every kind
+//!   where a set is meant (`leap over own pieces`);
+//! - squares: `a1`, rectangles `a1..h3` (playable squares only), and on `numbered` boards also
+//!   numbers and number ranges `31..50`;
+//! - `captures:` takes `compulsory` | `optional`, `removed immediately` | `removed at end of turn`,
+//!   `no 180 turn`, `only equal or lower rank`, `promotion mid-capture continues` |
+//!   `promotion mid-capture stops` | `promotion at end of move`, and `priority` followed by criteria:
+//!   `free`, `most pieces`, `most value`, `highest capturer`, `highest captured ranks`,
+//!   `most <piece>`, `earliest <piece>`;
+//! - `game:` takes `no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`,
+//!   `draw on <n>th repetition`, `no repetition draw`.
+//!
+//! Side and piece letters are single uppercase letters, all different (FEN reads them together).
+//!
 //! Defaults, for what a file leaves out:
 //! - `board`: `algebraic` notation; on `dark squares`, `a1` is dark.
 //! - `sides`: the first declared side moves first; `forward is straight` (north).
@@ -27,10 +46,10 @@
 //!   draughts defaults and the weakest priority).
 //! - `game:` no legal move loses, draw on the third repetition.
 
-pub mod ast;
+mod ast;
 mod check;
-pub mod error;
-pub mod parser;
+mod error;
+mod parser;
 
 pub use error::{RuleError, RulesError};
 
@@ -52,7 +71,7 @@ use crate::spec::VariantSpec;
 /// assert_eq!(spec.setup[1].len(), 4);
 /// ```
 pub fn load(file_name: &str, default_name: &str, source: &str) -> Result<VariantSpec, RulesError> {
-    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![e]))?;
+    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![*e]))?;
     check::check(&file, source, default_name)
         .map_err(|errors| RulesError::new(file_name, source, errors))
 }

@@ -14,8 +14,9 @@ use super::error::RuleError;
 struct RulesParser;
 
 /// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
-pub fn parse(source: &str) -> Result<RulesFile, RuleError> {
-    let mut pairs = RulesParser::parse(Rule::file, source).map_err(|e| syntax_error(source, e))?;
+pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
+    let mut pairs =
+        RulesParser::parse(Rule::file, source).map_err(|e| Box::new(syntax_error(source, e)))?;
     let file = pairs
         .next()
         .expect("the grammar's `file` rule yields one pair");
@@ -37,9 +38,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::WHITESPACE => "whitespace",
         Rule::COMMENT => "a comment",
         Rule::file => "a rules file",
-        Rule::statement => {
-            "a statement (`variant`, `board`, `sides`, `piece`, `setup`, `captures:`, `game:` or `<piece>:`)"
-        }
+        Rule::statement => "a statement",
         Rule::variant_decl => "a `variant` line",
         Rule::board_decl => "a `board` line",
         Rule::size => "a board size like `8x8`",
@@ -109,7 +108,10 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::no_repetition => "`no repetition draw`",
         Rule::ordinal => "an ordinal like `3rd`",
         Rule::piece_ref => "a piece name",
+        Rule::side_name => "a side name",
+        Rule::piece_name => "a piece name",
         Rule::ident => "a name",
+        Rule::name_body => "a name",
         Rule::ident_char => "a letter, digit, `_` or `-`",
         Rule::reserved => "a keyword",
         Rule::string => "a quoted letter like `\"W\"`",
@@ -192,6 +194,10 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
     }
 }
 
+fn rest_at(source: &str, pos: usize) -> &str {
+    source.get(pos..).unwrap_or("")
+}
+
 /// "a, b or c"
 fn join_alternatives(items: &[&str]) -> String {
     match items {
@@ -207,8 +213,8 @@ fn found_at(source: &str, pos: usize) -> (String, usize) {
     let Some(first) = rest.chars().next() else {
         return ("end of file".to_string(), 0);
     };
-    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-' || c == '.';
-    let len = if word_char(first) {
+    let word_char = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    let len = if first.is_alphanumeric() {
         rest.find(|c: char| !word_char(c)).unwrap_or(rest.len())
     } else if first == '"' {
         rest[1..]
@@ -231,12 +237,23 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,
     };
+    if let Some(e) = misspelt_statement(source, pos, &err.variant) {
+        return e;
+    }
     let (found, len) = found_at(source, pos);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
+            // The specific alternatives first; "a statement" and "end of file" are possible after
+            // every complete statement, so they say little and come last (end of file not at all,
+            // unless it is the only choice).
+            let mut rules: Vec<Rule> = positives.clone();
+            rules.sort_by_key(|r| matches!(r, Rule::statement | Rule::EOI));
+            if rules.len() > 1 {
+                rules.retain(|r| *r != Rule::EOI);
+            }
             let mut names: Vec<&str> = Vec::new();
-            for rule in positives {
-                let name = rule_to_symbol(*rule);
+            for rule in rules {
+                let name = rule_to_symbol(rule);
                 if !names.contains(&name) {
                     names.push(name);
                 }
@@ -245,22 +262,101 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         }
         ErrorVariant::CustomError { message } => message.clone(),
     };
-    let help = syntax_help(&err.variant, &found);
+    let help = did_you_mean_word(&expected, source, pos)
+        .or_else(|| syntax_help(&err.variant, source, pos))
+        .unwrap_or_else(|| {
+            let punctuation = ["`,`", "`;`", "`:`", "`..`"]
+                .iter()
+                .any(|p| expected.starts_with(p));
+            let word_found = rest_at(source, pos).starts_with(|c: char| c.is_alphanumeric());
+            if expected.len() <= 40 && word_found && !punctuation {
+                format!("write {expected} instead of {found}")
+            } else if expected.len() <= 40 && found != "end of file" {
+                format!("write {expected} before {found}")
+            } else {
+                "write one of the forms listed; `variants/dameo.rules` shows each in use"
+                    .to_string()
+            }
+        });
+    // A long list of alternatives is already in the message; the label then just points.
+    let label = if expected.len() <= 40 {
+        format!("expected {expected}")
+    } else {
+        "unexpected here".to_string()
+    };
     RuleError::Syntax {
         expected,
         found,
+        label,
         span: Span::new(pos, pos + len).into(),
-        help,
+        help: Some(help),
     }
 }
 
+/// The statement keywords, for "did you mean" on a misspelt one.
+const STATEMENT_KEYWORDS: &[&str] = &[
+    "variant", "board", "sides", "piece", "setup", "captures", "game",
+];
+
+/// A misspelt statement keyword (`bord 8x8`) parses as the name of a moves section and fails at the
+/// missing `:`; report it as the unknown word it is.
+fn misspelt_statement(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if positives.as_slice() != [Rule::colon] {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let start = before
+        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |i| i + 1);
+    let word = &before[start..];
+    // Only at the start of a line: elsewhere the word may be a real piece name after a slip.
+    if !source[..start]
+        .trim_end_matches([' ', '\t'])
+        .ends_with('\n')
+        && start != 0
+    {
+        return None;
+    }
+    let keyword = super::check::did_you_mean(word, STATEMENT_KEYWORDS.iter().copied())?;
+    Some(RuleError::Syntax {
+        expected: "a statement".to_string(),
+        found: format!("`{word}`"),
+        label: "not a statement keyword".to_string(),
+        span: Span::new(start, start + word.len()).into(),
+        help: Some(format!("did you mean `{keyword}`?")),
+    })
+}
+
+/// "did you mean `step`?" when the word found is a slip of one of the expected keywords.
+fn did_you_mean_word(expected: &str, source: &str, pos: usize) -> Option<String> {
+    let rest = source.get(pos..)?;
+    let word: &str = &rest[..rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .unwrap_or(rest.len())];
+    if word.is_empty() {
+        return None;
+    }
+    // The keywords are the first words of the backticked alternatives.
+    let keywords = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|alt| alt.split_whitespace().next())
+        .filter(|k| k.chars().all(|c| c.is_ascii_lowercase() || c == '-'));
+    super::check::did_you_mean(word, keywords).map(|k| format!("did you mean `{k}`?"))
+}
+
 /// A fix hint for the common slips.
-fn syntax_help(variant: &ErrorVariant<Rule>, found: &str) -> Option<String> {
+fn syntax_help(variant: &ErrorVariant<Rule>, source: &str, pos: usize) -> Option<String> {
     let ErrorVariant::ParsingError { positives, .. } = variant else {
         return None;
     };
     let has = |r: Rule| positives.contains(&r);
-    if found.contains('-') && found.len() > 2 && (has(Rule::range_to) || has(Rule::comma)) {
+    let rest = source.get(pos..).unwrap_or("");
+    if rest.starts_with('-') && has(Rule::range_to) {
         return Some("write a range of squares with `..`, as in `a1..h1`".to_string());
     }
     if has(Rule::colon) {
@@ -273,7 +369,7 @@ fn syntax_help(variant: &ErrorVariant<Rule>, found: &str) -> Option<String> {
     }
     if has(Rule::statement) {
         return Some(
-            "each statement starts with a keyword; see `variants/dameo.rules` for a complete file"
+            "a statement starts with `variant`, `board`, `sides`, `piece`, `setup`, `captures:`, `game:` or a piece's name and `:`"
                 .to_string(),
         );
     }
@@ -646,7 +742,10 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            GameRule::Repetition(digits.parse().unwrap_or(u64::MAX))
+            GameRule::Repetition(Spanned::new(
+                digits.parse().unwrap_or(u64::MAX),
+                span_of(&ord),
+            ))
         }
         Rule::no_repetition => GameRule::NoRepetition,
         r => unreachable!("game rule alternatives, got {r:?}"),
