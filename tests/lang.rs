@@ -545,3 +545,71 @@ fn mirrored_numbered_board() {
     let light = text.replace("21..32", "a1");
     assert!(load("italian.rules", "italian", &light).is_err());
 }
+
+/// On a dark-squares board quiet moves go diagonally; orthogonal directions stay allowed for
+/// captures (Frisian draughts), and `forward is diagonal` makes `forward` and `sideways` diagonal.
+#[test]
+fn orthogonal_directions_on_dark_squares() {
+    let frisian_like = r#"
+        variant "Frisian-like"
+        board 10x10, dark squares, numbered
+        sides white "W", black "B"
+        piece man "M"
+        piece king "K"
+        setup white man 31..50
+        man: step forward-diagonal; capture jump all; promote to king on far rank
+        king: slide diagonal; capture fly all
+    "#;
+    assert!(load("f.rules", "f", frisian_like).is_ok());
+    for (from, to) in [
+        ("step forward-diagonal", "step forward"),
+        ("slide diagonal", "slide orthogonal"),
+        ("slide diagonal", "slide north"),
+        ("step forward-diagonal", "leap over own men sideways"),
+    ] {
+        let broken = frisian_like.replacen(from, to, 1);
+        let errors = load("f.rules", "f", &broken).unwrap_err();
+        assert!(
+            errors
+                .errors()
+                .iter()
+                .all(|e| matches!(e, damelab::lang::RuleError::OrthogonalQuietMove { .. })),
+            "{to}: {:?}",
+            errors.errors()
+        );
+    }
+    // The same words on an all-squares board are fine.
+    let all = frisian_like
+        .replace(
+            "10x10, dark squares, numbered",
+            "8x8, all squares, algebraic",
+        )
+        .replace("31..50", "a1..h2")
+        .replace("step forward-diagonal", "step forward, sideways");
+    assert!(load("a.rules", "a", &all).is_ok());
+}
+
+/// Turning through 180° swaps square colours when width + height is odd: the second side's setup
+/// must then be written out.
+#[test]
+fn odd_board_needs_both_setups() {
+    let text = r#"
+        variant "Odd"
+        board 8x9, dark squares, algebraic
+        sides white "W", black "B"
+        piece man "M"
+        setup white man a1, c1
+        man: step forward-diagonal; capture jump diagonal
+    "#;
+    let e = load("o.rules", "o", text).unwrap_err();
+    assert!(matches!(
+        e.errors(),
+        [damelab::lang::RuleError::TurnedOntoLight { .. }]
+    ));
+    let both = text.replace(
+        "setup white man a1, c1",
+        "setup white man a1, c1; black man g9, e9",
+    );
+    let spec = load("o.rules", "o", &both).unwrap();
+    assert_eq!(spec.setup[1].len(), 2);
+}

@@ -543,6 +543,66 @@ impl Checker<'_> {
         set
     }
 
+    /// The directions of a quiet move (`step`, `slide`, `leap`). On a dark-squares board an
+    /// orthogonal direction is a jump to the dark square two squares away, over the light square in
+    /// between: the geometry of Frisian draughts' orthogonal captures. As a quiet move it has no
+    /// meaning in any game, so it is an error there (captures may still go orthogonally).
+    fn quiet_directions(
+        &mut self,
+        board: Option<&BoardSpec>,
+        forward: Angle,
+        dirs: &[Name],
+        what: &str,
+    ) -> AngleSet {
+        let set = self.directions(forward, dirs);
+        if !board.is_some_and(|b| b.squares != SquareSet::All) {
+            return set;
+        }
+        for d in dirs {
+            let Some(angles) = resolve_direction(&d.node, forward) else {
+                continue;
+            };
+            if angles & ORTHOGONAL_ANGLES == 0 {
+                continue;
+            }
+            let straight_forward = "write `forward is diagonal` on the `sides` line to turn \
+                                    forward onto a diagonal";
+            let (label, hint) = match d.node.as_str() {
+                "forward" => (
+                    "straight ahead: forward is not diagonal on this board".to_string(),
+                    format!("write `forward-diagonal`, or {straight_forward}"),
+                ),
+                "backward" => (
+                    "straight back: forward is not diagonal on this board".to_string(),
+                    format!("write `backward-diagonal`, or {straight_forward}"),
+                ),
+                "sideways" => (
+                    "straight left and right: forward is not diagonal on this board".to_string(),
+                    straight_forward.to_string(),
+                ),
+                "orthogonal" | "all" => (
+                    "includes the four orthogonal directions".to_string(),
+                    "write `diagonal`".to_string(),
+                ),
+                _ => (
+                    "an orthogonal direction".to_string(),
+                    "name a diagonal direction, as in `north-east`".to_string(),
+                ),
+            };
+            self.errors.push(RuleError::OrthogonalQuietMove {
+                what: format!("{what} direction"),
+                name: d.node.clone(),
+                span: d.span.into(),
+                label,
+                help: format!(
+                    "on a dark-squares board pieces move diagonally; orthogonal directions are \
+                     for captures; {hint}"
+                ),
+            });
+        }
+        set
+    }
+
     fn move_clause(
         &mut self,
         pieces: &[PieceInfo],
@@ -553,15 +613,15 @@ impl Checker<'_> {
     ) {
         match clause {
             MoveClause::Step(d) => {
-                let dirs = self.directions(forward, d);
+                let dirs = self.quiet_directions(board, forward, d, "step");
                 spec.quiet.push(QuietOp::Step { dirs });
             }
             MoveClause::Slide(d) => {
-                let dirs = self.directions(forward, d);
+                let dirs = self.quiet_directions(board, forward, d, "slide");
                 spec.quiet.push(QuietOp::Slide { dirs });
             }
             MoveClause::Leap { max, over, dirs } => {
-                let dirs = self.directions(forward, dirs);
+                let dirs = self.quiet_directions(board, forward, dirs, "leap");
                 let over = self.piece_mask(pieces, over).unwrap_or(0);
                 let max = match max {
                     None => None,
@@ -786,6 +846,30 @@ impl Checker<'_> {
         let board = board?;
         // A side without setup lines gets the other side's, turned through 180°.
         let turn = |c: Coord| (board.width - 1 - c.0, board.height - 1 - c.1);
+        // Turning through 180° keeps a square's colour only when width + height is even: on an
+        // 8x9 dark-squares board `a1` turns onto the light `h9`.
+        if board.squares != SquareSet::All && written[0] != written[1] {
+            let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
+            let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
+            // Every square changes colour, so one error (at the first piece) says it all.
+            if let Some(&(_, c, span)) = per_side[own].iter().find(|p| !playable(board, turn(p.1)))
+            {
+                self.errors.push(RuleError::TurnedOntoLight {
+                    square: square_name(board, c),
+                    turned_square: square_name(board, turn(c)),
+                    side: name(own),
+                    other: name(other),
+                    span: span.into(),
+                    help: format!(
+                        "on the {}x{} board turning through 180° swaps the colour of every square; write `{}`'s setup too, as in `setup {} …`",
+                        board.width,
+                        board.height,
+                        name(other),
+                        name(other)
+                    ),
+                });
+            }
+        }
         match written {
             [true, false] => {
                 per_side[1] = per_side[0]
@@ -1145,6 +1229,9 @@ pub(crate) fn resolve_direction(name: &str, forward: Angle) -> Option<AngleSet> 
         }
     })
 }
+
+/// The four orthogonal angles (north, east, south, west), whichever side moves.
+const ORTHOGONAL_ANGLES: AngleSet = 0b0101_0101;
 
 /// Whether a square is played on.
 pub(crate) fn playable(board: &BoardSpec, (f, r): Coord) -> bool {

@@ -130,6 +130,33 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("the turned setup puts `{side}`'s `{square}` on the light square `{turned_square}`")]
+    #[diagnostic(code(rules::turned_onto_light))]
+    TurnedOntoLight {
+        square: String,
+        turned_square: String,
+        side: String,
+        #[label("turned through 180° for `{other}`, `{square}` lands on `{turned_square}`, a light square")]
+        span: SourceSpan,
+        other: String,
+        #[help]
+        help: String,
+    },
+
+    #[error(
+        "{what} `{name}` goes orthogonally, which a dark-squares board allows only for captures"
+    )]
+    #[diagnostic(code(rules::orthogonal_quiet_move))]
+    OrthogonalQuietMove {
+        what: String,
+        name: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
+
     #[error("{what} defined twice")]
     #[diagnostic(code(rules::defined_twice))]
     DefinedTwice {

@@ -35,6 +35,14 @@
 //!
 //! Side and piece letters are single uppercase letters, all different (FEN reads them together).
 //!
+//! On a `dark squares` board an orthogonal direction reaches the dark square two squares away, over
+//! the light one between (Frisian draughts' orthogonal captures). That is allowed for captures only:
+//! a `step`, `slide` or `leap` in an orthogonal direction is an error (`rules::orthogonal_quiet_move`)
+//! — with `forward is straight` this includes `forward`, `backward` and `sideways`, so dark-square
+//! men step `forward-diagonal`. A setup may not put a piece on a light square, written or turned
+//! (`rules::not_playable`, `rules::turned_onto_light`: turning through 180° swaps the colours on a
+//! board whose width plus height is odd).
+//!
 //! Defaults, for what a file leaves out:
 //! - `board`: `algebraic` notation; on `dark squares`, `a1` is dark.
 //! - `sides`: the first declared side moves first; `forward is straight` (north).
