@@ -1,8 +1,364 @@
-//! `damelab rules`: the variant in plain English, generated from the compiled rules.
+//! `damelab rules`: the variant in plain English, generated from the compiled rules (never from
+//! stored text), so a rules file's author reads back what the file really says.
 
+use crate::engine::geometry::{BitIter, ANGLE_NAMES};
 use crate::engine::Rules;
+use crate::spec::{
+    AngleSet, CaptureOp, Criterion, MidCapturePromotion, Notation, QuietOp, Removal, SquareSet,
+    VariantSpec, Zone,
+};
+use std::fmt::Write;
 
 /// A plain-English description of what a compiled variant says.
 pub fn describe(rules: &Rules) -> String {
-    format!("{}\n", rules.spec.title)
+    let spec = &rules.spec;
+    let mut out = String::new();
+    let side = |s: usize| spec.sides[s].name.clone();
+    let w = &mut out;
+    let _ = writeln!(w, "{} ({})", spec.title, spec.name);
+    let squares = match spec.board.squares {
+        SquareSet::All => "all squares",
+        SquareSet::Dark => "the dark squares only (a1 dark)",
+        SquareSet::DarkA1Light => "the dark squares only (a1 light)",
+    };
+    let notation = match spec.board.notation {
+        Notation::Algebraic => "algebraic notation (a1, b2, …)".to_string(),
+        Notation::Numbered => format!("squares numbered 1-{}", rules.geo.numbered.len()),
+    };
+    let _ = writeln!(
+        w,
+        "\nBoard: {}x{}, played on {squares}; {notation}.",
+        spec.board.width, spec.board.height
+    );
+    let _ = writeln!(
+        w,
+        "Sides: {} ({}) and {} ({}); {} moves first. {}'s forward is {}; {}'s is the opposite.",
+        side(0),
+        spec.sides[0].letter,
+        side(1),
+        spec.sides[1].letter,
+        side(spec.first_to_move as usize),
+        capitalise(&side(0)),
+        ANGLE_NAMES[spec.forward as usize % 8],
+        side(1)
+    );
+
+    let _ = writeln!(w, "\nSetup:");
+    for s in 0..2 {
+        let mut parts = Vec::new();
+        for (k, piece) in spec.pieces.iter().enumerate() {
+            let squares: Vec<String> = BitIter(rules.start.kind_bits(s, k))
+                .map(|sq| rules.geo.name(sq))
+                .collect();
+            if !squares.is_empty() {
+                parts.push(format!(
+                    "{} {} on {}",
+                    squares.len(),
+                    plural(&piece.name, squares.len()),
+                    squares.join(", ")
+                ));
+            }
+        }
+        let text = if parts.is_empty() {
+            "nothing".to_string()
+        } else {
+            parts.join("; ")
+        };
+        let _ = writeln!(w, "  {}: {text}.", side(s));
+    }
+
+    let _ = writeln!(w, "\nPieces (directions as {} sees them):", side(0));
+    for piece in &spec.pieces {
+        let mut head = format!("  {} ({})", piece.name, piece.letter);
+        if spec.pieces.iter().any(|p| p.rank != 1) {
+            let _ = write!(head, ", rank {}", piece.rank);
+        }
+        if spec.pieces.iter().any(|p| p.value != 1) {
+            let _ = write!(head, ", value {}", piece.value);
+        }
+        let _ = writeln!(w, "{head}:");
+        if piece.quiet.is_empty() {
+            let _ = writeln!(w, "    makes no quiet move");
+        }
+        for op in &piece.quiet {
+            let line = match op {
+                QuietOp::Step { dirs } => format!("steps one square {}", dirs_text(spec, *dirs)),
+                QuietOp::Slide { dirs } => {
+                    format!(
+                        "slides any number of empty squares {}",
+                        dirs_text(spec, *dirs)
+                    )
+                }
+                QuietOp::Leap { dirs, over, max } => {
+                    let (file, n) = match max {
+                        Some(1) => ("one adjacent own".to_string(), 1),
+                        Some(n) => (format!("a file of up to {n} own"), 2),
+                        None => ("an unbroken file of any length of own".to_string(), 2),
+                    };
+                    format!(
+                        "leaps over {file} {} {} to the empty square beyond",
+                        kinds_text(spec, *over, n),
+                        dirs_text(spec, *dirs)
+                    )
+                }
+            };
+            let _ = writeln!(w, "    {line}");
+        }
+        if piece.captures.is_empty() {
+            let _ = writeln!(w, "    does not capture");
+        }
+        for op in &piece.captures {
+            let line = match op {
+                CaptureOp::Jump { dirs } => format!(
+                    "captures by a short jump over an adjacent enemy piece {}",
+                    dirs_text(spec, *dirs)
+                ),
+                CaptureOp::Fly { dirs } => format!(
+                    "captures by a long jump {}: over any empty squares and one enemy piece, \
+                     landing on any empty square beyond",
+                    dirs_text(spec, *dirs)
+                ),
+            };
+            let _ = writeln!(w, "    {line}");
+        }
+        if spec.captures.equal_or_lower_rank_only && !piece.captures.is_empty() {
+            let names: Vec<&str> = spec
+                .pieces
+                .iter()
+                .filter(|p| p.rank <= piece.rank)
+                .map(|p| p.name.as_str())
+                .collect();
+            let _ = writeln!(w, "    may capture only: {}", names.join(", "));
+        }
+        for p in &piece.promotions {
+            let to = &spec.pieces[p.to as usize].name;
+            let zone = match &p.zone {
+                Zone::FarRank => "the far rank".to_string(),
+                Zone::Squares(list) => {
+                    let names: Vec<String> = list
+                        .iter()
+                        .filter_map(|&c| rules.geo.square(c))
+                        .map(|sq| rules.geo.name(sq))
+                        .collect();
+                    format!(
+                        "{} (for {}; turned for {})",
+                        names.join(", "),
+                        side(0),
+                        side(1)
+                    )
+                }
+                Zone::EnemyStart(k) => {
+                    let names: Vec<String> = BitIter(rules.start.kind_bits(1, *k as usize))
+                        .map(|sq| rules.geo.name(sq))
+                        .collect();
+                    format!(
+                        "the squares where the enemy's {} started ({} for {})",
+                        plural(&spec.pieces[*k as usize].name, 2),
+                        names.join(", "),
+                        side(0)
+                    )
+                }
+            };
+            let _ = writeln!(w, "    becomes a {to} when its move ends on {zone}");
+        }
+    }
+
+    let c = &spec.captures;
+    let _ = writeln!(w, "\nCaptures:");
+    let _ = writeln!(
+        w,
+        "  {}",
+        if c.compulsory {
+            "capturing is compulsory"
+        } else {
+            "capturing is optional"
+        }
+    );
+    let _ = writeln!(
+        w,
+        "  a capturing piece goes on jumping while it can; a piece is never jumped twice"
+    );
+    let _ = writeln!(
+        w,
+        "  {}",
+        match c.removal {
+            Removal::Immediate => "each jumped piece is removed at once (its square is free again)",
+            Removal::EndOfTurn =>
+                "jumped pieces are removed at the end of the move (until then they block)",
+        }
+    );
+    if c.no_180_turn {
+        let _ = writeln!(
+            w,
+            "  the capturing piece may not turn through 180° between two jumps"
+        );
+    }
+    let _ = writeln!(
+        w,
+        "  {}",
+        match c.mid_capture_promotion {
+            MidCapturePromotion::AtEnd =>
+                "a piece reaching its promotion squares mid-capture goes on as it is; it promotes only if the move ends there",
+            MidCapturePromotion::Continue =>
+                "a piece reaching its promotion squares mid-capture promotes at once and goes on capturing as the new piece",
+            MidCapturePromotion::Stop =>
+                "a piece reaching its promotion squares mid-capture promotes and its move ends there",
+        }
+    );
+    if c.priority.is_empty() {
+        let _ = writeln!(
+            w,
+            "  priority: free choice among all complete capture sequences"
+        );
+    } else {
+        let _ = writeln!(
+            w,
+            "  priority, each rule applied only when the previous ones tie:"
+        );
+        for (i, cr) in c.priority.iter().enumerate() {
+            let text = match cr {
+                Criterion::MostPieces => "the most pieces captured".to_string(),
+                Criterion::MostValue => "the highest total value captured".to_string(),
+                Criterion::HighestCapturer => "the capture by the highest-ranked piece".to_string(),
+                Criterion::HighestCapturedRanks => {
+                    "the captured pieces compared rank by rank, highest rank first".to_string()
+                }
+                Criterion::MostOf(k) => {
+                    format!(
+                        "the most {} captured",
+                        plural(&spec.pieces[*k as usize].name, 2)
+                    )
+                }
+                Criterion::EarliestOf(k) => format!(
+                    "the {} captured earliest in the sequence",
+                    plural(&spec.pieces[*k as usize].name, 2)
+                ),
+            };
+            let _ = writeln!(w, "    {}. {text}", i + 1);
+        }
+        let _ = writeln!(w, "    then free choice");
+    }
+
+    let g = &spec.game;
+    let _ = writeln!(w, "\nEnd of game:");
+    if g.no_moves_loses {
+        let _ = writeln!(w, "  a side with no legal move (or no pieces) loses");
+    } else {
+        let _ = writeln!(
+            w,
+            "  a side with no legal move (or no pieces): the game is drawn"
+        );
+    }
+    for &(win, lose) in &g.lone_wins {
+        let _ = writeln!(
+            w,
+            "  a lone {} against a lone {} wins at once",
+            spec.pieces[win as usize].name, spec.pieces[lose as usize].name
+        );
+    }
+    for &k in &g.lose_without {
+        let _ = writeln!(
+            w,
+            "  a side left without a {} loses",
+            spec.pieces[k as usize].name
+        );
+    }
+    if g.repetition_draw > 0 {
+        let _ = writeln!(
+            w,
+            "  a position occurring for the {} time with the same side to move is a draw",
+            ordinal(g.repetition_draw)
+        );
+    }
+    out
+}
+
+/// Directions of a set, named relative to the first side's forward when they form a known group.
+fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
+    let f = spec.forward % 8;
+    let rel = |offsets: &[u8]| offsets.iter().fold(0u8, |m, &o| m | 1 << ((f + o) % 8));
+    let groups: [(&str, AngleSet); 8] = [
+        ("in all eight directions", 0xFF),
+        ("orthogonally", 0b0101_0101),
+        ("diagonally", 0b1010_1010),
+        ("forward", rel(&[0])),
+        ("backward", rel(&[4])),
+        ("sideways", rel(&[2, 6])),
+        ("diagonally forward", rel(&[1, 7])),
+        ("diagonally backward", rel(&[3, 5])),
+    ];
+    let mut left = dirs;
+    let mut parts = Vec::new();
+    for (name, set) in groups {
+        if set != 0 && left & set == set {
+            parts.push(name.to_string());
+            left &= !set;
+        }
+    }
+    for a in 0..8u8 {
+        if left & (1 << a) != 0 {
+            parts.push(ANGLE_NAMES[a as usize].to_string());
+        }
+    }
+    let compass: Vec<&str> = (0..8u8)
+        .filter(|a| dirs & (1 << a) != 0)
+        .map(|a| ANGLE_NAMES[a as usize])
+        .collect();
+    format!("{} ({})", join_and(&parts), compass.join(", "))
+}
+
+fn kinds_text(spec: &VariantSpec, mask: u8, n: usize) -> String {
+    let names: Vec<String> = spec
+        .pieces
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| mask & (1 << k) != 0)
+        .map(|(_, p)| plural(&p.name, n))
+        .collect();
+    if names.len() == spec.pieces.len() && names.len() > 1 {
+        plural("piece", n)
+    } else if n == 1 {
+        names.join(" or ")
+    } else {
+        join_and(&names)
+    }
+}
+
+fn join_and(parts: &[String]) -> String {
+    match parts {
+        [] => String::new(),
+        [one] => one.clone(),
+        [init @ .., last] => format!("{} and {last}", init.join(", ")),
+    }
+}
+
+fn plural(name: &str, n: usize) -> String {
+    if n == 1 {
+        name.to_string()
+    } else if let Some(stem) = name.strip_suffix("man") {
+        format!("{stem}men")
+    } else if name.ends_with('s') || name.ends_with("sh") || name.ends_with("ch") {
+        format!("{name}es")
+    } else {
+        format!("{name}s")
+    }
+}
+
+fn capitalise(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+fn ordinal(n: u8) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (1, 11) | (2, 12) | (3, 13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
 }

@@ -137,8 +137,7 @@ impl Rules {
         };
         let occupied = pos.occupied();
         let empty = !occupied & self.geo.playable;
-        for kind in 0..self.kinds {
-            let prog = &self.programs[side][kind];
+        for (kind, prog) in self.programs[side].iter().enumerate() {
             if !prog.can_capture() {
                 continue;
             }

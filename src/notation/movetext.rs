@@ -101,6 +101,12 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
                 .collect();
             let help = if legal.is_empty() {
                 "there are no legal moves in this position".to_string()
+            } else if legal.iter().all(|m| m.is_capture())
+                && !legal.iter().any(|m| m.from == from && m.to == to)
+            {
+                let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
+                all.sort();
+                format!("a capture is compulsory here: {}", shorten(&all))
             } else if from_here.is_empty() {
                 let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
                 all.sort();
