@@ -159,7 +159,8 @@ pub enum MoveClause {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ZoneText {
-    FarRank,
+    /// `far rank`, with its span.
+    FarRank(Span),
     EnemyStart(PieceRef),
     Squares(Vec<SquareRange>),
 }

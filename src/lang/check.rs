@@ -651,7 +651,22 @@ impl Checker<'_> {
             MoveClause::Promote { to, zone } => {
                 let to = self.one_piece(pieces, to, PieceUse::Promotion);
                 let zone = match zone {
-                    ZoneText::FarRank => Some(Zone::FarRank),
+                    ZoneText::FarRank(span) => {
+                        // With `forward is diagonal` the sides play corner to corner: there is no
+                        // rank facing the mover, so `far rank` means nothing.
+                        if forward % 2 == 1 {
+                            self.errors.push(RuleError::Conflict {
+                                message: "`far rank` with `forward is diagonal`: the sides play \
+                                          corner to corner, no rank is ahead"
+                                    .to_string(),
+                                span: (*span).into(),
+                                help: "name the squares, as in `promote to dama on f8, h6`, or \
+                                       use `start of enemy <piece>`"
+                                    .to_string(),
+                            });
+                        }
+                        Some(Zone::FarRank)
+                    }
                     ZoneText::EnemyStart(p) => self
                         .one_piece(pieces, p, PieceUse::Reference)
                         .map(Zone::EnemyStart),

@@ -647,7 +647,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         .next()
                         .expect("zone has one form");
                     let zone = match zone.as_rule() {
-                        Rule::far_rank => ZoneText::FarRank,
+                        Rule::far_rank => ZoneText::FarRank(span_of(&zone)),
                         Rule::enemy_start => ZoneText::EnemyStart(piece_ref(
                             significant(zone)
                                 .next()
