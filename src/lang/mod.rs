@@ -41,7 +41,8 @@
 //! — with `forward is straight` this includes `forward`, `backward` and `sideways`, so dark-square
 //! men step `forward-diagonal`. A setup may not put a piece on a light square, written or turned
 //! (`rules::not_playable`, `rules::turned_onto_light`: turning through 180° swaps the colours on a
-//! board whose width plus height is odd).
+//! board whose width plus height is odd). With `forward is diagonal` the sides play corner to
+//! corner and no rank lies ahead: `promote … on far rank` is an error there (name the squares).
 //!
 //! Defaults, for what a file leaves out:
 //! - `board`: `algebraic` notation; on `dark squares`, `a1` is dark.
