@@ -8,6 +8,26 @@ use miette::Report;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// Print to stdout; a closed pipe (`damelab perft … | head`) ends the program quietly instead of
+/// panicking.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if let Err(e) = write!(std::io::stdout(), $($arg)*) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+        }
+    }};
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!($($arg)*);
+        out!("\n");
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "damelab",
@@ -115,7 +135,7 @@ fn main() -> ExitCode {
                 let title = Variant::from_source(name, name, text, None)
                     .map(|v| v.rules.spec.title.clone())
                     .unwrap_or_else(|_| "(does not load)".into());
-                println!("{name:<20} {title}");
+                outln!("{name:<20} {title}");
             }
             Ok(())
         }
@@ -146,15 +166,15 @@ fn main() -> ExitCode {
             Err(e) => Err(e),
         },
         Some(Command::Rules { variant }) => {
-            load(&variant).map(|v| print!("{}", damelab::describe::describe(&v.rules)))
+            load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)
                     .map_err(|e| miette::miette!("cannot write the rules as YAML: {e}"))?;
-                print!("{yaml}");
+                out!("{yaml}");
             } else {
-                println!("{}: ok ({})", v.name(), v.rules.spec.title);
+                outln!("{}: ok ({})", v.name(), v.rules.spec.title);
             }
             Ok(())
         }),
@@ -183,7 +203,7 @@ fn check(files: &[String]) -> Result<(), Report> {
     let mut bad = 0;
     for f in files {
         match Variant::from_path(std::path::Path::new(f)) {
-            Ok(v) => println!("{f}: ok ({})", v.rules.spec.title),
+            Ok(v) => outln!("{f}: ok ({})", v.rules.spec.title),
             Err(e) => {
                 bad += 1;
                 eprintln!("{:?}", Report::new(e));
@@ -208,7 +228,7 @@ fn moves(variant: &str, fen: Option<&str>) -> Result<(), Report> {
     let mut names: Vec<String> = list.iter().map(|m| move_to_string(&v.rules, m)).collect();
     names.sort();
     for n in names {
-        println!("{n}");
+        outln!("{n}");
     }
     Ok(())
 }
@@ -235,19 +255,19 @@ fn perft(
             .collect();
         rows.sort();
         for (m, n) in &rows {
-            println!("{m} {n}");
+            outln!("{m} {n}");
             total += n;
         }
-        println!("perft({depth}) = {total}");
+        outln!("perft({depth}) = {total}");
     } else {
         for d in 1..=depth {
             let n = rules.perft_threads(&pos, d, opts, threads);
-            println!("perft({d}) = {n}");
+            outln!("perft({d}) = {n}");
             total += n;
         }
     }
     let secs = t.elapsed().as_secs_f64();
-    println!(
+    outln!(
         "{total} nodes in {secs:.3} s: {:.1} M nodes/s",
         total as f64 / secs.max(1e-9) / 1e6
     );
