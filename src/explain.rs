@@ -42,17 +42,18 @@ pub fn try_explain(
         let all = generate(&free, pos);
         if let Ok(mv) = parse_move(&free, &all, move_text) {
             let name = move_to_string(rules, &mv);
-            let mut best: Vec<&Move> = legal.iter().collect();
-            best.sort_by_key(|m| std::cmp::Reverse(m.captures()));
-            if let Some(top) = best.first() {
+            let mut best: Vec<(u32, String)> = legal
+                .iter()
+                .map(|m| (m.captures(), move_to_string(rules, m)))
+                .collect();
+            // Most captures first, then by name, so the move shown does not depend on the
+            // generator's order.
+            best.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+            if let Some((top_n, top_name)) = best.first() {
                 if mv.is_capture() {
                     let n = mv.captures();
-                    let top_name = move_to_string(rules, top);
-                    return Ok(if top.captures() > n {
-                        format!(
-                            "{name} takes {n}; the maximum is {}: {top_name}",
-                            top.captures()
-                        )
+                    return Ok(if *top_n > n {
+                        format!("{name} takes {n}; the maximum is {top_n}: {top_name}")
                     } else {
                         format!(
                             "{name} takes {n}; the priority ({}) prefers {top_name}",
