@@ -137,7 +137,7 @@ fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut T
         Ok(f) => f,
         Err(e) => {
             out(&format!("{name}\n  FAIL  the file does not read\n"));
-            out(&render(&e, opts.color));
+            out(&render(&*e, opts.color));
             tally.failed += 1;
             return;
         }
@@ -157,8 +157,9 @@ fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut T
         }
     };
     out(&format!("{name} ({})\n", variant.rules.spec.title));
-    for e in &file.errors {
-        out("  FAIL  (a case that does not read)\n");
+    for (case_name, e) in &file.errors {
+        let who = case_name.as_deref().unwrap_or("(a case)");
+        out(&format!("  FAIL  {who} (does not read)\n"));
         out(&render(e, opts.color));
         tally.failed += 1;
     }
@@ -222,7 +223,9 @@ fn write_back(
 ) {
     let text = apply(&file.text, edits);
     // The edited text must still read as a case file before it replaces the original.
-    let broken = file.errors.is_empty()
+    let broken = file
+        .errors
+        .is_empty()
         .then(|| serde_yaml::from_str::<crate::cases::CaseFile>(&text).err())
         .flatten();
     if let Some(e) = broken {

@@ -32,7 +32,8 @@ pub struct LoadedFile {
     /// Byte range of the `variant:` value, for errors about it.
     pub variant_span: Range<usize>,
     pub cases: Vec<LoadedCase>,
-    pub errors: Vec<CaseFileError>,
+    /// Cases that do not read: the case's name when it can be found, and the error.
+    pub errors: Vec<(Option<String>, CaseFileError)>,
 }
 
 #[derive(Debug)]
@@ -67,12 +68,12 @@ const CASE_KEYS: &[&str] = &[
 ];
 
 /// Read a case file's text. `Err` when not even the top level (`variant`, `cases`) reads.
-pub fn load(name: &str, text: &str) -> Result<LoadedFile, CaseFileError> {
+pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
     let header: Header =
-        serde_yaml::from_str(text).map_err(|e| yaml_error(name, text, 0, &e))?;
+        serde_yaml::from_str(text).map_err(|e| Box::new(yaml_error(name, text, 0, &e)))?;
     let ranges = case_ranges(text);
-    let variant_span = find_key_value(text, 0..text.len(), "variant", Some(0))
-        .unwrap_or(0..text.len().min(1));
+    let variant_span =
+        find_key_value(text, 0..text.len(), "variant", Some(0)).unwrap_or(0..text.len().min(1));
     let mut file = LoadedFile {
         name: name.to_string(),
         text: text.to_string(),
@@ -94,7 +95,7 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, CaseFileError> {
                 file.cases.push(LoadedCase { case, range });
             }
         }
-        Err(e) if !layout_known => file.errors.push(yaml_error(name, text, 0, &e)),
+        Err(e) if !layout_known => file.errors.push((None, yaml_error(name, text, 0, &e))),
         Err(_) => {
             // Read each case on its own, so one bad case is reported and the others run.
             for range in ranges {
@@ -103,15 +104,33 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, CaseFileError> {
                         case: v.remove(0),
                         range,
                     }),
-                    Ok(_) => file.errors.push(error_at(
-                        name,
-                        text,
-                        range.start..range.start + 1,
-                        "cannot read this case on its own".into(),
-                        "this case".into(),
+                    Ok(_) => file.errors.push((
                         None,
+                        error_at(
+                            name,
+                            text,
+                            range.start..range.start + 1,
+                            "cannot read this case on its own".into(),
+                            "this case".into(),
+                            None,
+                        ),
                     )),
-                    Err(e) => file.errors.push(yaml_error(name, text, range.start, &e)),
+                    Err(e) => {
+                        let case_name = find_key_value(text, range.clone(), "name", None)
+                            .map(|v| text[v].trim().trim_matches(['"', '\'']).to_string());
+                        let mut err = yaml_error(name, text, range.start, &e);
+                        // The case was read on its own, as item 0 of a list: name it instead.
+                        let who = match &case_name {
+                            Some(n) => format!("case `{n}`"),
+                            None => "a case".to_string(),
+                        };
+                        if let Some(rest) = err.message.strip_prefix(".[0].") {
+                            err.message = format!("{who}, {rest}");
+                        } else if let Some(rest) = err.message.strip_prefix(".[0]: ") {
+                            err.message = format!("{who}: {rest}");
+                        }
+                        file.errors.push((case_name, err));
+                    }
                 }
             }
         }
@@ -123,12 +142,11 @@ impl LoadedFile {
     /// A diagnostic for a case's unreadable input, pointing at the string in the YAML text.
     pub fn problem(&self, case: &LoadedCase, p: &Problem) -> CaseFileError {
         let inner = &p.error;
-        let found = find_key_value(&self.text, case.range.clone(), p.key, None)
-            .and_then(|v| {
-                let from = v.start;
-                let within = &self.text[from..case.range.end];
-                within.find(p.text.as_str()).map(|i| from + i)
-            });
+        let found = find_key_value(&self.text, case.range.clone(), p.key, None).and_then(|v| {
+            let from = v.start;
+            let within = &self.text[from..case.range.end];
+            within.find(p.text.as_str()).map(|i| from + i)
+        });
         let span = match found {
             Some(at) => {
                 let off = inner.span.offset().min(p.text.len());
@@ -195,6 +213,11 @@ fn yaml_error(name: &str, text: &str, base: usize, e: &serde_yaml::Error) -> Cas
         .map_or(text.len(), |i| at + i);
     let span = at..word_end.max(at + 1);
     let help = unknown_field_help(&message);
+    // The help lists the keys; the message need not.
+    let message = match (&help, message.find(", expected one of")) {
+        (Some(_), Some(i)) => message[..i].to_string(),
+        _ => message,
+    };
     let label = if message.contains("unknown field") {
         "unknown key"
     } else {

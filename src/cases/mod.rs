@@ -228,9 +228,8 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
         explain: explained,
     };
     let mut failures: Vec<Failure> = Vec::new();
-    let mut fail = |key: &'static str, blank: bool, text: String| {
-        failures.push(Failure { key, blank, text })
-    };
+    let mut fail =
+        |key: &'static str, blank: bool, text: String| failures.push(Failure { key, blank, text });
     let blank = |key: &str, example: &str| {
         format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
     };
@@ -286,8 +285,16 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
         match parse_move(rules, &list, m) {
             Ok(mv) => {
                 let name = move_to_string(rules, &mv);
-                let full = if name == *m { String::new() } else { format!(" ({name})") };
-                fail("excludes", false, format!("excludes: `{m}` is a legal move{full}"))
+                let full = if name == *m {
+                    String::new()
+                } else {
+                    format!(" ({name})")
+                };
+                fail(
+                    "excludes",
+                    false,
+                    format!("excludes: `{m}` is a legal move{full}"),
+                )
             }
             Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
                 key: "excludes",
