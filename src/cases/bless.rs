@@ -41,6 +41,7 @@ pub fn bless_case(text: &str, lc: &LoadedCase, run: &CaseRun, force: bool) -> Ca
         None,
     ) {
         Some(range) => {
+            let range = without_comment(text, range);
             let col = column(text, range.start);
             out.edits.push(Edit {
                 range,
@@ -108,6 +109,30 @@ pub fn bless_case(text: &str, lc: &LoadedCase, run: &CaseRun, force: bool) -> Ca
         });
     }
     out
+}
+
+/// A one-line entry keeps its trailing comment (`perft: 3   # to depth 3`): the range stops before
+/// it.
+fn without_comment(text: &str, range: Range<usize>) -> Range<usize> {
+    let entry = &text[range.clone()];
+    if entry.contains('\n') {
+        return range;
+    }
+    let mut quote: Option<char> = None;
+    let mut prev = ' ';
+    for (i, c) in entry.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), c) if c == q && !(q == '"' && prev == '\\') => quote = None,
+            (None, '#') if prev == ' ' || prev == '\t' => {
+                let value_end = entry[..i].trim_end().len();
+                return range.start..range.start + value_end;
+            }
+            _ => {}
+        }
+        prev = c;
+    }
+    range
 }
 
 /// Apply edits (which do not overlap) to `text`.
@@ -199,6 +224,12 @@ mod tests {
         assert!(s.lines().count() > 1);
         assert!(s.lines().skip(1).all(|l| l.starts_with(&" ".repeat(12))));
         assert_eq!(flow_list(&[], 4), "[]");
+        let t = "  perft: 3   # depth\n  result: \"a # b\"  # c\n";
+        let r = without_comment(t, 2..t.find('\n').unwrap_or(0));
+        assert_eq!(&t[r], "perft: 3");
+        let start = t.find("result").unwrap_or(0);
+        let r = without_comment(t, start..t.len() - 1);
+        assert_eq!(&t[r], "result: \"a # b\"");
         assert_eq!(quote("a \"b\""), "\"a \\\"b\\\"\"");
     }
 }
