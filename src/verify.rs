@@ -7,6 +7,7 @@ use crate::cases::load::{load, LoadedFile};
 use crate::cases::run_case;
 use crate::Variant;
 use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, Report};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// How `verify` runs.
@@ -30,8 +31,13 @@ pub struct Tally {
 /// Run the case files at `paths` (files or folders; `./cases` when empty), printing each case and
 /// the summary line `N passed, M failed`. Returns whether every case passed.
 pub fn run(paths: &[PathBuf], opts: Options) -> Result<bool, Report> {
-    let tally = run_with(paths, opts, &mut |s| print!("{s}"))?;
-    println!("{} passed, {} failed", tally.passed, tally.failed);
+    // A closed pipe (`damelab verify | head`) must not stop the run half-way through a bless:
+    // output that cannot be written is dropped.
+    let mut stdout = std::io::stdout();
+    let tally = run_with(paths, opts, &mut |s| {
+        let _ = stdout.write_all(s.as_bytes());
+    })?;
+    let _ = writeln!(stdout, "{} passed, {} failed", tally.passed, tally.failed);
     Ok(tally.failed == 0)
 }
 

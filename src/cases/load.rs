@@ -388,3 +388,40 @@ pub(crate) fn find_key_value(
     let lead = text[v..entry.end].len() - text[v..entry.end].trim_start().len();
     Some((v + lead).min(entry.end)..entry.end)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TEXT: &str = "variant: turkish\ncases:\n- name: a\n  moves:\n  - d4-c4\n  # note\n  result: ~\n-\n  name: b\n  perft: 3  # depth\nother: 1\n";
+
+    #[test]
+    fn finds_cases_and_keys_in_block_style() {
+        let r = case_ranges(TEXT);
+        assert_eq!(r.len(), 2);
+        assert!(TEXT[r[0].clone()].starts_with("- name: a"));
+        assert!(TEXT[r[1].clone()].starts_with("-\n  name: b"));
+        assert!(!TEXT[r[1].clone()].contains("other"));
+        let moves = find_key_entry(TEXT, r[0].clone(), "moves", None).map(|m| &TEXT[m]);
+        assert_eq!(moves, Some("moves:\n  - d4-c4"));
+        let perft = find_key_value(TEXT, r[1].clone(), "perft", None).map(|m| &TEXT[m]);
+        assert_eq!(perft, Some("3  # depth"));
+        assert_eq!(find_key_entry(TEXT, r[1].clone(), "moves", None), None);
+    }
+
+    #[test]
+    fn locates_serde_errors() {
+        assert_eq!(offset_of("ab\ncd\n", 2, 2), 4);
+        assert_eq!(offset_of("ab", 9, 1), 2);
+        let e = load(
+            "t.yaml",
+            "variant: turkish\ncases:\n  - name: x\n    mvoes: ~\n",
+        )
+        .expect("the top level reads");
+        assert_eq!(e.errors.len(), 1);
+        assert_eq!(
+            e.errors[0].1.span.offset(),
+            "variant: turkish\ncases:\n  - name: x\n    ".len()
+        );
+    }
+}
