@@ -41,12 +41,29 @@ pub fn bless_case(text: &str, lc: &LoadedCase, run: &CaseRun, force: bool) -> Ca
         None,
     ) {
         Some(range) => {
-            let range = without_comment(text, range);
+            let mut range = without_comment(text, range);
             let col = column(text, range.start);
-            out.edits.push(Edit {
-                range,
-                text: format!("{key}:{}", value(col)),
-            });
+            let mut new = format!("{key}:{}", value(col));
+            // A kept comment stays in its column when the new value leaves room, else follows
+            // it after two spaces.
+            let rest = &text[range.end..];
+            let line_rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
+            if line_rest.trim_start().starts_with('#') {
+                let hash = range.end + (line_rest.len() - line_rest.trim_start().len());
+                let hash_col = column(text, hash);
+                let width = match new.rfind('\n') {
+                    Some(i) => new[i + 1..].chars().count(),
+                    None => col + new.chars().count(),
+                };
+                let pad = if width + 1 < hash_col {
+                    hash_col - width
+                } else {
+                    2
+                };
+                new.push_str(&" ".repeat(pad));
+                range.end = hash;
+            }
+            out.edits.push(Edit { range, text: new });
             out.filled.push(key);
         }
         None => out.errors.push(format!(
