@@ -17,6 +17,7 @@ pub use game::Game;
 pub use variant::Variant;
 pub mod cases;
 pub mod describe;
+pub mod explain;
 pub mod render;
 pub mod repl;
 pub mod verify;

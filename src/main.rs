@@ -160,7 +160,14 @@ fn main() -> ExitCode {
             paths,
             bless,
             force,
-        }) => match damelab::verify::run(&paths, bless, force) {
+        }) => match damelab::verify::run(
+            &paths,
+            damelab::verify::Options {
+                bless,
+                force,
+                color: !no_color && std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            },
+        ) {
             Ok(true) => Ok(()),
             Ok(false) => return ExitCode::FAILURE,
             Err(e) => Err(e),

@@ -1,13 +1,52 @@
-//! `damelab verify`: run case files or folders of them and report each case.
+//! `damelab verify`: run case files or folders of them, report each case (a diff for a failure, a
+//! diagnostic pointing into the YAML for unreadable input), and with `--bless` fill in blank
+//! expectations.
 
-use crate::cases::{run_case, CaseFile};
+use crate::cases::bless::{apply, bless_case};
+use crate::cases::load::{load, LoadedFile};
+use crate::cases::run_case;
 use crate::Variant;
-use miette::Report;
+use miette::{Diagnostic, GraphicalReportHandler, GraphicalTheme, Report};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Run the case files at `paths` (files or folders; `./cases` when empty). Returns whether every
-/// case passed.
-pub fn run(paths: &[PathBuf], _bless: bool, _force: bool) -> Result<bool, Report> {
+/// How `verify` runs.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Options {
+    /// Fill in blank expectations.
+    pub bless: bool,
+    /// With `bless`: also replace expectations that are written and fail.
+    pub force: bool,
+    /// Colour the diagnostics.
+    pub color: bool,
+}
+
+/// Cases that passed and failed (a file or case that cannot be read counts as one failure).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub passed: usize,
+    pub failed: usize,
+}
+
+/// Run the case files at `paths` (files or folders; `./cases` when empty), printing each case and
+/// the summary line `N passed, M failed`. Returns whether every case passed.
+pub fn run(paths: &[PathBuf], opts: Options) -> Result<bool, Report> {
+    // A closed pipe (`damelab verify | head`) must not stop the run half-way through a bless:
+    // output that cannot be written is dropped.
+    let mut stdout = std::io::stdout();
+    let tally = run_with(paths, opts, &mut |s| {
+        let _ = stdout.write_all(s.as_bytes());
+    })?;
+    let _ = writeln!(stdout, "{} passed, {} failed", tally.passed, tally.failed);
+    Ok(tally.failed == 0)
+}
+
+/// As [`run`], handing the report to `out` piece by piece and returning the tally.
+pub fn run_with(
+    paths: &[PathBuf],
+    opts: Options,
+    out: &mut dyn FnMut(&str),
+) -> Result<Tally, Report> {
     let default = [PathBuf::from("cases")];
     let paths = if paths.is_empty() {
         &default[..]
@@ -18,11 +57,11 @@ pub fn run(paths: &[PathBuf], _bless: bool, _force: bool) -> Result<bool, Report
     for p in paths {
         collect(p, &mut files)?;
     }
-    let mut all_ok = true;
+    let mut tally = Tally::default();
     for f in &files {
-        all_ok &= run_file(f)?;
+        run_file(f, opts, out, &mut tally);
     }
-    Ok(all_ok)
+    Ok(tally)
 }
 
 fn collect(p: &Path, files: &mut Vec<PathBuf>) -> Result<(), Report> {
@@ -47,33 +86,167 @@ fn collect(p: &Path, files: &mut Vec<PathBuf>) -> Result<(), Report> {
     }
 }
 
-fn run_file(path: &Path) -> Result<bool, Report> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| miette::miette!("cannot read `{}`: {e}", path.display()))?;
-    let file: CaseFile =
-        serde_yaml::from_str(&text).map_err(|e| miette::miette!("{}: {e}", path.display()))?;
-    let variant_path = path.parent().unwrap_or(Path::new(".")).join(&file.variant);
-    let variant = if crate::variants::bundled(&file.variant).is_none() && variant_path.exists() {
-        Variant::from_path(&variant_path)
+fn render(d: &dyn Diagnostic, color: bool) -> String {
+    let theme = if color {
+        GraphicalTheme::unicode()
     } else {
-        Variant::load(&file.variant)
+        GraphicalTheme::unicode_nocolor()
+    };
+    let mut s = String::new();
+    if GraphicalReportHandler::new_themed(theme)
+        .with_width(100)
+        .render_report(&mut s, d)
+        .is_err()
+    {
+        return format!("error: {d}\n");
     }
-    .map_err(Report::new)?;
-    let mut ok = true;
-    println!("{} ({})", path.display(), variant.rules.spec.title);
-    for case in &file.cases {
-        let r = run_case(&variant, case);
-        if r.passed() {
-            println!("  ok    {}", r.name);
-        } else {
-            ok = false;
-            println!("  FAIL  {}", r.name);
-            for f in &r.failures {
-                for line in f.lines() {
-                    println!("        {line}");
-                }
+    s
+}
+
+/// Indent every line of `text` by `pad`.
+fn indented(text: &str, pad: &str) -> String {
+    text.lines()
+        .map(|l| {
+            if l.is_empty() {
+                "\n".to_string()
+            } else {
+                format!("{pad}{l}\n")
+            }
+        })
+        .collect()
+}
+
+/// The variant a case file names: a bundled name, or a rules file relative to the case file.
+fn variant_of(path: &Path, name: &str) -> Result<Variant, crate::variant::LoadError> {
+    if crate::variants::bundled(name).is_some() {
+        return Variant::load(name);
+    }
+    let relative = path.parent().unwrap_or(Path::new(".")).join(name);
+    if relative.exists() {
+        Variant::from_path(&relative)
+    } else {
+        Variant::load(name)
+    }
+}
+
+fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut Tally) {
+    let name = path.display().to_string();
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            out(&format!("{name}\n  FAIL  cannot read the file: {e}\n"));
+            tally.failed += 1;
+            return;
+        }
+    };
+    let file = match load(&name, &text) {
+        Ok(f) => f,
+        Err(e) => {
+            out(&format!("{name}\n  FAIL  the file does not read\n"));
+            out(&render(&*e, opts.color));
+            tally.failed += 1;
+            return;
+        }
+    };
+    let variant = match variant_of(path, &file.variant) {
+        Ok(v) => v,
+        Err(e) => {
+            out(&format!("{name}\n  FAIL  its variant does not load\n"));
+            let pointer = file.variant_error(
+                format!("cannot load variant `{}`", file.variant),
+                Some("give a bundled variant's name, or a rules file's path relative to the case file".into()),
+            );
+            out(&render(&pointer, opts.color));
+            out(&render(&e, opts.color));
+            tally.failed += file.cases.len().max(1) + file.errors.len();
+            return;
+        }
+    };
+    out(&format!("{name} ({})\n", variant.rules.spec.title));
+    for (case_name, e) in &file.errors {
+        let who = case_name.as_deref().unwrap_or("(a case)");
+        out(&format!("  FAIL  {who} (does not read)\n"));
+        out(&render(e, opts.color));
+        tally.failed += 1;
+    }
+    let mut edits = Vec::new();
+    for lc in &file.cases {
+        let run = run_case(&variant, &lc.case);
+        let mut report = String::new();
+        let mut filled: Vec<&str> = Vec::new();
+        if opts.bless {
+            let b = bless_case(&file.text, lc, &run, opts.force);
+            filled = b.filled.clone();
+            edits.extend(b.edits);
+            for e in b.errors {
+                report.push_str(&format!("        {e}\n"));
             }
         }
+        let remaining: Vec<_> = run
+            .failures
+            .iter()
+            .filter(|f| !filled.contains(&f.key))
+            .collect();
+        let ok = remaining.is_empty() && run.problems.is_empty() && report.is_empty();
+        let status = match (ok, filled.is_empty()) {
+            (true, true) => "ok   ",
+            (true, false) => "bless",
+            (false, _) => "FAIL ",
+        };
+        let mut line = format!("  {status} {}", run.name);
+        if !filled.is_empty() {
+            line.push_str(&format!(" (filled in: {})", filled.join(", ")));
+        }
+        out(&format!("{line}\n"));
+        for f in &remaining {
+            out(&indented(&f.text, "        "));
+            let blessable = ["perft", "moves", "position", "result", "explain"].contains(&f.key);
+            if opts.bless && !f.blank && blessable {
+                out("        (kept: `--force` replaces it)\n");
+            }
+        }
+        out(&report);
+        for p in &run.problems {
+            out(&render(&file.problem(lc, p), opts.color));
+        }
+        if ok {
+            tally.passed += 1;
+        } else {
+            tally.failed += 1;
+        }
     }
-    Ok(ok)
+    if !edits.is_empty() {
+        write_back(path, &file, edits, out, tally);
+    }
+}
+
+fn write_back(
+    path: &Path,
+    file: &LoadedFile,
+    edits: Vec<crate::cases::bless::Edit>,
+    out: &mut dyn FnMut(&str),
+    tally: &mut Tally,
+) {
+    let text = apply(&file.text, edits);
+    // The edited text must still read as a case file before it replaces the original.
+    let broken = file
+        .errors
+        .is_empty()
+        .then(|| serde_yaml::from_str::<crate::cases::CaseFile>(&text).err())
+        .flatten();
+    if let Some(e) = broken {
+        out(&format!(
+            "  FAIL  blessing would break {}: {e}; the file is unchanged\n",
+            path.display()
+        ));
+        tally.failed += 1;
+        return;
+    }
+    match std::fs::write(path, text) {
+        Ok(()) => out(&format!("  wrote {}\n", path.display())),
+        Err(e) => {
+            out(&format!("  FAIL  cannot write {}: {e}\n", path.display()));
+            tally.failed += 1;
+        }
+    }
 }

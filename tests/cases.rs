@@ -26,12 +26,13 @@ fn case_files() {
             .iter()
             .filter(|r| !r.passed())
             .map(|r| {
-                format!(
-                    "{} / {}:\n  {}",
-                    path.display(),
-                    r.name,
-                    r.failures.join("\n  ")
-                )
+                let lines: Vec<String> = r
+                    .failures
+                    .iter()
+                    .map(|f| f.text.clone())
+                    .chain(r.problems.iter().map(|p| format!("{}: {}", p.key, p.error)))
+                    .collect();
+                format!("{} / {}:\n  {}", path.display(), r.name, lines.join("\n  "))
             })
             .collect();
         assert!(
