@@ -64,3 +64,47 @@ fn garbage_never_crashes() {
     assert!(out.contains("unknown command"), "{out}");
     assert!(!out.contains("panicked"), "{out}");
 }
+
+/// `reload` keeps the game when its moves stay legal, starts anew when one does not, and leaves
+/// everything as it was when the edited file is broken.
+#[test]
+fn reload_after_editing_the_rules_file() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_reload");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("mydameo.rules");
+    let original = std::fs::read_to_string("variants/dameo.rules").expect("Dameo's rules");
+    std::fs::write(&file, &original).expect("write the copy");
+    let v = damelab::Variant::from_path(&file).expect("the copy loads");
+    let mut s = damelab::repl::Session::new(v);
+    assert_eq!(s.execute("c3-c4 f6-f5"), "1. c3-c4\n1... f6-f5\n");
+
+    // A harmless edit: the game goes on.
+    std::fs::write(&file, original.replace("\"Dameo\"", "\"Dameo (edited)\"")).expect("edit");
+    let out = s.execute("reload");
+    assert!(out.contains("the game's 2 moves are still legal"), "{out}");
+    assert!(out.contains("Dameo (edited)"), "{out}");
+    assert_eq!(s.game.moves().len(), 2);
+
+    // Men may no longer step straight forward: c3-c4 is gone, a new game starts.
+    let edited = original.replace("step forward, forward-diagonal", "step forward-diagonal");
+    assert_ne!(
+        edited, original,
+        "the edit must apply to Dameo's rules text"
+    );
+    std::fs::write(&file, edited).expect("edit");
+    let out = s.execute("reload");
+    assert!(out.contains("move 1 (`c3-c4`) is no longer legal"), "{out}");
+    assert_eq!(s.game.moves().len(), 0);
+    s.execute("c3-d4");
+
+    // A broken file: a diagnostic, and the game is unchanged.
+    std::fs::write(
+        &file,
+        "variant \"Broken\"\nboard 8x8, all squares\npiece man \"M\"\nman: fly\n",
+    )
+    .expect("edit");
+    let out = s.execute("reload");
+    assert!(out.contains('×'), "a diagnostic: {out}");
+    assert_eq!(s.game.moves().len(), 1);
+    assert!(s.execute("history").contains("c3-d4"));
+}

@@ -202,15 +202,35 @@ pub fn overview() -> String {
     out
 }
 
-/// The text of `help COMMAND`.
+/// The text of `help COMMAND`, its description wrapped.
 pub fn details(c: &Command) -> String {
     let aliases: Vec<String> = c.aliases.iter().map(|a| format!("`{a}`")).collect();
+    let head = format!("{} {}", c.name, c.args);
     format!(
-        "{} {}\n  {}\n  also: {}\n",
-        c.name,
-        c.args,
-        c.details,
+        "{}\n{}  also: {}\n",
+        head.trim_end(),
+        wrap(c.details, 2, 90),
         aliases.join(", ")
     )
-    .replacen(&format!("{} \n", c.name), &format!("{}\n", c.name), 1)
+}
+
+/// Words of `text` in lines of at most `width` characters, each indented by `indent` spaces.
+fn wrap(text: &str, indent: usize, width: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent + line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&format!("{pad}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{pad}{line}\n"));
+    }
+    out
 }

@@ -44,9 +44,8 @@ pub fn explain(game: &Game, text: &str) -> Result<String, Report> {
         });
     }
     let spec = &rules.spec;
-    let piece = |side: usize, kind: usize| {
-        format!("{} {}", spec.sides[side].name, spec.pieces[kind].name)
-    };
+    let piece =
+        |side: usize, kind: usize| format!("{} {}", spec.sides[side].name, spec.pieces[kind].name);
     let turn = pos.turn();
     let sq_name = |sq: Sq| rules.geo.name(sq);
     match pos.at(from) {
@@ -81,7 +80,8 @@ pub fn explain(game: &Game, text: &str) -> Result<String, Report> {
         if mv.is_capture() {
             if let Some(best) = best_of(rules, pos, &captures) {
                 return Ok(format!(
-                    "`{text}` is not legal: {}\n",
+                    "`{text}` is not legal under the priority ({}): {}\n",
+                    criteria_names(rules),
                     priority_reason(rules, pos, mv, best)
                 ));
             }
@@ -97,8 +97,10 @@ pub fn explain(game: &Game, text: &str) -> Result<String, Report> {
     }
     let mut through: Vec<String> = relaxed
         .iter()
-        .filter(|m| m.is_capture() && m.from == from && m.route()[..m.route().len() - 1].contains(&to))
-        .map(|m| name(m))
+        .filter(|m| {
+            m.is_capture() && m.from == from && m.route()[..m.route().len() - 1].contains(&to)
+        })
+        .map(&name)
         .collect();
     if !through.is_empty() {
         through.sort();
@@ -109,7 +111,9 @@ pub fn explain(game: &Game, text: &str) -> Result<String, Report> {
             shorten(&through)
         ));
     }
-    let (side, kind) = pos.at(from).expect("checked above: the origin holds a piece");
+    let (side, kind) = pos
+        .at(from)
+        .expect("checked above: the origin holds a piece");
     let mut why = format!(
         "`{text}` is not legal: the {} on {} cannot move to {}",
         piece(side, kind),
@@ -119,11 +123,7 @@ pub fn explain(game: &Game, text: &str) -> Result<String, Report> {
     if to != from && pos.at(to).is_some() {
         why.push_str(&format!(" ({} is occupied)", sq_name(to)));
     }
-    let mut own: Vec<String> = legal
-        .iter()
-        .filter(|m| m.from == from)
-        .map(|m| name(m))
-        .collect();
+    let mut own: Vec<String> = legal.iter().filter(|m| m.from == from).map(name).collect();
     own.sort();
     if own.is_empty() {
         why.push_str("; it has no legal move here");
@@ -305,10 +305,7 @@ fn value(rules: &Rules, pos: &Position, mv: &Move, c: Criterion) -> Vec<i64> {
     let spec = &rules.spec;
     match c {
         Criterion::MostPieces => vec![mv.captures() as i64],
-        Criterion::MostValue => vec![taken
-            .iter()
-            .map(|&k| spec.pieces[k].value as i64)
-            .sum()],
+        Criterion::MostValue => vec![taken.iter().map(|&k| spec.pieces[k].value as i64).sum()],
         Criterion::HighestCapturer => vec![spec.pieces[mv.kind_before as usize].rank as i64],
         Criterion::HighestCapturedRanks => rules
             .ranks_desc

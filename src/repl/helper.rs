@@ -127,7 +127,9 @@ impl Completer for ReplHelper {
             })
             .collect();
         let first = line.split_whitespace().next().and_then(commands::find);
-        let in_argument = line.get(..pos).is_some_and(|h| h.contains(char::is_whitespace));
+        let in_argument = line
+            .get(..pos)
+            .is_some_and(|h| h.contains(char::is_whitespace));
         if first.is_some_and(|c| c.name == "load") && in_argument {
             let (fstart, files) = self.files.complete_path(line, pos)?;
             if pairs.is_empty() {

@@ -276,8 +276,12 @@ impl Session {
         let start = if *old.start() == old.rules.start {
             Ok(new_rules.start)
         } else {
-            parse_fen(&new_rules, &to_fen(&old.rules, old.start()))
-                .map_err(|e| format!("the start position does not fit the new rules: {}", e.message))
+            parse_fen(&new_rules, &to_fen(&old.rules, old.start())).map_err(|e| {
+                format!(
+                    "the start position does not fit the new rules: {}",
+                    e.message
+                )
+            })
         };
         let replay = start.and_then(|s| {
             let mut game = Game::from_position(new_rules.clone(), s);
@@ -317,7 +321,19 @@ impl Session {
         let mut out = String::new();
         for word in line.split_whitespace() {
             let legal = trial.legal_moves();
-            let mv = parse_move(&rules, &legal, word).map_err(input_error)?;
+            let mv = match parse_move(&rules, &legal, word) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    // An illegal move gets the rule that forbids it, as `explain` would say.
+                    let mut out = self.render_report(&input_error(e));
+                    if let Ok(why) = explain(&trial, word) {
+                        if why.contains("is not legal") {
+                            out.push_str(&format!("  why: {why}"));
+                        }
+                    }
+                    return Ok(out);
+                }
+            };
             out.push_str(&format!(
                 "{}{}\n",
                 self.move_number(trial.moves().len()),
@@ -336,7 +352,7 @@ impl Session {
     /// `1. ` or `1... ` for the ply with this index.
     fn move_number(&self, ply: usize) -> String {
         let p = ply + self.game.start().turn();
-        if p % 2 == 0 {
+        if p.is_multiple_of(2) {
             format!("{}. ", p / 2 + 1)
         } else {
             format!("{}... ", p / 2 + 1)
@@ -364,10 +380,7 @@ impl Session {
         quiet.sort();
         quiet.dedup();
         let total = captures.len() + quiet.len();
-        let mut out = format!(
-            "{total} legal move{}\n",
-            if total == 1 { "" } else { "s" }
-        );
+        let mut out = format!("{total} legal move{}\n", if total == 1 { "" } else { "s" });
         let width = captures.iter().map(|c| c.1.len()).max().unwrap_or(0);
         for (n, name) in &captures {
             out.push_str(&format!("  {name:<width$}  takes {n}\n"));
@@ -382,8 +395,12 @@ impl Session {
         if arg.is_empty() {
             return Ok(1);
         }
-        arg.parse()
-            .map_err(|_| fail(format!("`{arg}` is not a number"), &format!("e.g. `{what} 2`")))
+        arg.parse().map_err(|_| {
+            fail(
+                format!("`{arg}` is not a number"),
+                &format!("e.g. `{what} 2`"),
+            )
+        })
     }
 
     fn undo_redo(&mut self, arg: &str, undo: bool) -> Outcome {
@@ -435,10 +452,7 @@ impl Session {
         let rules = &self.game.rules;
         let mut out = String::new();
         if *self.game.start() != rules.start {
-            out.push_str(&format!(
-                "from {}\n",
-                to_fen(rules, self.game.start())
-            ));
+            out.push_str(&format!("from {}\n", to_fen(rules, self.game.start())));
         }
         let moves = self.game.moves();
         if moves.is_empty() {
@@ -448,7 +462,7 @@ impl Session {
         let mut line = String::new();
         for (i, m) in moves.iter().enumerate() {
             let p = i + self.game.start().turn();
-            if p % 2 == 0 || i == 0 {
+            if p.is_multiple_of(2) || i == 0 {
                 if !line.is_empty() {
                     out.push_str(line.trim_end());
                     out.push('\n');
@@ -544,12 +558,7 @@ impl Session {
                     {
                         Some(k) if first.is_ascii_uppercase() => (k, chars.as_str()),
                         _ if rules.geo.parse_any(w).is_some() => (0, w),
-                        _ => {
-                            return Err(fail(
-                                format!("`{w}` is not a piece on a square"),
-                                &usage,
-                            ))
-                        }
+                        _ => return Err(fail(format!("`{w}` is not a piece on a square"), &usage)),
                     }
                 }
             };

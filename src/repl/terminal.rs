@@ -80,8 +80,8 @@ fn run_interactive(
         })
         .auto_add_history(true)
         .build();
-    let mut rl: Editor<ReplHelper, DefaultHistory> =
-        Editor::with_config(config).map_err(|e| miette::miette!("cannot start line editing: {e}"))?;
+    let mut rl: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)
+        .map_err(|e| miette::miette!("cannot start line editing: {e}"))?;
     rl.set_helper(Some(ReplHelper::new(Candidates::of(session), color)));
     let history = history
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".damelab_history")));
