@@ -3,6 +3,7 @@
 
 use crate::engine::geometry::BitIter;
 use crate::engine::{Move, Position, Rules};
+use crate::spec::Notation;
 
 /// Symbols by kind (declaration order: the first kind is the man or Pedine), for each side: the
 /// first side's are hollow, the second side's filled. A variant with more kinds than symbols falls
@@ -113,7 +114,23 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
                 out.push_str(&format!(" {c} "));
             }
         }
-        out.push_str(&format!(" {}\n", r + 1));
+        out.push_str(&format!(" {}", r + 1));
+        if geo.notation == Notation::Numbered {
+            // The numbers of the rank's playable squares, since moves are written with them.
+            let nums: Vec<u8> = (0..geo.width)
+                .filter_map(|f| geo.square((f, r)))
+                .filter(|&sq| geo.is_playable(sq))
+                .map(|sq| geo.number[sq as usize])
+                .collect();
+            if let (Some(first), Some(last)) = (nums.iter().min(), nums.iter().max()) {
+                out.push_str(&format!(
+                    "{:>w$}{first}-{last}",
+                    "",
+                    w = 4 - (r + 1).to_string().len()
+                ));
+            }
+        }
+        out.push('\n');
     }
     out.push_str(&format!("   {files}\n"));
     out
@@ -130,4 +147,30 @@ pub fn board_text(rules: &Rules, pos: &Position, last: Option<&Move>) -> String 
             unicode: false,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Variant;
+
+    #[test]
+    fn colour_only_when_asked() {
+        let v = Variant::load("dameo").expect("Dameo is bundled");
+        let plain = board(&v.rules, &v.rules.start, None, Style::default());
+        assert!(!plain.contains('\x1b'));
+        assert!(plain.contains('⛀') && plain.contains('⛂'));
+        let colour = board(
+            &v.rules,
+            &v.rules.start,
+            None,
+            Style {
+                color: true,
+                unicode: true,
+            },
+        );
+        assert!(colour.contains("\x1b["));
+        let letters = board_text(&v.rules, &v.rules.start, None);
+        assert!(letters.contains(" M ") && letters.contains(" m "));
+    }
 }

@@ -257,9 +257,10 @@ impl Session {
         self.variant = v;
         self.changed = true;
         Ok(format!(
-            "loaded {}: {}\n",
+            "loaded {}: {}\n{}",
             self.variant.name(),
-            self.variant.rules.spec.title
+            self.variant.rules.spec.title,
+            render::legend(&self.variant.rules, self.style)
         ))
     }
 

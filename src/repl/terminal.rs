@@ -3,7 +3,7 @@
 
 use super::helper::{Candidates, ReplHelper};
 use super::Session;
-use crate::render::Style;
+use crate::render::{self, Style};
 use crate::Variant;
 use miette::Report;
 use rustyline::config::{ColorMode, CompletionType, Config};
@@ -93,6 +93,7 @@ fn run_interactive(
         "damelab — {} (`help` for the commands, Ctrl-D to leave)",
         session.variant.rules.spec.title
     );
+    print!("{}", render::legend(&session.game.rules, session.style));
     print!("{}", session.board());
     println!("{}", session.game.describe_result());
     loop {
