@@ -396,12 +396,13 @@ impl Session {
         if arg.is_empty() {
             return Ok(1);
         }
-        arg.parse().map_err(|_| {
-            fail(
-                format!("`{arg}` is not a number"),
+        match arg.parse() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(fail(
+                format!("`{arg}` is not a number of moves"),
                 &format!("e.g. `{what} 2`"),
-            )
-        })
+            )),
+        }
     }
 
     fn undo_redo(&mut self, arg: &str, undo: bool) -> Outcome {
