@@ -283,7 +283,10 @@ fn capture_order(rules: &Rules, mv: &Move) -> Vec<Sq> {
             (r1 as i16 - r0 as i16).signum(),
         );
         let (mut f, mut r) = (f0 as i16, r0 as i16);
-        while (f, r) != (f1 as i16, r1 as i16) {
+        // Jumps run along lines; the bound only guards against a segment that is not one.
+        let mut steps = geo.width as usize + geo.height as usize;
+        while (f, r) != (f1 as i16, r1 as i16) && steps > 0 {
+            steps -= 1;
             f += df;
             r += dr;
             if let Some(sq) = geo.square((f as u8, r as u8)) {
