@@ -48,9 +48,12 @@ enum Command {
     Repl {
         /// A bundled variant's name or a path to a rules file.
         variant: Option<String>,
-        /// Where to keep the line history.
+        /// Where to keep the line history (default: ~/.damelab_history).
         #[arg(long)]
         history: Option<std::path::PathBuf>,
+        /// With stdin not a terminal: print each input line, after `> `, before its result.
+        #[arg(long)]
+        echo: bool,
     },
     /// List the bundled variants: name, then title.
     List,
@@ -124,11 +127,16 @@ fn main() -> ExitCode {
         .ok();
     }
     let result = match cli.command {
-        None => repl(variants::DEFAULT, None, no_color),
-        Some(Command::Repl { variant, history }) => repl(
+        None => repl(variants::DEFAULT, None, no_color, false),
+        Some(Command::Repl {
+            variant,
+            history,
+            echo,
+        }) => repl(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             history,
             no_color,
+            echo,
         ),
         Some(Command::List) => {
             for (name, text) in variants::BUNDLED {
@@ -281,6 +289,18 @@ fn perft(
     Ok(())
 }
 
-fn repl(variant: &str, history: Option<std::path::PathBuf>, no_color: bool) -> Result<(), Report> {
-    damelab::repl::run(variant, history, no_color)
+fn repl(
+    variant: &str,
+    history: Option<std::path::PathBuf>,
+    no_color: bool,
+    echo: bool,
+) -> Result<(), Report> {
+    damelab::repl::run(
+        variant,
+        damelab::repl::Options {
+            history,
+            no_color,
+            echo,
+        },
+    )
 }

@@ -1,0 +1,236 @@
+//! The REPL's command table: names, aliases, arguments and help texts, shared by the dispatcher,
+//! `help`, completion and hints.
+
+/// One command of the workbench.
+#[derive(Debug)]
+pub struct Command {
+    pub name: &'static str,
+    /// Short forms; the first is the one `help` shows.
+    pub aliases: &'static [&'static str],
+    /// The arguments as `help` shows them (`N`, `[FEN]`).
+    pub args: &'static str,
+    /// One line for the `help` overview.
+    pub summary: &'static str,
+    /// The longer text of `help COMMAND`.
+    pub details: &'static str,
+}
+
+/// Every command, in the order `help` lists them.
+pub const COMMANDS: &[Command] = &[
+    Command {
+        name: "help",
+        aliases: &["h", "?"],
+        args: "[COMMAND]",
+        summary: "the commands, or one command in detail",
+        details: "`help` lists the commands; `help fen` (or `help f`) explains one.",
+    },
+    Command {
+        name: "variants",
+        aliases: &["vs"],
+        args: "",
+        summary: "the bundled variants",
+        details: "Lists the bundled variants, name then title; the loaded one is marked `*`.",
+    },
+    Command {
+        name: "load",
+        aliases: &["l"],
+        args: "VARIANT|FILE",
+        summary: "play another variant",
+        details: "Loads a bundled variant by name (`load turkish`) or a rules file by path \
+                  (`load my.rules`) and starts a new game on it. If it does not load, the \
+                  diagnostic is printed and the current game goes on.",
+    },
+    Command {
+        name: "reload",
+        aliases: &["rl"],
+        args: "",
+        summary: "re-read the rules file after editing it",
+        details: "Re-reads the loaded rules file. The game is kept when every move of it is \
+                  still legal under the new rules; otherwise the first move that is not is \
+                  named and a new game starts. A broken file leaves everything as it was.",
+    },
+    Command {
+        name: "new",
+        aliases: &["n"],
+        args: "",
+        summary: "a new game from the start position",
+        details: "Starts a new game from the variant's start position.",
+    },
+    Command {
+        name: "show",
+        aliases: &["s", "board"],
+        args: "",
+        summary: "the board",
+        details: "Draws the board, coordinates on every edge, the last move bracketed (or \
+                  highlighted in colour) and the squares it captured on marked `×`.",
+    },
+    Command {
+        name: "moves",
+        aliases: &["m"],
+        args: "",
+        summary: "the legal moves, captures first",
+        details: "Lists the legal moves: captures first, each with the number of pieces it \
+                  takes, then the quiet moves. Type a move to play it.",
+    },
+    Command {
+        name: "undo",
+        aliases: &["u"],
+        args: "[N]",
+        summary: "take back a move (or N)",
+        details: "Takes back the last move, or the last N moves; `redo` replays them.",
+    },
+    Command {
+        name: "redo",
+        aliases: &["rd"],
+        args: "[N]",
+        summary: "replay a move taken back (or N)",
+        details: "Replays the last move taken back by `undo`, or N of them. Playing a new move \
+                  forgets the moves taken back.",
+    },
+    Command {
+        name: "history",
+        aliases: &["hi"],
+        args: "",
+        summary: "the game so far in notation",
+        details: "Prints the moves of the game, numbered, with the start position's FEN when \
+                  the game did not start from the variant's setup.",
+    },
+    Command {
+        name: "fen",
+        aliases: &["f"],
+        args: "[FEN]",
+        summary: "print the position, or set it",
+        details: "`fen` prints the position as FEN (`W:Wa2,b2,Kd5:Ba6,h7`: side to move, then \
+                  each side's squares, a piece letter before a square for pieces other than \
+                  the first kind). `fen FEN` sets it and starts the game from there.",
+    },
+    Command {
+        name: "put",
+        aliases: &["pu"],
+        args: "[SIDE] SQUARE...",
+        summary: "put pieces on squares",
+        details: "`put Ka1 b2` puts a king on a1 and a man on b2 (a square alone means the \
+                  variant's first kind of piece; a piece letter before it names another). \
+                  The pieces belong to the first side unless a side letter comes first: \
+                  `put B d4 Ke5`. Editing the position starts the game from it.",
+    },
+    Command {
+        name: "clear",
+        aliases: &["cl"],
+        args: "SQUARE...|all",
+        summary: "empty squares",
+        details: "`clear d4 e5` takes the pieces off those squares; `clear all` empties the \
+                  board. Editing the position starts the game from it.",
+    },
+    Command {
+        name: "turn",
+        aliases: &["t"],
+        args: "[SIDE]",
+        summary: "whose turn it is, or set it",
+        details: "`turn` names the side to move; `turn B` gives the move to the side whose \
+                  letter is `B`. Editing the position starts the game from it.",
+    },
+    Command {
+        name: "perft",
+        aliases: &["p"],
+        args: "N",
+        summary: "count move sequences up to depth N",
+        details: "Prints perft(1) … perft(N) from the current position: the number of legal \
+                  move sequences of each length (repetition ignored).",
+    },
+    Command {
+        name: "divide",
+        aliases: &["d"],
+        args: "N",
+        summary: "perft N split by first move",
+        details: "Prints each legal move with the perft(N - 1) count below it, then perft(N).",
+    },
+    Command {
+        name: "explain",
+        aliases: &["e", "why"],
+        args: "MOVE",
+        summary: "why a move is legal or not",
+        details: "Explains a move: for a legal capture how it fares under the priority rule, \
+                  for an illegal move the rule that forbids it (a compulsory capture, the \
+                  priority, a move the piece cannot make, the wrong side's piece…).",
+    },
+    Command {
+        name: "rules",
+        aliases: &["ru"],
+        args: "",
+        summary: "the variant in plain English",
+        details: "Describes the loaded variant's rules in plain English.",
+    },
+    Command {
+        name: "result",
+        aliases: &["r"],
+        args: "",
+        summary: "whose turn, or how the game ended",
+        details: "Names the side to move, or the winner and why, or why the game is drawn.",
+    },
+    Command {
+        name: "quit",
+        aliases: &["q", "exit"],
+        args: "",
+        summary: "leave (also Ctrl-D)",
+        details: "Leaves the workbench. Ctrl-D does too; Ctrl-C only cancels the line.",
+    },
+];
+
+/// The command a word names, by name or alias.
+pub fn find(word: &str) -> Option<&'static Command> {
+    COMMANDS
+        .iter()
+        .find(|c| c.name == word || c.aliases.contains(&word))
+}
+
+/// Every name and alias (for completion and suggestions).
+pub fn all_words() -> impl Iterator<Item = &'static str> {
+    COMMANDS
+        .iter()
+        .flat_map(|c| std::iter::once(c.name).chain(c.aliases.iter().copied()))
+}
+
+/// The overview printed by `help`.
+pub fn overview() -> String {
+    let mut out = String::from("commands (type a move to play it: c3-c4, c3xe5, 32-28):\n");
+    for c in COMMANDS {
+        let head = format!("{} ({}) {}", c.name, c.aliases[0], c.args);
+        out.push_str(&format!("  {:<30} {}\n", head.trim_end(), c.summary));
+    }
+    out.push_str("`help COMMAND` tells more about one\n");
+    out
+}
+
+/// The text of `help COMMAND`, its description wrapped.
+pub fn details(c: &Command) -> String {
+    let aliases: Vec<String> = c.aliases.iter().map(|a| format!("`{a}`")).collect();
+    let head = format!("{} {}", c.name, c.args);
+    format!(
+        "{}\n{}  also: {}\n",
+        head.trim_end(),
+        wrap(c.details, 2, 90),
+        aliases.join(", ")
+    )
+}
+
+/// Words of `text` in lines of at most `width` characters, each indented by `indent` spaces.
+fn wrap(text: &str, indent: usize, width: usize) -> String {
+    let pad = " ".repeat(indent);
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && indent + line.chars().count() + 1 + word.chars().count() > width {
+            out.push_str(&format!("{pad}{line}\n"));
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        out.push_str(&format!("{pad}{line}\n"));
+    }
+    out
+}

@@ -1,0 +1,673 @@
+//! A workbench session: the loaded variant, the game on it, and the commands that act on them.
+//! Every command returns the text to print; an error is a diagnostic and leaves the game as it was.
+
+use super::commands::{self, Command};
+use super::explain::explain;
+use crate::engine::{GenOptions, Move, Position, Sq};
+use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
+use crate::render::{self, Style};
+use crate::{variants, Game, Variant};
+use miette::{GraphicalReportHandler, GraphicalTheme, Report};
+
+/// The deepest `perft` the workbench runs: beyond it a count takes hours in the bigger variants.
+const MAX_PERFT: usize = 12;
+
+/// A REPL session: the loaded variant and the game on it.
+pub struct Session {
+    pub variant: Variant,
+    pub game: Game,
+    /// Set by `quit`.
+    pub quit: bool,
+    /// How boards and diagnostics are drawn.
+    pub style: Style,
+    /// Draw the board after each command that changes the position (the interactive front end
+    /// does; scripts ask with `show`).
+    pub show_after_change: bool,
+    changed: bool,
+}
+
+type Outcome = Result<String, Report>;
+
+fn fail(message: String, help: &str) -> Report {
+    miette::miette!(help = help.to_string(), "{message}")
+}
+
+fn input_error(e: Box<InputError>) -> Report {
+    Report::new_boxed(e as Box<dyn miette::Diagnostic + Send + Sync>)
+}
+
+/// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`) rather than a command?
+fn looks_like_move(word: &str) -> bool {
+    let b = word.as_bytes();
+    match b {
+        [d, ..] if d.is_ascii_digit() => true,
+        [l, d, ..] => l.is_ascii_alphabetic() && d.is_ascii_digit(),
+        _ => false,
+    }
+}
+
+impl Session {
+    pub fn new(variant: Variant) -> Session {
+        let game = Game::new(variant.rules.clone());
+        Session {
+            variant,
+            game,
+            quit: false,
+            style: Style::default(),
+            show_after_change: false,
+            changed: false,
+        }
+    }
+
+    /// Run one line; the text to print (results or a rendered diagnostic). Never panics on input;
+    /// on an error the game is unchanged.
+    pub fn execute(&mut self, line: &str) -> String {
+        self.changed = false;
+        let mut out = match self.run_line(line.trim()) {
+            Ok(s) => s,
+            Err(report) => self.render_report(&report),
+        };
+        if self.changed && self.show_after_change {
+            out.push_str(&self.board());
+        }
+        out
+    }
+
+    /// The board of the current position, last move marked.
+    pub fn board(&self) -> String {
+        render::board(
+            &self.game.rules,
+            self.game.position(),
+            self.game.last_move(),
+            self.style,
+        )
+    }
+
+    /// The names of the legal moves of the current position, sorted (for completion and hints).
+    pub fn legal_move_names(&self) -> Vec<String> {
+        let rules = &self.game.rules;
+        let mut names: Vec<String> = self
+            .game
+            .legal_moves()
+            .iter()
+            .map(|m| move_to_string(rules, m))
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+    }
+
+    fn render_report(&self, report: &Report) -> String {
+        let theme = if self.style.color {
+            GraphicalTheme::unicode()
+        } else {
+            GraphicalTheme::unicode_nocolor()
+        };
+        let mut out = String::new();
+        let handler = GraphicalReportHandler::new_themed(theme)
+            .with_width(100)
+            .with_links(false);
+        if handler.render_report(&mut out, report.as_ref()).is_err() {
+            out = format!("error: {report}\n");
+        }
+        if !out.ends_with('\n') {
+            out.push('\n');
+        }
+        out
+    }
+
+    fn run_line(&mut self, line: &str) -> Outcome {
+        let (word, arg) = match line.split_once(char::is_whitespace) {
+            Some((c, a)) => (c, a.trim()),
+            None => (line, ""),
+        };
+        if word.is_empty() || word.starts_with('#') {
+            return Ok(String::new());
+        }
+        let Some(cmd) = commands::find(word) else {
+            if looks_like_move(word) {
+                return self.play_moves(line);
+            }
+            let help = match crate::util::closest(word, commands::all_words()) {
+                Some(c) => format!("did you mean `{c}`? type `help` for the commands"),
+                None => "type `help` for the commands, or a move such as `c3-c4`".into(),
+            };
+            return Err(fail(format!("unknown command `{word}`"), &help));
+        };
+        self.run_command(cmd, arg)
+    }
+
+    fn run_command(&mut self, cmd: &Command, arg: &str) -> Outcome {
+        let no_arg = |_: &Session| -> Result<(), Report> {
+            if arg.is_empty() {
+                Ok(())
+            } else {
+                Err(fail(
+                    format!("`{}` takes no argument, got `{arg}`", cmd.name),
+                    &format!("type `{}` alone", cmd.name),
+                ))
+            }
+        };
+        match cmd.name {
+            "help" => self.help(arg),
+            "quit" => {
+                self.quit = true;
+                Ok(String::new())
+            }
+            "variants" => {
+                no_arg(self)?;
+                Ok(self.variants())
+            }
+            "load" => self.load(arg),
+            "reload" => {
+                no_arg(self)?;
+                self.reload()
+            }
+            "new" => {
+                no_arg(self)?;
+                self.game = Game::new(self.game.rules.clone());
+                self.changed = true;
+                Ok(format!("new game: {}\n", self.game.describe_result()))
+            }
+            "show" => {
+                no_arg(self)?;
+                Ok(self.board())
+            }
+            "moves" => {
+                no_arg(self)?;
+                Ok(self.moves())
+            }
+            "undo" => self.undo_redo(arg, true),
+            "redo" => self.undo_redo(arg, false),
+            "history" => {
+                no_arg(self)?;
+                Ok(self.history())
+            }
+            "fen" => self.fen(arg),
+            "put" => self.put(arg),
+            "clear" => self.clear(arg),
+            "turn" => self.turn(arg),
+            "perft" => self.perft(arg, false),
+            "divide" => self.perft(arg, true),
+            "explain" => {
+                if arg.is_empty() {
+                    return Err(fail(
+                        "`explain` needs a move".into(),
+                        "e.g. `explain c3xe5`",
+                    ));
+                }
+                explain(&self.game, arg)
+            }
+            "rules" => {
+                no_arg(self)?;
+                Ok(crate::describe::describe(&self.game.rules))
+            }
+            "result" => {
+                no_arg(self)?;
+                Ok(format!("{}\n", self.game.describe_result()))
+            }
+            other => Err(fail(
+                format!("command `{other}` is not implemented"),
+                "type `help` for the commands",
+            )),
+        }
+    }
+
+    fn help(&self, arg: &str) -> Outcome {
+        if arg.is_empty() {
+            return Ok(commands::overview());
+        }
+        match commands::find(arg) {
+            Some(c) => Ok(commands::details(c)),
+            None => {
+                let help = match crate::util::closest(arg, commands::all_words()) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => "type `help` for the list".into(),
+                };
+                Err(fail(format!("no command `{arg}`"), &help))
+            }
+        }
+    }
+
+    fn variants(&self) -> String {
+        let mut out = String::new();
+        for (name, text) in variants::BUNDLED {
+            let title = Variant::from_source(name, name, text, None)
+                .map(|v| v.rules.spec.title.clone())
+                .unwrap_or_else(|_| "(does not load)".into());
+            let mark = if self.variant.path.is_none() && self.variant.name() == *name {
+                '*'
+            } else {
+                ' '
+            };
+            out.push_str(&format!("{mark} {name:<20} {title}\n"));
+        }
+        out
+    }
+
+    fn load(&mut self, arg: &str) -> Outcome {
+        if arg.is_empty() {
+            return Err(fail(
+                "`load` needs a variant name or a rules file".into(),
+                "e.g. `load turkish` or `load variants/dameo.rules`; `variants` lists the names",
+            ));
+        }
+        let v = Variant::load(arg).map_err(Report::new)?;
+        self.game = Game::new(v.rules.clone());
+        self.variant = v;
+        self.changed = true;
+        Ok(format!(
+            "loaded {}: {}\n{}",
+            self.variant.name(),
+            self.variant.rules.spec.title,
+            render::legend(&self.variant.rules, self.style)
+        ))
+    }
+
+    fn reload(&mut self) -> Outcome {
+        let Some(path) = self.variant.path.clone() else {
+            return Ok(format!(
+                "`{}` is bundled in damelab: there is no file to re-read (`load FILE` loads one)\n",
+                self.variant.name()
+            ));
+        };
+        let v = Variant::from_path(&path).map_err(Report::new)?;
+        let old = &self.game;
+        let new_rules = v.rules.clone();
+        let start = if *old.start() == old.rules.start {
+            Ok(new_rules.start)
+        } else {
+            parse_fen(&new_rules, &to_fen(&old.rules, old.start())).map_err(|e| {
+                format!(
+                    "the start position does not fit the new rules: {}",
+                    e.message
+                )
+            })
+        };
+        let replay = start.and_then(|s| {
+            let mut game = Game::from_position(new_rules.clone(), s);
+            for (i, mv) in old.moves().iter().enumerate() {
+                let text = move_to_string(&old.rules, mv);
+                let legal = game.legal_moves();
+                let Some(m) = legal
+                    .iter()
+                    .find(|m| move_to_string(&new_rules, m) == text && m.same_move(mv))
+                else {
+                    return Err(format!("move {} (`{text}`) is no longer legal", i + 1));
+                };
+                game.play(*m);
+            }
+            Ok(game)
+        });
+        let title = v.rules.spec.title.clone();
+        self.variant = v;
+        self.changed = true;
+        Ok(match replay {
+            Ok(game) => {
+                let n = game.moves().len();
+                self.game = game;
+                format!("reloaded {title}: the game's {n} moves are still legal\n")
+            }
+            Err(why) => {
+                self.game = Game::new(new_rules);
+                format!("reloaded {title}: {why}; new game\n")
+            }
+        })
+    }
+
+    /// The moves of a line, played in order; if one is not legal none is played.
+    fn play_moves(&mut self, line: &str) -> Outcome {
+        let mut trial = self.game.clone();
+        let rules = self.game.rules.clone();
+        let mut out = String::new();
+        for word in line.split_whitespace() {
+            let legal = trial.legal_moves();
+            let mv = match parse_move(&rules, &legal, word) {
+                Ok(mv) => mv,
+                Err(e) => {
+                    // An illegal move gets the rule that forbids it, as `explain` would say.
+                    let mut out = self.render_report(&input_error(e));
+                    if let Ok(why) = explain(&trial, word) {
+                        if why.contains("is not legal") {
+                            out.push_str(&format!("  why: {why}"));
+                        }
+                    }
+                    return Ok(out);
+                }
+            };
+            out.push_str(&format!(
+                "{}{}\n",
+                self.move_number(trial.moves().len()),
+                move_to_string(&rules, &mv)
+            ));
+            trial.play(mv);
+        }
+        if trial.result().is_some() {
+            out.push_str(&format!("{}\n", trial.describe_result()));
+        }
+        self.game = trial;
+        self.changed = true;
+        Ok(out)
+    }
+
+    /// `1. ` or `1... ` for the ply with this index.
+    fn move_number(&self, ply: usize) -> String {
+        let p = ply + self.game.start().turn();
+        if p.is_multiple_of(2) {
+            format!("{}. ", p / 2 + 1)
+        } else {
+            format!("{}... ", p / 2 + 1)
+        }
+    }
+
+    fn moves(&self) -> String {
+        let rules = &self.game.rules;
+        let legal = self.game.legal_moves();
+        if legal.is_empty() {
+            return format!("no legal moves: {}\n", self.game.describe_result());
+        }
+        let mut captures: Vec<(u32, String)> = legal
+            .iter()
+            .filter(|m| m.is_capture())
+            .map(|m| (m.captures(), move_to_string(rules, m)))
+            .collect();
+        captures.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+        captures.dedup();
+        let mut quiet: Vec<String> = legal
+            .iter()
+            .filter(|m| !m.is_capture())
+            .map(|m| move_to_string(rules, m))
+            .collect();
+        quiet.sort();
+        quiet.dedup();
+        let total = captures.len() + quiet.len();
+        let mut out = format!("{total} legal move{}\n", if total == 1 { "" } else { "s" });
+        let width = captures.iter().map(|c| c.1.len()).max().unwrap_or(0);
+        for (n, name) in &captures {
+            out.push_str(&format!("  {name:<width$}  takes {n}\n"));
+        }
+        for row in quiet.chunks(8) {
+            out.push_str(&format!("  {}\n", row.join(" ")));
+        }
+        out
+    }
+
+    fn count(arg: &str, what: &str) -> Result<usize, Report> {
+        if arg.is_empty() {
+            return Ok(1);
+        }
+        match arg.parse() {
+            Ok(n) if n > 0 => Ok(n),
+            _ => Err(fail(
+                format!("`{arg}` is not a number of moves"),
+                &format!("e.g. `{what} 2`"),
+            )),
+        }
+    }
+
+    fn undo_redo(&mut self, arg: &str, undo: bool) -> Outcome {
+        let what = if undo { "undo" } else { "redo" };
+        let n = Self::count(arg, what)?;
+        let rules = self.game.rules.clone();
+        let mut done: Vec<Move> = Vec::new();
+        for _ in 0..n {
+            let step = if undo {
+                self.game.undo()
+            } else {
+                self.game.redo()
+            };
+            match step {
+                Some(m) => done.push(m),
+                None => break,
+            }
+        }
+        if done.is_empty() {
+            let why = if undo {
+                "nothing to undo: the game is at its start"
+            } else {
+                "nothing to redo"
+            };
+            return Err(fail(
+                why.into(),
+                if undo {
+                    "`history` shows the moves played"
+                } else {
+                    "`redo` replays moves taken back by `undo`"
+                },
+            ));
+        }
+        self.changed = true;
+        let names: Vec<String> = done.iter().map(|m| move_to_string(&rules, m)).collect();
+        let mut out = format!(
+            "{} {}",
+            if undo { "took back" } else { "replayed" },
+            names.join(" ")
+        );
+        if done.len() < n {
+            out.push_str(&format!(" (only {} to {what})", done.len()));
+        }
+        out.push('\n');
+        Ok(out)
+    }
+
+    fn history(&self) -> String {
+        let rules = &self.game.rules;
+        let mut out = String::new();
+        if *self.game.start() != rules.start {
+            out.push_str(&format!("from {}\n", to_fen(rules, self.game.start())));
+        }
+        let moves = self.game.moves();
+        if moves.is_empty() {
+            out.push_str("no moves yet\n");
+            return out;
+        }
+        let mut line = String::new();
+        for (i, m) in moves.iter().enumerate() {
+            let p = i + self.game.start().turn();
+            if p.is_multiple_of(2) || i == 0 {
+                if !line.is_empty() {
+                    out.push_str(line.trim_end());
+                    out.push('\n');
+                    line.clear();
+                }
+                line.push_str(&self.move_number(i));
+            }
+            line.push_str(&move_to_string(rules, m));
+            line.push(' ');
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        out
+    }
+
+    fn fen(&mut self, arg: &str) -> Outcome {
+        let rules = self.game.rules.clone();
+        if arg.is_empty() {
+            return Ok(format!("{}\n", to_fen(&rules, self.game.position())));
+        }
+        let pos = parse_fen(&rules, arg).map_err(input_error)?;
+        self.set_position(pos);
+        Ok(format!("{}\n", to_fen(&rules, &pos)))
+    }
+
+    /// Start the game from an edited position.
+    fn set_position(&mut self, pos: Position) {
+        self.game = Game::from_position(self.game.rules.clone(), pos);
+        self.changed = true;
+    }
+
+    fn side_of(&self, word: &str) -> Option<usize> {
+        let mut chars = word.chars();
+        let c = chars.next()?.to_ascii_uppercase();
+        if chars.next().is_some() {
+            return None;
+        }
+        (0..2).find(|&s| self.game.rules.side_letter(s).to_ascii_uppercase() == c)
+    }
+
+    fn square(&self, word: &str, cmd: &str) -> Result<Sq, Report> {
+        let geo = &self.game.rules.geo;
+        match geo.parse(word) {
+            Some(sq) => Ok(sq),
+            None if geo.parse_any(word).is_some() => Err(fail(
+                format!("`{word}` is not a playable square on this board"),
+                "pieces stand on the playable squares only (`show` leaves the others blank)",
+            )),
+            None => Err(fail(
+                format!("`{word}` is not a square"),
+                &format!("e.g. `{cmd} d4`"),
+            )),
+        }
+    }
+
+    fn put(&mut self, arg: &str) -> Outcome {
+        let rules = self.game.rules.clone();
+        let mut words: Vec<&str> = arg.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        let letters: Vec<String> = rules
+            .spec
+            .pieces
+            .iter()
+            .map(|p| format!("`{}` {}", p.letter, p.name))
+            .collect();
+        let usage = format!(
+            "e.g. `put Kd4 e5` or `put {} d4`; piece letters: {}; sides: `{}` (the default) or `{}`",
+            rules.side_letter(1),
+            letters.join(", "),
+            rules.side_letter(0),
+            rules.side_letter(1)
+        );
+        let mut side = 0;
+        if let Some(s) = words.first().and_then(|w| self.side_of(w)) {
+            side = s;
+            words.remove(0);
+        }
+        if words.is_empty() {
+            return Err(fail("`put` needs a square".into(), &usage));
+        }
+        let mut pos = *self.game.position();
+        let mut placed = Vec::new();
+        for w in words {
+            let (kind, sq_text) = match rules.geo.parse(w) {
+                Some(_) => (0, w),
+                None => {
+                    let mut chars = w.chars();
+                    let first = chars.next().unwrap_or(' ');
+                    match rules
+                        .spec
+                        .pieces
+                        .iter()
+                        .position(|p| p.letter.eq_ignore_ascii_case(&first))
+                    {
+                        Some(k) if first.is_ascii_uppercase() => (k, chars.as_str()),
+                        _ if rules.geo.parse_any(w).is_some() => (0, w),
+                        _ => return Err(fail(format!("`{w}` is not a piece on a square"), &usage)),
+                    }
+                }
+            };
+            let sq = self.square(sq_text, "put")?;
+            pos.put(sq, side, kind);
+            placed.push(format!(
+                "{} {} on {}",
+                rules.spec.sides[side].name,
+                rules.spec.pieces[kind].name,
+                rules.geo.name(sq)
+            ));
+        }
+        self.set_position(pos);
+        Ok(format!(
+            "put {}\n{}\n",
+            placed.join(", "),
+            to_fen(&rules, &pos)
+        ))
+    }
+
+    fn clear(&mut self, arg: &str) -> Outcome {
+        let rules = self.game.rules.clone();
+        let words: Vec<&str> = arg.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+        if words.is_empty() {
+            return Err(fail(
+                "`clear` needs a square, or `all`".into(),
+                "e.g. `clear d4 e5`, or `clear all` for an empty board",
+            ));
+        }
+        let mut pos = *self.game.position();
+        if words == ["all"] {
+            pos = Position::empty(pos.turn());
+        } else {
+            for w in words {
+                let sq = self.square(w, "clear")?;
+                pos.clear(sq);
+            }
+        }
+        self.set_position(pos);
+        Ok(format!("{}\n", to_fen(&rules, &pos)))
+    }
+
+    fn turn(&mut self, arg: &str) -> Outcome {
+        let rules = self.game.rules.clone();
+        let spec = &rules.spec;
+        if arg.is_empty() {
+            return Ok(format!(
+                "{} to move\n",
+                spec.sides[self.game.position().turn()].name
+            ));
+        }
+        let side = self.side_of(arg).ok_or_else(|| {
+            fail(
+                format!("`{arg}` is not a side"),
+                &format!(
+                    "the sides are `{}` ({}) and `{}` ({})",
+                    rules.side_letter(0),
+                    spec.sides[0].name,
+                    rules.side_letter(1),
+                    spec.sides[1].name
+                ),
+            )
+        })?;
+        let mut pos = *self.game.position();
+        pos.turn = side as u8;
+        self.set_position(pos);
+        Ok(format!("{} to move\n", spec.sides[side].name))
+    }
+
+    fn perft(&mut self, arg: &str, divide: bool) -> Outcome {
+        let what = if divide { "divide" } else { "perft" };
+        let depth: usize = arg.parse().map_err(|_| {
+            fail(
+                format!("`{arg}` is not a depth"),
+                &format!("give a depth from 1 to {MAX_PERFT}, e.g. `{what} 3`"),
+            )
+        })?;
+        if depth == 0 || depth > MAX_PERFT {
+            return Err(fail(
+                format!("depth {depth} is out of range"),
+                &format!("give a depth from 1 to {MAX_PERFT}"),
+            ));
+        }
+        let rules = &self.game.rules;
+        let pos = self.game.position();
+        let opts = GenOptions::default();
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let mut out = String::new();
+        if divide {
+            let mut rows: Vec<(String, u64)> = rules
+                .divide(pos, depth, opts, threads)
+                .iter()
+                .map(|(m, n)| (move_to_string(rules, m), *n))
+                .collect();
+            rows.sort();
+            let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+            for (m, n) in &rows {
+                out.push_str(&format!("  {m:<width$}  {n}\n"));
+            }
+            let total: u64 = rows.iter().map(|r| r.1).sum();
+            out.push_str(&format!("perft({depth}) = {total}\n"));
+        } else {
+            for d in 1..=depth {
+                let n = rules.perft_threads(pos, d, opts, threads);
+                out.push_str(&format!("perft({d}) = {n}\n"));
+            }
+        }
+        Ok(out)
+    }
+}

@@ -1,0 +1,125 @@
+//! The terminal front end: rustyline with history, completion and hints when stdin is a terminal;
+//! otherwise one command per input line, results only. Everything else is [`Session`]'s.
+
+use super::helper::{Candidates, ReplHelper};
+use super::Session;
+use crate::render::{self, Style};
+use crate::Variant;
+use miette::Report;
+use rustyline::config::{ColorMode, CompletionType, Config};
+use rustyline::error::ReadlineError;
+use rustyline::history::DefaultHistory;
+use rustyline::Editor;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::PathBuf;
+
+/// How the front end was started.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The history file; `~/.damelab_history` when absent.
+    pub history: Option<PathBuf>,
+    /// Never colour (`--no-color`, or `NO_COLOR` set).
+    pub no_color: bool,
+    /// In scripted mode, print each input line (after `> `) before its result: readable logs.
+    pub echo: bool,
+}
+
+/// Run the REPL on a variant (a bundled name or a rules file): interactive with line editing when
+/// stdin is a terminal, otherwise one command per input line with results only.
+pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
+    let v = Variant::load(variant).map_err(Report::new)?;
+    let mut session = Session::new(v);
+    let no_color = opts.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if !std::io::stdin().is_terminal() {
+        // Scripts and tests: never colour here, whatever stdout is.
+        session.style = Style {
+            color: false,
+            unicode: true,
+        };
+        return run_script(&mut session, opts.echo);
+    }
+    let color = !no_color && std::io::stdout().is_terminal();
+    session.style = Style {
+        color,
+        unicode: true,
+    };
+    session.show_after_change = true;
+    run_interactive(&mut session, opts.history, color)
+}
+
+fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
+    let stdin = std::io::stdin();
+    let mut out = std::io::stdout().lock();
+    for line in stdin.lock().lines() {
+        let line = line.map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
+        if echo {
+            writeln!(out, "> {line}").ok();
+        }
+        let text = session.execute(&line);
+        if write!(out, "{text}").and_then(|_| out.flush()).is_err() {
+            break; // the reader went away
+        }
+        if session.quit {
+            break;
+        }
+    }
+    Ok(())
+}
+
+fn run_interactive(
+    session: &mut Session,
+    history: Option<PathBuf>,
+    color: bool,
+) -> Result<(), Report> {
+    let config = Config::builder()
+        .completion_type(CompletionType::List)
+        .color_mode(if color {
+            ColorMode::Enabled
+        } else {
+            ColorMode::Disabled
+        })
+        .auto_add_history(true)
+        .build();
+    let mut rl: Editor<ReplHelper, DefaultHistory> = Editor::with_config(config)
+        .map_err(|e| miette::miette!("cannot start line editing: {e}"))?;
+    rl.set_helper(Some(ReplHelper::new(Candidates::of(session), color)));
+    let history = history
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".damelab_history")));
+    if let Some(h) = &history {
+        // A missing history file is the normal first run.
+        rl.load_history(h).ok();
+    }
+    println!(
+        "damelab — {} (`help` for the commands, Ctrl-D to leave)",
+        session.variant.rules.spec.title
+    );
+    print!("{}", render::legend(&session.game.rules, session.style));
+    print!("{}", session.board());
+    println!("{}", session.game.describe_result());
+    loop {
+        match rl.readline("damelab> ") {
+            Ok(line) => {
+                print!("{}", session.execute(&line));
+                std::io::stdout().flush().ok();
+                if session.quit {
+                    break;
+                }
+                if let Some(h) = rl.helper_mut() {
+                    h.candidates = Candidates::of(session);
+                }
+            }
+            Err(ReadlineError::Interrupted) => continue,
+            Err(ReadlineError::Eof) => break,
+            Err(e) => {
+                eprintln!("cannot read the terminal: {e}");
+                break;
+            }
+        }
+    }
+    if let Some(h) = &history {
+        if let Err(e) = rl.save_history(h) {
+            eprintln!("cannot save the history to {}: {e}", h.display());
+        }
+    }
+    Ok(())
+}

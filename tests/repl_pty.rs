@@ -1,0 +1,49 @@
+//! Drives the interactive front end through a pseudo-terminal: tab completion of a move, the
+//! greyed hint, Ctrl-C cancelling a line, Ctrl-D quitting, and the history file.
+#![cfg(unix)]
+
+use rexpect::session::spawn_command;
+use std::process::Command;
+
+#[test]
+fn completes_a_move_and_keeps_history() -> Result<(), rexpect::error::Error> {
+    let history = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_pty_history");
+    std::fs::remove_file(&history).ok();
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    cmd.args(["repl", "dameo", "--history"])
+        .arg(&history)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut p = spawn_command(cmd, Some(20_000))?;
+    p.exp_string("damelab> ")?;
+
+    // In Dameo's start position the man on a1 has two moves, a1-a2 and a1-d4: `a1-a` + Tab
+    // can only become a1-a2.
+    p.send("a1-a\t")?;
+    p.flush()?;
+    p.exp_string("a1-a2")?;
+    p.send("\r")?;
+    p.flush()?;
+    p.exp_string("1. a1-a2")?;
+    p.exp_string("damelab> ")?;
+
+    // The hint: Black's man on c6 steps to b5, c5 or d5; after `c6-c` the rest of c6-c5 is
+    // drawn after the cursor. Ctrl-C then cancels the line and the session goes on unchanged.
+    p.send("c6-c")?;
+    p.flush()?;
+    p.exp_string("c6-c5")?;
+    p.send_control('c')?;
+    p.exp_string("damelab> ")?;
+    p.send("result\r")?;
+    p.flush()?;
+    p.exp_string("black to move")?;
+    p.exp_string("damelab> ")?;
+
+    // Ctrl-D leaves, saving the history.
+    p.send_control('d')?;
+    p.exp_eof()?;
+    let saved = std::fs::read_to_string(&history).unwrap_or_default();
+    assert!(saved.contains("a1-a2"), "history file: {saved:?}");
+    assert!(saved.contains("result"), "history file: {saved:?}");
+    Ok(())
+}
