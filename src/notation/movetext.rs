@@ -101,7 +101,8 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
                 .collect();
             let help = if legal.is_empty() {
                 "there are no legal moves in this position".to_string()
-            } else if legal.iter().all(|m| m.is_capture())
+            } else if !capture
+                && legal.iter().all(|m| m.is_capture())
                 && !legal.iter().any(|m| m.from == from && m.to == to)
             {
                 let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
