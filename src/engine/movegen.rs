@@ -439,41 +439,7 @@ impl Search<'_> {
     }
 
     fn key(&self) -> u128 {
-        let rules = self.rules;
-        let mut key: u128 = 0;
-        let taken = &self.taken[..self.n];
-        for field in &rules.key {
-            key = key.checked_shl(field.width).unwrap_or(0);
-            key |= match field.criterion {
-                Criterion::MostPieces => self.n as u128,
-                Criterion::MostValue => taken
-                    .iter()
-                    .map(|&k| rules.spec.pieces[k as usize].value as u128)
-                    .sum(),
-                Criterion::HighestCapturer => rules.spec.pieces[self.kind0 as usize].rank as u128,
-                Criterion::HighestCapturedRanks => {
-                    let mut v: u128 = 0;
-                    for &r in &rules.ranks_desc {
-                        let c = taken
-                            .iter()
-                            .filter(|&&k| rules.spec.pieces[k as usize].rank == r);
-                        v = (v << super::rules::COUNT_BITS) | c.count() as u128;
-                    }
-                    v
-                }
-                Criterion::MostOf(k) => taken.iter().filter(|&&t| t == k).count() as u128,
-                Criterion::EarliestOf(k) => {
-                    let mut v: u128 = 0;
-                    for (i, &t) in taken.iter().enumerate() {
-                        if t == k {
-                            v |= 1 << (MAX_PATH - 1 - i);
-                        }
-                    }
-                    v
-                }
-            };
-        }
-        key
+        self.rules.key_of(self.kind0, &self.taken[..self.n])
     }
 
     fn record(&mut self, to: Sq, kind: u8) {
@@ -501,5 +467,91 @@ impl Search<'_> {
             return;
         }
         self.out.push(mv);
+    }
+}
+
+impl Rules {
+    /// The priority key of a capture sequence made by a piece of kind `capturer` taking pieces of
+    /// the kinds `taken`, in capture order: sequences compare by key, the highest must be played.
+    pub(crate) fn key_of(&self, capturer: u8, taken: &[u8]) -> u128 {
+        let mut key: u128 = 0;
+        for field in &self.key {
+            key = key.checked_shl(field.width).unwrap_or(0);
+            key |= match field.criterion {
+                Criterion::MostPieces => taken.len() as u128,
+                Criterion::MostValue => taken
+                    .iter()
+                    .map(|&k| self.spec.pieces[k as usize].value as u128)
+                    .sum(),
+                Criterion::HighestCapturer => self.spec.pieces[capturer as usize].rank as u128,
+                Criterion::HighestCapturedRanks => {
+                    let mut v: u128 = 0;
+                    for &r in &self.ranks_desc {
+                        let c = taken
+                            .iter()
+                            .filter(|&&k| self.spec.pieces[k as usize].rank == r);
+                        v = (v << super::rules::COUNT_BITS) | c.count() as u128;
+                    }
+                    v
+                }
+                Criterion::MostOf(k) => taken.iter().filter(|&&t| t == k).count() as u128,
+                Criterion::EarliestOf(k) => {
+                    let mut v: u128 = 0;
+                    for (i, &t) in taken.iter().enumerate().take(MAX_PATH) {
+                        if t == k {
+                            v |= 1 << (MAX_PATH - 1 - i);
+                        }
+                    }
+                    v
+                }
+            };
+        }
+        key
+    }
+
+    /// The pieces a capture takes, in the order it takes them: on each leg of the route, the
+    /// captured square between the two landing squares.
+    pub fn capture_order(&self, mv: &Move) -> Vec<Sq> {
+        let mut order = Vec::new();
+        let mut cur = mv.from;
+        for &land in mv.route() {
+            let (cf, cr) = self.geo.coord(cur);
+            let (lf, lr) = self.geo.coord(land);
+            let (df, dr) = (
+                (lf as i16 - cf as i16).signum(),
+                (lr as i16 - cr as i16).signum(),
+            );
+            let (mut f, mut r) = (cf as i16 + df, cr as i16 + dr);
+            // A leg is a straight line: at most a board's width or height of steps.
+            for _ in 0..16 {
+                if (f, r) == (lf as i16, lr as i16) {
+                    break;
+                }
+                if let Some(sq) = self.geo.square((f as u8, r as u8)) {
+                    if mv.captured & bit(sq) != 0 && !order.contains(&sq) {
+                        order.push(sq);
+                        break;
+                    }
+                }
+                f += df;
+                r += dr;
+            }
+            cur = land;
+        }
+        order
+    }
+
+    /// The priority key of a capture `mv` in `pos` (the key the generator compared it by); 0 for a
+    /// quiet move. Higher keys win; equal keys leave the choice to the player.
+    pub fn priority_key(&self, pos: &Position, mv: &Move) -> u128 {
+        if !mv.is_capture() {
+            return 0;
+        }
+        let taken: Vec<u8> = self
+            .capture_order(mv)
+            .iter()
+            .map(|&sq| pos.kind_at(sq) as u8)
+            .collect();
+        self.key_of(mv.kind_before, &taken)
     }
 }
