@@ -1329,25 +1329,10 @@ pub(crate) fn did_you_mean<'a>(
 ) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
-        .map(|c| (levenshtein(word, c), c))
+        .map(|c| (crate::util::edit_distance(word, c), c))
         .filter(|(d, _)| *d <= limit)
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
-}
-
-/// Edit distance (insertions, deletions, substitutions) between two strings, by characters.
-pub(crate) fn levenshtein(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(ca != *cb);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 #[cfg(test)]
@@ -1426,9 +1411,6 @@ mod tests {
 
     #[test]
     fn edit_distance() {
-        assert_eq!(levenshtein("kng", "king"), 1);
-        assert_eq!(levenshtein("", "abc"), 3);
-        assert_eq!(levenshtein("forwrd", "forward"), 1);
         assert_eq!(
             did_you_mean("kng", ["man", "king"].into_iter()),
             Some("king")
