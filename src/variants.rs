@@ -15,7 +15,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../variants/damone-three-damas.rules"),
     ),
     ("damone-hunt", include_str!("../variants/damone-hunt.rules")),
-    ("international", include_str!("../variants/international.rules")),
+    (
+        "international",
+        include_str!("../variants/international.rules"),
+    ),
     ("brazilian", include_str!("../variants/brazilian.rules")),
     ("russian", include_str!("../variants/russian.rules")),
     ("english", include_str!("../variants/english.rules")),

@@ -149,7 +149,7 @@ impl Rules {
                 let mut c = 0;
                 for d in prog.jumps.iter() {
                     let back = -self.geo.delta[d as usize];
-                    c |= shift(shift(empty, back) & takes[kind], back);
+                    c |= shift(shift(empty, back) & s.takes[kind], back);
                 }
                 c & pieces
             } else {

@@ -126,7 +126,10 @@ impl Position {
                     count: r.count.saturating_add(1),
                 }
             } else {
-                Run { sq: mv.to, count: 1 }
+                Run {
+                    sq: mv.to,
+                    count: 1,
+                }
             };
             let o = &mut p.runs[1 - me];
             if o.count != 0 && mv.captured & bit(o.sq) != 0 {
