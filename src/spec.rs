@@ -85,6 +85,19 @@ pub struct PieceSpec {
     pub quiet: Vec<QuietOp>,
     pub captures: Vec<CaptureOp>,
     pub promotions: Vec<PromotionSpec>,
+    /// At most this many quiet moves in a row by the same piece of this kind (Frisian kings).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quiet_limit: Option<QuietLimit>,
+}
+
+/// `at most N quiet moves in a row while own PIECES remain`: a piece of this kind may make at most
+/// `max` non-capturing moves in a row (its side's moves; any other move of that side starts the
+/// count again), as long as its side still has a piece of a kind in `while_own`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct QuietLimit {
+    pub max: u8,
+    /// Bit mask of own piece kinds whose presence makes the limit apply.
+    pub while_own: u8,
 }
 
 /// A non-capturing move operation. Directions are absolute for the first side.

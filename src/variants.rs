@@ -15,6 +15,18 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../variants/damone-three-damas.rules"),
     ),
     ("damone-hunt", include_str!("../variants/damone-hunt.rules")),
+    (
+        "international",
+        include_str!("../variants/international.rules"),
+    ),
+    ("brazilian", include_str!("../variants/brazilian.rules")),
+    ("russian", include_str!("../variants/russian.rules")),
+    ("english", include_str!("../variants/english.rules")),
+    ("italian", include_str!("../variants/italian.rules")),
+    ("pool", include_str!("../variants/pool.rules")),
+    ("spanish", include_str!("../variants/spanish.rules")),
+    ("czech", include_str!("../variants/czech.rules")),
+    ("frisian", include_str!("../variants/frisian.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

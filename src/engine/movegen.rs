@@ -148,7 +148,7 @@ impl Rules {
                 let mut c = 0;
                 for d in prog.jumps.iter() {
                     let back = -self.geo.delta[d as usize];
-                    c |= shift(shift(empty, back) & takes[kind], back);
+                    c |= shift(shift(empty, back) & s.takes[kind], back);
                 }
                 c & pieces
             } else {
@@ -167,7 +167,33 @@ impl Rules {
     fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move {
         let prog = &self.programs[side][kind];
         let after = prog.promotion_at(to).unwrap_or(kind as u8);
-        Move::quiet(from, to, kind as u8, after)
+        let mut mv = Move::quiet(from, to, kind as u8, after);
+        mv.run = prog.quiet_limit.is_some();
+        mv
+    }
+
+    /// The pieces of `kind` that may make a quiet move: all of them, except the piece that has
+    /// used up its run of quiet moves in a row (`at most N quiet moves in a row`).
+    #[inline(always)]
+    fn quiet_movers(&self, pos: &Position, side: usize, kind: usize) -> Bits {
+        let pieces = pos.kind_bits(side, kind);
+        match self.programs[side][kind].quiet_limit {
+            Some((max, while_own)) => {
+                let run = pos.runs[side];
+                if run.count >= max && self.has_any_of(pos, side, while_own) {
+                    pieces & !bit(run.sq)
+                } else {
+                    pieces
+                }
+            }
+            None => pieces,
+        }
+    }
+
+    /// Whether `side` has a piece of a kind in the bit mask `kinds`.
+    #[inline(always)]
+    fn has_any_of(&self, pos: &Position, side: usize, kinds: u8) -> bool {
+        (0..self.kinds).any(|k| kinds & (1 << k) != 0 && pos.kind_bits(side, k) != 0)
     }
 
     fn generate_quiet(&self, pos: &Position, side: usize, out: &mut Vec<Move>) {
@@ -175,7 +201,7 @@ impl Rules {
         let empty = !pos.occupied();
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
-            for sq in BitIter(pos.kind_bits(side, kind)) {
+            for sq in BitIter(self.quiet_movers(pos, side, kind)) {
                 for d in prog.steps.iter() {
                     let t = next[d as usize][sq as usize];
                     if t != NONE && empty & bit(t) != 0 {
@@ -231,7 +257,7 @@ impl Rules {
         let mut n = 0u64;
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
-            let pieces = pos.kind_bits(side, kind);
+            let pieces = self.quiet_movers(pos, side, kind);
             if pieces == 0 {
                 continue;
             }
@@ -462,6 +488,7 @@ impl Search<'_> {
             path_len: self.n as u8,
             captured: self.captured,
             path: self.path,
+            run: false,
         };
         if !self.keep_duplicates && self.out[self.start..].iter().any(|m| m.same_move(&mv)) {
             return;

@@ -17,6 +17,8 @@ pub struct Move {
     pub captured: Bits,
     /// Landing squares after `from`, in order; the last is `to`.
     pub path: [Sq; MAX_PATH],
+    /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
+    pub run: bool,
 }
 
 impl Move {
@@ -31,6 +33,7 @@ impl Move {
             path_len: 1,
             captured: 0,
             path,
+            run: false,
         }
     }
 

@@ -13,6 +13,16 @@ pub struct Position {
     pub kinds: [Bits; MAX_KINDS],
     /// The side to move (0 or 1).
     pub turn: u8,
+    /// Per side, the run of quiet moves in a row of a piece whose quiet moves are limited
+    /// (`at most N quiet moves in a row`); all zero in variants without the limit.
+    pub runs: [Run; 2],
+}
+
+/// A run of quiet moves in a row by one piece: where it stands now, and how many moves.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Run {
+    pub sq: Sq,
+    pub count: u8,
 }
 
 impl Position {
@@ -21,6 +31,7 @@ impl Position {
             sides: [0; 2],
             kinds: [0; MAX_KINDS],
             turn: turn as u8,
+            runs: [Run::default(); 2],
         }
     }
 
@@ -104,6 +115,26 @@ impl Position {
             // mask above must not have removed it.
             p.sides[me] |= to;
             p.kinds[mv.kind_after as usize] |= to;
+        }
+        if (mv.run as u8 | p.runs[0].count | p.runs[1].count) != 0 {
+            let r = &mut p.runs[me];
+            *r = if !mv.run {
+                Run::default()
+            } else if r.count != 0 && r.sq == mv.from {
+                Run {
+                    sq: mv.to,
+                    count: r.count.saturating_add(1),
+                }
+            } else {
+                Run {
+                    sq: mv.to,
+                    count: 1,
+                }
+            };
+            let o = &mut p.runs[1 - me];
+            if o.count != 0 && mv.captured & bit(o.sq) != 0 {
+                *o = Run::default();
+            }
         }
         p.turn ^= 1;
         p

@@ -62,6 +62,8 @@ pub struct PieceProgram {
     pub promotions: Vec<(u8, Bits)>,
     pub rank: u8,
     pub value: u8,
+    /// (max, own kinds mask): at most `max` quiet moves in a row while the side has one of those.
+    pub quiet_limit: Option<(u8, u8)>,
 }
 
 impl PieceProgram {
@@ -268,6 +270,7 @@ impl Rules {
             promotions,
             rank: piece.rank,
             value: piece.value,
+            quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
         }
     }
 

@@ -155,6 +155,11 @@ pub enum MoveClause {
         to: PieceRef,
         zone: ZoneText,
     },
+    /// `at most 3 quiet moves in a row while own men remain`
+    QuietLimit {
+        max: Spanned<u64>,
+        while_own: PieceRef,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

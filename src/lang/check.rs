@@ -183,6 +183,7 @@ impl Checker<'_> {
                 quiet: Vec::new(),
                 captures: Vec::new(),
                 promotions: Vec::new(),
+                quiet_limit: None,
             })
             .collect();
         let forward: Angle = sides.as_ref().map_or(0, |s| s.forward);
@@ -681,6 +682,23 @@ impl Checker<'_> {
                 };
                 if let (Some(to), Some(zone)) = (to, zone) {
                     spec.promotions.push(PromotionSpec { to, zone });
+                }
+            }
+            MoveClause::QuietLimit { max, while_own } => {
+                let while_own = self.piece_mask(pieces, while_own).unwrap_or(0);
+                if (1..=255).contains(&max.node) {
+                    spec.quiet_limit = Some(QuietLimit {
+                        max: max.node as u8,
+                        while_own,
+                    });
+                } else {
+                    self.errors.push(RuleError::OutOfRange {
+                        what: "number of quiet moves in a row".to_string(),
+                        value: self.text(max.span).to_string(),
+                        span: max.span.into(),
+                        range: "from 1 to 255".to_string(),
+                        help: "leave the limit out to let the piece move freely".to_string(),
+                    });
                 }
             }
         }

@@ -12,6 +12,7 @@
 //!      leap over own men forward         # `leap over one own piece orthogonal`: a single leap
 //!      capture jump orthogonal           # `capture fly …`: long jumps
 //!      promote to king on far rank       # or `on start of enemy dama`, or `on e8, f8`
+//!      at most 3 quiet moves in a row while own men remain   # Frisian kings
 //! captures: compulsory, removed at end of turn, priority most pieces
 //! game: no moves loses, lone king beats lone man, no damone loses, draw on 3rd repetition
 //! ```

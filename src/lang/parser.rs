@@ -63,7 +63,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::num_square => "a square number",
         Rule::range_to => "`..`",
         Rule::moves_section => "a piece's moves section",
-        Rule::move_clause => "a move (`step`, `slide`, `leap`, `capture` or `promote`)",
+        Rule::move_clause => "a move (`step`, `slide`, `leap`, `capture`, `promote` or `at most …`)",
         Rule::step_clause => "a `step` move",
         Rule::slide_clause => "a `slide` move",
         Rule::leap_clause => "a `leap` move",
@@ -71,6 +71,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::capture_clause => "a `capture` move",
         Rule::capture_kind => "`jump` or `fly`",
         Rule::promote_clause => "a `promote` rule",
+        Rule::limit_clause => "`at most <n> quiet moves in a row while own <piece> remain`",
         Rule::zone => "`far rank`, `start of enemy <piece>` or a list of squares",
         Rule::far_rank => "`far rank`",
         Rule::enemy_start => "`start of enemy <piece>`",
@@ -140,6 +141,12 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_any_piece => "`pieces`",
         Rule::kw_rank => "`rank`",
         Rule::kw_value => "`value`",
+        Rule::kw_quiet => "`quiet`",
+        Rule::kw_in => "`in`",
+        Rule::kw_a => "`a`",
+        Rule::kw_row => "`row`",
+        Rule::kw_while => "`while`",
+        Rule::kw_remain => "`remain`",
         Rule::kw_setup => "`setup`",
         Rule::kw_step => "`step`",
         Rule::kw_slide => "`slide`",
@@ -656,6 +663,21 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         _ => ZoneText::Squares(square_list(zone)),
                     };
                     MoveClause::Promote { to, zone }
+                }
+                Rule::limit_clause => {
+                    let mut max = None;
+                    let mut own = None;
+                    for p in parts {
+                        match p.as_rule() {
+                            Rule::number => max = Some(Spanned::new(number(&p), span_of(&p))),
+                            Rule::piece_ref => own = Some(piece_ref(p)),
+                            _ => {}
+                        }
+                    }
+                    MoveClause::QuietLimit {
+                        max: max.expect("the limit has a number"),
+                        while_own: own.expect("the limit names the pieces that must remain"),
+                    }
                 }
                 r => unreachable!("move clause alternatives, got {r:?}"),
             };
