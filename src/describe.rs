@@ -104,6 +104,15 @@ pub fn describe(rules: &Rules) -> String {
             };
             let _ = writeln!(w, "    {line}");
         }
+        if let Some(limit) = piece.quiet_limit {
+            let _ = writeln!(
+                w,
+                "    makes at most {} quiet moves in a row (any other move of its side starts the \
+                 count again) while its side has {} left",
+                limit.max,
+                kinds_text(spec, limit.while_own, 2)
+            );
+        }
         if piece.captures.is_empty() {
             let _ = writeln!(w, "    does not capture");
         }
