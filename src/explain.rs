@@ -1,122 +1,164 @@
-//! Why a move is legal or not: a one-line explanation of the capture rules' decision (compulsion,
-//! the priority rule) for a move text in a position, built on the public engine API only.
+//! Why a move is legal or not, for the REPL's `explain` command (and its `why:` line) and for the
+//! `explain` entries of case files. The legal moves come from the variant's rules; "what the move
+//! would be without the priority rule or the compulsory capture" from a copy of the rules compiled
+//! with both relaxed. Priority comparisons use the engine's own key ([`Rules::priority_key`]), read
+//! field by field to name the criterion that decided.
 
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::geometry::Bits;
+use crate::engine::{GenOptions, Move, Position, Rules, Sq};
 use crate::notation::{move_to_string, parse_move, InputError};
 use crate::spec::Criterion;
 
-/// A short explanation of `move_text` in `pos`: "c3-c4 is legal", "c3xe5 is legal: takes 2, the
-/// maximum", "c3xe5 takes 1; the maximum is 2: d4xd6xf6", "c3-c4 is illegal: a capture is
-/// compulsory (d4xd6xf6)". Text that is not a move at all gets the reader's message.
+/// The explanation of `text` in `pos`, one or more lines each ending in a newline: "`c3-c4` is
+/// legal: a quiet move of …", "`c3-c4` is not legal: a capture is available: …". A text that does
+/// not name a move at all, or names several legal moves, is the move reader's error.
 ///
 /// ```
 /// use damelab::{explain::explain, notation::parse_fen, Variant};
 /// let v = Variant::load("turkish").unwrap();
 /// let pos = parse_fen(&v.rules, "W:Wb2,g2:Bb3,b5,Kg3").unwrap();
-/// assert_eq!(explain(&v.rules, &pos, "g2xg4"), "g2xg4 takes 1; the maximum is 2: b2xb4xb6");
+/// assert_eq!(
+///     explain(&v.rules, &pos, "g2xg4").unwrap(),
+///     "`g2xg4` is not legal under the priority (most pieces): g2xg4 takes 1; the maximum is 2: b2xb4xb6\n"
+/// );
 /// ```
-pub fn explain(rules: &Rules, pos: &Position, move_text: &str) -> String {
-    try_explain(rules, pos, move_text).unwrap_or_else(|e| e.message.clone())
+pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, Box<InputError>> {
+    let legal = generate(rules, pos);
+    let squares = match squares(rules, text) {
+        Some(s) if s.len() >= 2 => s,
+        _ => {
+            // Let the notation module say what is wrong with the text.
+            return Err(match parse_move(rules, &legal, text) {
+                Err(e) => e,
+                Ok(_) => not_a_move(text, "not a move"),
+            });
+        }
+    };
+    let (from, to) = (squares[0], squares[squares.len() - 1]);
+    let name = |m: &Move| move_to_string(rules, m);
+    if let Ok(mv) = parse_move(rules, &legal, text) {
+        return Ok(explain_legal(rules, pos, &legal, &mv));
+    }
+    if legal.iter().any(|m| m.from == from && m.to == to) {
+        // The squares name legal moves, but not one of them alone or not by this route.
+        return Err(match parse_move(rules, &legal, text) {
+            Err(e) => e,
+            Ok(_) => not_a_move(text, "ambiguous"),
+        });
+    }
+    let spec = &rules.spec;
+    let piece =
+        |side: usize, kind: usize| format!("{} {}", spec.sides[side].name, spec.pieces[kind].name);
+    let turn = pos.turn();
+    let sq_name = |sq: Sq| rules.geo.name(sq);
+    match pos.at(from) {
+        None => {
+            return Ok(format!(
+                "`{text}` is not legal: there is no piece on {}\n",
+                sq_name(from)
+            ))
+        }
+        Some((side, kind)) if side != turn => {
+            return Ok(format!(
+                "`{text}` is not legal: {} holds a {}, and it is {}'s turn\n",
+                sq_name(from),
+                piece(side, kind),
+                spec.sides[turn].name
+            ))
+        }
+        _ => {}
+    }
+    let relaxed = relaxed_moves(rules, pos).unwrap_or_else(|| legal.clone());
+    let mut found: Vec<Move> = match parse_move(rules, &relaxed, text) {
+        Ok(m) => vec![m],
+        Err(_) => relaxed
+            .iter()
+            .filter(|m| m.from == from && m.to == to)
+            .copied()
+            .collect(),
+    };
+    found.sort_by_key(|m| std::cmp::Reverse(m.captures()));
+    let captures: Vec<&Move> = legal.iter().filter(|m| m.is_capture()).collect();
+    if let Some(mv) = found.first() {
+        if mv.is_capture() {
+            if let Some(best) = best_of(rules, pos, &captures) {
+                return Ok(format!(
+                    "`{text}` is not legal under the priority ({}): {}\n",
+                    criteria_names(rules),
+                    priority_reason(rules, pos, mv, best)
+                ));
+            }
+        } else if !captures.is_empty() {
+            let mut names: Vec<String> = captures.iter().map(|m| name(m)).collect();
+            names.sort();
+            names.dedup();
+            return Ok(format!(
+                "`{text}` is not legal: a capture is available: {} (capturing is compulsory)\n",
+                shorten(&names)
+            ));
+        }
+    }
+    let mut through: Vec<String> = relaxed
+        .iter()
+        .filter(|m| {
+            m.is_capture() && m.from == from && m.route()[..m.route().len() - 1].contains(&to)
+        })
+        .map(&name)
+        .collect();
+    if !through.is_empty() {
+        through.sort();
+        through.dedup();
+        return Ok(format!(
+            "`{text}` is not legal: a capture may not stop on {} while the piece can jump on: {}\n",
+            sq_name(to),
+            shorten(&through)
+        ));
+    }
+    let (side, kind) = pos
+        .at(from)
+        .expect("checked above: the origin holds a piece");
+    let mut why = format!(
+        "`{text}` is not legal: the {} on {} cannot move to {}",
+        piece(side, kind),
+        sq_name(from),
+        sq_name(to)
+    );
+    if to != from && pos.at(to).is_some() {
+        why.push_str(&format!(" ({} is occupied)", sq_name(to)));
+    }
+    let mut own: Vec<String> = legal.iter().filter(|m| m.from == from).map(name).collect();
+    own.sort();
+    if own.is_empty() {
+        why.push_str("; it has no legal move here");
+    } else {
+        why.push_str(&format!("; its legal moves: {}", shorten(&own)));
+    }
+    why.push('\n');
+    Ok(why)
 }
 
-/// As [`explain`], but a text that does not read as a move (a bad square, one square only) is an
-/// error pointing into `move_text`.
+/// As [`explain`], for case files: one line per explanation joined by "; ", and an error only
+/// for a text that does not read as a move (a bad square, one square only); an ambiguous text is
+/// explained as such.
 pub fn try_explain(
     rules: &Rules,
     pos: &Position,
     move_text: &str,
 ) -> Result<String, Box<InputError>> {
-    let text = move_text.trim();
-    let legal = generate(rules, pos);
-    let err = match parse_move(rules, &legal, move_text) {
-        Ok(mv) => return Ok(legal_move(rules, pos, &mv)),
-        Err(e) if is_syntax_error(&e) => return Err(e),
-        Err(e) => e,
-    };
-    if err.label == "ambiguous" {
-        return Ok(format!("{text} is ambiguous: {}", help(&err)));
+    match explain(rules, pos, move_text) {
+        Ok(text) => Ok(text.trim_end().lines().collect::<Vec<_>>().join("; ")),
+        Err(e) if is_syntax_error(&e) => Err(e),
+        Err(e) => Ok(format!(
+            "`{}` is {}: {}",
+            move_text.trim(),
+            if e.label == "ambiguous" {
+                "ambiguous"
+            } else {
+                "not legal"
+            },
+            e.help.clone().unwrap_or_else(|| e.message.clone())
+        )),
     }
-    // The move may be one the pieces can make but the capture rules forbid: look for it among the
-    // moves of the same rules without compulsion and priority.
-    if let Some(free) = free_rules(rules) {
-        let all = generate(&free, pos);
-        if let Ok(mv) = parse_move(&free, &all, move_text) {
-            let name = move_to_string(rules, &mv);
-            let mut best: Vec<(u32, String)> = legal
-                .iter()
-                .map(|m| (m.captures(), move_to_string(rules, m)))
-                .collect();
-            // Most captures first, then by name, so the move shown does not depend on the
-            // generator's order.
-            best.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-            if let Some((top_n, top_name)) = best.first() {
-                if mv.is_capture() {
-                    let n = mv.captures();
-                    return Ok(if *top_n > n {
-                        format!("{name} takes {n}; the maximum is {top_n}: {top_name}")
-                    } else {
-                        format!(
-                            "{name} takes {n}; the priority ({}) prefers {top_name}",
-                            criteria(rules)
-                        )
-                    });
-                }
-                let mut caps: Vec<String> = legal
-                    .iter()
-                    .filter(|m| m.is_capture())
-                    .map(|m| move_to_string(rules, m))
-                    .collect();
-                caps.sort();
-                caps.dedup();
-                if !caps.is_empty() {
-                    return Ok(format!(
-                        "{name} is illegal: a capture is compulsory ({})",
-                        shorten(&caps)
-                    ));
-                }
-            }
-        }
-    }
-    Ok(format!("{text} is illegal: {}", help(&err)))
-}
-
-fn legal_move(rules: &Rules, pos: &Position, mv: &Move) -> String {
-    let name = move_to_string(rules, mv);
-    if !mv.is_capture() {
-        return format!("{name} is legal");
-    }
-    let n = mv.captures();
-    let most = free_rules(rules)
-        .map(|free| generate(&free, pos))
-        .unwrap_or_default()
-        .iter()
-        .map(Move::captures)
-        .max()
-        .unwrap_or(n);
-    if n >= most {
-        format!("{name} is legal: takes {n}, the maximum")
-    } else if rules.spec.captures.priority.is_empty() {
-        format!("{name} is legal: takes {n}; the player chooses (the most is {most})")
-    } else {
-        format!(
-            "{name} is legal: takes {n}; the priority ({}) prefers it to taking {most}",
-            criteria(rules)
-        )
-    }
-}
-
-fn generate(rules: &Rules, pos: &Position) -> Vec<Move> {
-    let mut out = Vec::new();
-    rules.generate(pos, &mut out, GenOptions::default());
-    out
-}
-
-/// The same rules with neither compulsion nor priority: every move the pieces can make.
-fn free_rules(rules: &Rules) -> Option<Rules> {
-    let mut spec = rules.spec.clone();
-    spec.captures.priority.clear();
-    spec.captures.compulsory = false;
-    Rules::compile(&spec).ok()
 }
 
 /// The move reader reports a text it cannot read and a move that is not legal with the same error
@@ -125,36 +167,220 @@ pub(crate) fn is_syntax_error(e: &InputError) -> bool {
     e.label != "illegal move" && e.label != "ambiguous"
 }
 
-fn help(e: &InputError) -> String {
-    e.help.clone().unwrap_or_else(|| e.message.clone())
+fn not_a_move(text: &str, label: &str) -> Box<InputError> {
+    InputError::new(
+        "move",
+        text,
+        (0, text.len()),
+        format!("`{}` is not a move", text.trim()),
+        label,
+        None,
+    )
 }
 
-fn criteria(rules: &Rules) -> String {
+fn generate(rules: &Rules, pos: &Position) -> Vec<Move> {
+    let mut out = Vec::new();
+    rules.generate(pos, &mut out, GenOptions::default());
+    out
+}
+
+/// The squares a move text names, if every part is a playable square.
+fn squares(rules: &Rules, text: &str) -> Option<Vec<Sq>> {
+    text.trim()
+        .split(['-', 'x', 'X', ':'])
+        .map(|p| rules.geo.parse(p.trim()))
+        .collect()
+}
+
+/// The moves of `pos` with the priority rule and the compulsory capture switched off.
+fn relaxed_moves(rules: &Rules, pos: &Position) -> Option<Vec<Move>> {
+    let mut spec = rules.spec.clone();
+    spec.captures.priority.clear();
+    spec.captures.compulsory = false;
+    Rules::compile(&spec)
+        .ok()
+        .map(|relaxed| generate(&relaxed, pos))
+}
+
+fn explain_legal(rules: &Rules, pos: &Position, legal: &[Move], mv: &Move) -> String {
     let spec = &rules.spec;
-    let piece = |k: u8| {
-        spec.pieces
-            .get(k as usize)
-            .map_or("?".to_string(), |p| p.name.clone())
+    let side = pos.turn();
+    let who = format!(
+        "the {} {} on {}",
+        spec.sides[side].name,
+        spec.pieces[mv.kind_before as usize].name,
+        rules.geo.name(mv.from)
+    );
+    let name = move_to_string(rules, mv);
+    let mut out = if mv.is_capture() {
+        format!(
+            "`{name}` is legal: {who} takes {} ({})",
+            mv.captures(),
+            taken_list(rules, pos, mv.captured)
+        )
+    } else {
+        format!("`{name}` is legal: a quiet move of {who}")
     };
-    spec.captures
+    if mv.kind_after != mv.kind_before {
+        out.push_str(&format!(
+            ", which becomes a {}",
+            spec.pieces[mv.kind_after as usize].name
+        ));
+    }
+    out.push('\n');
+    if mv.is_capture() {
+        let others = legal
+            .iter()
+            .filter(|m| m.is_capture() && !m.same_move(mv))
+            .count();
+        let relaxed = relaxed_moves(rules, pos).unwrap_or_default();
+        let excluded: Vec<&Move> = relaxed
+            .iter()
+            .filter(|m| m.is_capture() && !legal.iter().any(|l| l.same_move(m)))
+            .collect();
+        if let Some(worse) = best_of(rules, pos, &excluded) {
+            out.push_str(&format!(
+                "the priority ({}) rules out {} other capture{}, e.g. {}\n",
+                criteria_names(rules),
+                excluded.len(),
+                if excluded.len() == 1 { "" } else { "s" },
+                move_to_string(rules, worse)
+            ));
+        }
+        if others > 0 {
+            let how = if spec.captures.priority.is_empty() {
+                "captures are free choice".to_string()
+            } else {
+                format!("it ties under the priority ({})", criteria_names(rules))
+            };
+            out.push_str(&format!(
+                "{others} other capture{} also legal: {how}\n",
+                if others == 1 { " is" } else { "s are" }
+            ));
+        }
+    } else if rules.compulsory {
+        out.push_str("no capture is available\n");
+    }
+    out
+}
+
+/// "black man on d4, black king on f6".
+fn taken_list(rules: &Rules, pos: &Position, captured: Bits) -> String {
+    let spec = &rules.spec;
+    let mut parts = Vec::new();
+    for sq in crate::engine::geometry::BitIter(captured) {
+        if let Some((side, kind)) = pos.at(sq) {
+            parts.push(format!(
+                "{} {} on {}",
+                spec.sides[side].name,
+                spec.pieces[kind].name,
+                rules.geo.name(sq)
+            ));
+        }
+    }
+    parts.join(", ")
+}
+
+fn criteria_names(rules: &Rules) -> String {
+    let names: Vec<String> = rules
+        .spec
+        .captures
         .priority
         .iter()
-        .map(|c| match *c {
-            Criterion::MostPieces => "most pieces".to_string(),
-            Criterion::MostValue => "most value".to_string(),
-            Criterion::HighestCapturer => "highest capturer".to_string(),
-            Criterion::HighestCapturedRanks => "highest captured ranks".to_string(),
-            Criterion::MostOf(k) => format!("most {}", piece(k)),
-            Criterion::EarliestOf(k) => format!("{} earliest", piece(k)),
+        .map(|c| criterion_name(rules, *c))
+        .collect();
+    if names.is_empty() {
+        "none".into()
+    } else {
+        names.join(", then ")
+    }
+}
+
+fn criterion_name(rules: &Rules, c: Criterion) -> String {
+    let piece = |k: u8| {
+        rules
+            .spec
+            .pieces
+            .get(k as usize)
+            .map(|p| p.name.clone())
+            .unwrap_or_else(|| format!("kind {k}"))
+    };
+    match c {
+        Criterion::MostPieces => "most pieces".into(),
+        Criterion::MostValue => "most value".into(),
+        Criterion::HighestCapturer => "highest capturing piece".into(),
+        Criterion::HighestCapturedRanks => "highest captured ranks".into(),
+        Criterion::MostOf(k) => format!("most {}s", piece(k)),
+        Criterion::EarliestOf(k) => format!("{}s earliest", piece(k)),
+    }
+}
+
+/// A priority key split into its fields, one per criterion in the order written: the key is
+/// packed high-to-low, [`Rules::key`] giving each field's width.
+fn fields(rules: &Rules, key: u128) -> Vec<u128> {
+    let mut shift: u32 = rules.key.iter().map(|f| f.width).sum();
+    rules
+        .key
+        .iter()
+        .map(|f| {
+            shift -= f.width;
+            let mask = u128::MAX.checked_shr(128 - f.width).unwrap_or(0);
+            key.checked_shr(shift).unwrap_or(0) & mask
         })
-        .collect::<Vec<_>>()
-        .join(", ")
+        .collect()
+}
+
+/// The move that ranks highest under the priority (the first by name among equals).
+fn best_of<'a>(rules: &Rules, pos: &Position, moves: &[&'a Move]) -> Option<&'a Move> {
+    let mut sorted: Vec<&Move> = moves.to_vec();
+    sorted.sort_by_key(|m| move_to_string(rules, m));
+    sorted
+        .into_iter()
+        .rev()
+        .max_by_key(|m| (rules.priority_key(pos, m), m.captures()))
+}
+
+/// Why `mv` loses to `best` under the priority: the first criterion where they differ.
+fn priority_reason(rules: &Rules, pos: &Position, mv: &Move, best: &Move) -> String {
+    let spec = &rules.spec;
+    let name = |m: &Move| move_to_string(rules, m);
+    let (m, b) = (name(mv), name(best));
+    let fm = fields(rules, rules.priority_key(pos, mv));
+    let fb = fields(rules, rules.priority_key(pos, best));
+    for ((field, &vm), &vb) in rules.key.iter().zip(&fm).zip(&fb) {
+        if vm == vb {
+            continue;
+        }
+        return match field.criterion {
+            Criterion::MostPieces => format!("{m} takes {vm}; the maximum is {vb}: {b}"),
+            Criterion::MostValue => format!("{m} takes pieces worth {vm}; the most is {vb}: {b}"),
+            Criterion::HighestCapturer => format!(
+                "{m} captures with a {}; a capture by a higher-ranked piece comes first: {b} (a {})",
+                spec.pieces[mv.kind_before as usize].name,
+                spec.pieces[best.kind_before as usize].name
+            ),
+            Criterion::HighestCapturedRanks => format!(
+                "{m} takes {}; {b} takes more of a higher rank: {}",
+                taken_list(rules, pos, mv.captured),
+                taken_list(rules, pos, best.captured)
+            ),
+            Criterion::MostOf(k) => format!(
+                "{m} takes {vm} {}s; {b} takes {vb}",
+                spec.pieces[k as usize].name
+            ),
+            Criterion::EarliestOf(k) => format!(
+                "{b} takes a {} earlier in the sequence than {m}",
+                spec.pieces[k as usize].name
+            ),
+        };
+    }
+    format!("the priority ({}) prefers {b}", criteria_names(rules))
 }
 
 fn shorten(list: &[String]) -> String {
-    if list.len() <= 4 {
+    if list.len() <= 8 {
         list.join(", ")
     } else {
-        format!("{}, … ({} in all)", list[..4].join(", "), list.len())
+        format!("{}, … ({} in all)", list[..8].join(", "), list.len())
     }
 }

@@ -3,11 +3,9 @@
 //! ([`Session`]); the terminal part ([`run`]) stays thin.
 
 pub mod commands;
-mod explain;
 pub mod helper;
 mod session;
 mod terminal;
 
-pub use explain::explain;
 pub use session::Session;
 pub use terminal::{run, Options};

@@ -2,7 +2,6 @@
 //! Every command returns the text to print; an error is a diagnostic and leaves the game as it was.
 
 use super::commands::{self, Command};
-use super::explain::explain;
 use crate::engine::{GenOptions, Move, Position, Sq};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::render::{self, Style};
@@ -34,6 +33,23 @@ fn fail(message: String, help: &str) -> Report {
 
 fn input_error(e: Box<InputError>) -> Report {
     Report::new_boxed(e as Box<dyn miette::Diagnostic + Send + Sync>)
+}
+
+/// `explain` in the game's current position ([`crate::explain::explain`]); a move the position
+/// would allow but the game does not, because it is over, says so.
+fn explain(game: &Game, text: &str) -> Result<String, Report> {
+    let why = crate::explain::explain(&game.rules, game.position(), text);
+    let unreadable = matches!(&why, Err(e) if crate::explain::is_syntax_error(e));
+    if !unreadable
+        && game.result().is_some()
+        && parse_move(&game.rules, &game.legal_moves(), text).is_err()
+    {
+        return Ok(format!(
+            "`{text}` is not legal: the game is over ({})\n",
+            game.describe_result()
+        ));
+    }
+    why.map_err(input_error)
 }
 
 /// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`) rather than a command?
