@@ -9,6 +9,18 @@ use serde::{Deserialize, Serialize};
 /// clockwise: 1 = north-east, 2 = east, … 7 = north-west. The opposite of `d` is `(d + 4) % 8`.
 pub type Angle = u8;
 
+/// The compass name of each angle, north first, clockwise (as the first side sees the board).
+pub const ANGLE_NAMES: [&str; 8] = [
+    "north",
+    "north-east",
+    "east",
+    "south-east",
+    "south",
+    "south-west",
+    "west",
+    "north-west",
+];
+
 /// A set of [`Angle`]s as a bit mask (bit `d` set = direction `d` included).
 pub type AngleSet = u8;
 

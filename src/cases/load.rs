@@ -3,24 +3,14 @@
 //! not stop the others.
 
 use super::{Case, CaseFile, Problem};
-use miette::{Diagnostic, NamedSource, SourceSpan};
+use miette::{NamedSource, SourceSpan};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::ops::Range;
 
-/// An error in a case file, pointing at the offending text.
-#[derive(Debug, thiserror::Error, Diagnostic)]
-#[error("{message}")]
-pub struct CaseFileError {
-    pub message: String,
-    #[source_code]
-    pub src: NamedSource<String>,
-    #[label("{label}")]
-    pub span: SourceSpan,
-    pub label: String,
-    #[help]
-    pub help: Option<String>,
-}
+/// An error in a case file, pointing at the offending text: the same shape as a FEN or move
+/// error, so it is the same type.
+pub use crate::notation::InputError as CaseFileError;
 
 /// A case file as read: its variant, each case with the byte range of its text, and the cases
 /// that could not be read.

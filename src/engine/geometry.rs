@@ -33,17 +33,7 @@ pub const ANGLE_VECTORS: [(i8, i8); 8] = [
     (-1, 1),
 ];
 
-/// The compass name of each angle, for read-back and diagnostics.
-pub const ANGLE_NAMES: [&str; 8] = [
-    "north",
-    "north-east",
-    "east",
-    "south-east",
-    "south",
-    "south-west",
-    "west",
-    "north-west",
-];
+pub use crate::spec::ANGLE_NAMES;
 
 #[derive(Clone, Debug)]
 pub struct Geometry {

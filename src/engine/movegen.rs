@@ -323,6 +323,18 @@ impl Search<'_> {
         self.rules.no_180 && last != NO_DIR && (last + 4) & 7 == d
     }
 
+    /// The (captured, landing) squares of a short jump in direction `d` from `cur`, if it can be made.
+    #[inline(always)]
+    fn jump_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<(Sq, Sq)> {
+        let next = &self.rules.geo.next[d as usize];
+        let over = next[cur as usize];
+        if over == NONE || capturable & bit(over) == 0 {
+            return None;
+        }
+        let land = next[over as usize];
+        (land != NONE && self.is_empty(land)).then_some((over, land))
+    }
+
     /// The square a flying jump in direction `d` from `cur` would capture, if any.
     #[inline(always)]
     fn fly_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<Sq> {
@@ -342,19 +354,12 @@ impl Search<'_> {
     fn can_jump(&self, cur: Sq, kind: u8, last: u8) -> bool {
         let prog = &self.rules.programs[self.side][kind as usize];
         let capturable = self.capturable(kind);
-        let next = &self.rules.geo.next;
-        for d in prog.jumps.iter() {
-            if self.reverses(last, d) {
-                continue;
-            }
-            let over = next[d as usize][cur as usize];
-            if over == NONE || capturable & bit(over) == 0 {
-                continue;
-            }
-            let land = next[d as usize][over as usize];
-            if land != NONE && self.is_empty(land) {
-                return true;
-            }
+        if prog
+            .jumps
+            .iter()
+            .any(|d| !self.reverses(last, d) && self.jump_target(cur, d, capturable).is_some())
+        {
+            return true;
         }
         prog.flies
             .iter()
@@ -382,14 +387,9 @@ impl Search<'_> {
             if self.reverses(last, d) {
                 continue;
             }
-            let over = next[d as usize][cur as usize];
-            if over == NONE || capturable & bit(over) == 0 {
+            let Some((over, land)) = self.jump_target(cur, d, capturable) else {
                 continue;
-            }
-            let land = next[d as usize][over as usize];
-            if land == NONE || !self.is_empty(land) {
-                continue;
-            }
+            };
             found = true;
             self.advance(over, land, kind, d);
         }

@@ -526,11 +526,11 @@ impl Checker<'_> {
             match resolve_direction(&d.node, forward) {
                 Some(s) => set |= s,
                 None => {
-                    let help = match did_you_mean(&d.node, DIRECTION_NAMES.iter().copied()) {
+                    let help = match did_you_mean(&d.node, direction_names()) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!(
                             "directions are {}",
-                            list_names(DIRECTION_NAMES.iter().take(8).copied())
+                            list_names(RELATIVE_DIRECTIONS.into_iter())
                         ),
                     };
                     self.errors.push(RuleError::UnknownDirection {
@@ -1220,9 +1220,9 @@ pub(crate) fn default_game() -> GameSpec {
     }
 }
 
-/// Every direction word, the relative ones first, then the compass (absolute, as the first side
-/// sees the board).
-const DIRECTION_NAMES: &[&str] = &[
+/// The relative direction words; the compass names ([`ANGLE_NAMES`], absolute as the first side
+/// sees the board) are direction words too.
+const RELATIVE_DIRECTIONS: [&str; 8] = [
     "forward",
     "backward",
     "sideways",
@@ -1231,15 +1231,12 @@ const DIRECTION_NAMES: &[&str] = &[
     "orthogonal",
     "diagonal",
     "all",
-    "north",
-    "north-east",
-    "east",
-    "south-east",
-    "south",
-    "south-west",
-    "west",
-    "north-west",
 ];
+
+/// Every direction word, the relative ones first, then the compass.
+fn direction_names() -> impl Iterator<Item = &'static str> {
+    RELATIVE_DIRECTIONS.into_iter().chain(ANGLE_NAMES)
+}
 
 /// The angles of a direction word for the first side, whose forward is `forward` (0 = north,
 /// 1 = north-east).
@@ -1257,7 +1254,7 @@ pub(crate) fn resolve_direction(name: &str, forward: Angle) -> Option<AngleSet> 
         "diagonal" => abs(&[1, 3, 5, 7]),
         "all" => 0xff,
         _ => {
-            let i = DIRECTION_NAMES[8..].iter().position(|n| *n == name)?;
+            let i = ANGLE_NAMES.iter().position(|n| *n == name)?;
             abs(&[i as u8])
         }
     })
