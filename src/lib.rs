@@ -5,6 +5,7 @@
 
 pub mod engine;
 pub mod game;
+pub mod interrupt;
 pub mod lang;
 pub mod notation;
 pub mod spec;

@@ -1,0 +1,60 @@
+//! Ctrl-C as a request to stop long work, not to end the program.
+//!
+//! Long computations (perft, search, self-play, endgame tables) poll [`requested`] at a coarse
+//! interval and return early when it is set; the REPL then prints what was done and gives the
+//! prompt back with the game intact. [`install`] puts the handler in place once per process; until
+//! then Ctrl-C keeps its default meaning (end the program), which is right for one-shot commands
+//! that have nothing to lose.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Once;
+
+static REQUESTED: AtomicBool = AtomicBool::new(false);
+static INSTALL: Once = Once::new();
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// Catch Ctrl-C (SIGINT) from now on: it sets the flag instead of ending the process. Returns
+/// false when the handler could not be installed (then Ctrl-C ends the program as usual).
+pub fn install() -> bool {
+    INSTALL.call_once(|| {
+        let ok = ctrlc::set_handler(|| REQUESTED.store(true, Ordering::SeqCst)).is_ok();
+        INSTALLED.store(ok, Ordering::SeqCst);
+    });
+    INSTALLED.load(Ordering::SeqCst)
+}
+
+/// Whether Ctrl-C was pressed since the last [`reset`].
+#[inline]
+pub fn requested() -> bool {
+    REQUESTED.load(Ordering::Relaxed)
+}
+
+/// Forget an earlier Ctrl-C (call before starting a new piece of long work).
+pub fn reset() {
+    REQUESTED.store(false, Ordering::SeqCst);
+}
+
+/// Ask the current long work to stop, as Ctrl-C would (for tests and time limits).
+pub fn request() {
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// Long work stopped early by Ctrl-C.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("interrupted")]
+pub struct Interrupted;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_and_reset() {
+        reset();
+        assert!(!requested());
+        request();
+        assert!(requested());
+        reset();
+        assert!(!requested());
+    }
+}
