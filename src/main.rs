@@ -239,7 +239,8 @@ fn moves(variant: &str, fen: Option<&str>) -> Result<(), Report> {
     let v = load(variant)?;
     let pos = position(&v, fen)?;
     let mut list = Vec::new();
-    v.rules.generate(&pos, &mut list, GenOptions::default());
+    v.rules
+        .try_generate(&pos, &mut list, GenOptions::default())?;
     let mut names: Vec<String> = list.iter().map(|m| move_to_string(&v.rules, m)).collect();
     names.sort();
     for n in names {
