@@ -12,5 +12,6 @@ pub use geometry::{Geometry, Sq};
 pub use movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 pub use moves::Move;
 pub use outcome::{EndReason, Outcome};
+pub use perft::{PerftError, PerftLimits};
 pub use position::Position;
 pub use rules::{CompileError, Rules};
