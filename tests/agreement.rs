@@ -133,14 +133,14 @@ fn report(checked: usize, problems: &[String]) {
 
 #[test]
 fn fast_and_reference_generators_agree() {
-    let (checked, problems) = run(4, 80, 1);
+    let (checked, problems) = run(16, 120, 1);
     report(checked, &problems);
 }
 
 #[test]
 #[ignore = "slow: thousands of positions per variant; run in release by .ci/run"]
 fn fast_and_reference_generators_agree_on_many_positions() {
-    let (checked, problems) = run(40, 150, 2);
+    let (checked, problems) = run(200, 200, 2);
     report(checked, &problems);
 }
 
