@@ -64,7 +64,7 @@ impl Bounded<'_> {
     fn tick(&mut self, nodes: u64) -> Result<(), PerftError> {
         self.pending += nodes;
         self.calls += 1;
-        if self.calls % POLL_EVERY == 0 {
+        if self.calls.is_multiple_of(POLL_EVERY) {
             self.flush()?;
         }
         Ok(())

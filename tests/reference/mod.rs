@@ -65,7 +65,7 @@ fn vector(spec: &VariantSpec, a: u8) -> C {
         (-1, 0),
         (-1, 1),
     ][a as usize];
-    let len = if a % 2 == 0 && spec.board.squares != SquareSet::All {
+    let len = if a.is_multiple_of(2) && spec.board.squares != SquareSet::All {
         2
     } else {
         1
