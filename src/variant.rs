@@ -26,7 +26,7 @@ pub enum LoadError {
     ))]
     Io {
         path: String,
-        source: std::io::Error,
+        source: crate::limits::ReadError,
     },
     #[error(transparent)]
     #[diagnostic(transparent)]
@@ -64,7 +64,7 @@ impl Variant {
     }
 
     pub fn from_path(path: &Path) -> Result<Variant, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        let text = crate::limits::read_text(path).map_err(|source| LoadError::Io {
             path: path.display().to_string(),
             source,
         })?;

@@ -131,7 +131,7 @@ fn variant_of(path: &Path, name: &str) -> Result<Variant, crate::variant::LoadEr
 
 fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut Tally) {
     let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::limits::read_text(path) {
         Ok(t) => t,
         Err(e) => {
             out(&format!("{name}\n  FAIL  cannot read the file: {e}\n"));

@@ -13,6 +13,25 @@ use rustyline::Editor;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 
+// Output that cannot be written (a closed pipe or terminal) is dropped: never a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+macro_rules! sayln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// How the front end was started.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -89,17 +108,17 @@ fn run_interactive(
         // A missing history file is the normal first run.
         rl.load_history(h).ok();
     }
-    println!(
+    sayln!(
         "damelab — {} (`help` for the commands, Ctrl-D to leave)",
         session.variant.rules.spec.title
     );
-    print!("{}", render::legend(&session.game.rules, session.style));
-    print!("{}", session.board());
-    println!("{}", session.game.describe_result());
+    say!("{}", render::legend(&session.game.rules, session.style));
+    say!("{}", session.board());
+    sayln!("{}", session.game.describe_result());
     loop {
         match rl.readline("damelab> ") {
             Ok(line) => {
-                print!("{}", session.execute(&line));
+                say!("{}", session.execute(&line));
                 std::io::stdout().flush().ok();
                 if session.quit {
                     break;
@@ -111,14 +130,14 @@ fn run_interactive(
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("cannot read the terminal: {e}");
+                errln!("cannot read the terminal: {e}");
                 break;
             }
         }
     }
     if let Some(h) = &history {
         if let Err(e) = rl.save_history(h) {
-            eprintln!("cannot save the history to {}: {e}", h.display());
+            errln!("cannot save the history to {}: {e}", h.display());
         }
     }
     Ok(())
