@@ -223,7 +223,10 @@ fn worker(args: &Args, dir: &Path) {
                 let name = dir.join(format!("hang-{:016x}.in", hash(&input)));
                 std::fs::write(&name, &input).ok();
                 log(&dir, &format!("hang (> {HANG:?}): {}", name.display()));
-                let (e, p) = (EXECS.load(Ordering::Relaxed), PANICS.load(Ordering::Relaxed));
+                let (e, p) = (
+                    EXECS.load(Ordering::Relaxed),
+                    PANICS.load(Ordering::Relaxed),
+                );
                 println!("execs {e} {p}");
                 std::process::exit(HANG_EXIT);
             }
