@@ -39,7 +39,10 @@ fn square_names_are_ascii_only() {
         ("W:Wé1", "`é1` is not a square of this board"),
         ("W:Wa+1", "`a+1` is not a square of this board"),
         ("W:W5:B", "`5` is not a square of this board"),
-        ("W:Wa\u{3000}1", "`a\u{3000}1` is not a square of this board"),
+        (
+            "W:Wa\u{3000}1",
+            "`a\u{3000}1` is not a square of this board",
+        ),
         ("W:WKé1", "`é1` is not a square of this board"),
         ("W", "the position has no squares"),
     ] {
@@ -209,4 +212,16 @@ fn verify_on_a_folder_without_case_files_fails() {
     let o = damelab(&["verify", dir.to_str().expect("utf-8 path")]);
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no case files in folder"));
+}
+
+#[test]
+fn an_alias_to_another_case_reads_when_a_third_case_is_broken() {
+    let text = "variant: turkish\ncases:\n  - name: first\n    fen: &pos \"W:Wa3:Bh7\"\n    contains: [a3-a4]\n  - name: second\n    fen: *pos\n    excludes: [a3-a5]\n  - name: broken\n    colour: red\n";
+    let file = load("alias.yaml", text).expect("the top level reads");
+    let names: Vec<&str> = file.cases.iter().map(|c| c.case.name.as_str()).collect();
+    assert_eq!(names, ["first", "second"]);
+    assert_eq!(file.cases[1].case.fen.as_deref(), Some("W:Wa3:Bh7"));
+    assert_eq!(file.errors.len(), 1);
+    let message = file.errors[0].1.to_string();
+    assert!(message.contains("unknown field"), "{message}");
 }

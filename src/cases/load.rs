@@ -93,8 +93,22 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
         Err(e) if !layout_known => file.errors.push((None, yaml_error(name, &shared, 0, &e))),
         Err(_) => {
             // Read each case on its own, so one bad case is reported and the others run.
-            for range in ranges {
-                match serde_yaml::from_str::<Vec<Case>>(&text[range.clone()]) {
+            let mut whole: Option<Option<serde_yaml::Value>> = None;
+            for (i, range) in ranges.into_iter().enumerate() {
+                let alone = serde_yaml::from_str::<Vec<Case>>(&text[range.clone()]);
+                let alone = match alone {
+                    Err(e) if e.to_string().starts_with("unknown anchor") => {
+                        // An alias of an anchor in another case: read the case from the whole
+                        // document, where the anchor is known.
+                        let doc = whole.get_or_insert_with(|| serde_yaml::from_str(text).ok());
+                        match case_from_document(doc.as_ref(), i) {
+                            Some(case) => Ok(vec![case]),
+                            None => Err(e),
+                        }
+                    }
+                    other => other,
+                };
+                match alone {
                     Ok(mut v) if v.len() == 1 => file.cases.push(LoadedCase {
                         case: v.remove(0),
                         range,
@@ -131,6 +145,12 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
         }
     }
     Ok(file)
+}
+
+/// Case `i` of a whole document read as plain YAML (aliases resolved).
+fn case_from_document(doc: Option<&serde_yaml::Value>, i: usize) -> Option<Case> {
+    let case = doc?.get("cases")?.get(i)?.clone();
+    serde_yaml::from_value(case).ok()
 }
 
 impl LoadedFile {

@@ -202,8 +202,8 @@ pub enum RuleError {
     #[error("board {width}x{height} is not supported")]
     #[diagnostic(code(rules::board_size))]
     BoardSize {
-        width: u64,
-        height: u64,
+        width: String,
+        height: String,
         #[label("unsupported size")]
         span: SourceSpan,
         #[help]
