@@ -15,12 +15,16 @@ pub const MAX_DIAGNOSTICS: usize = 20;
 /// The deepest `damelab perft` (the move buffers are allocated per ply up front).
 pub const MAX_PERFT_DEPTH: usize = 30;
 
-/// The deepest perft of a case file (`perft: N` or a list of N figures) and of the REPL.
+/// The deepest perft of a case file (`perft: N` or a list of N figures) and of the REPL's
+/// `perft` and `divide`.
 pub const MAX_CASE_PERFT_DEPTH: usize = 12;
 
 /// The most nodes a case's perft figures may count together (about a minute of work): a depth
 /// whose count, judged by the growth so far, would pass it is not computed.
 pub const CASE_PERFT_NODE_BUDGET: u64 = 2_000_000_000;
+
+/// The longest line a REPL script may send (64 KiB).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
 
 /// `--threads` is capped at this many threads per core.
 pub const THREADS_PER_CORE: usize = 4;

@@ -270,7 +270,11 @@ pub struct RulesError {
 #[error("{}", crate::limits::more_errors(self.0))]
 pub struct MoreErrors(pub usize);
 
-impl Diagnostic for MoreErrors {}
+impl Diagnostic for MoreErrors {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("rules::more_errors"))
+    }
+}
 
 impl RulesError {
     pub(crate) fn new(file_name: &str, source: &str, errors: Vec<RuleError>) -> Self {

@@ -10,7 +10,7 @@ use rustyline::config::{ColorMode, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
 
 // Output that cannot be written (a closed pipe or terminal) is dropped: never a panic.
@@ -68,13 +68,32 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
 
 fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
+    let mut buf = Vec::new();
+    loop {
+        // One line of at most MAX_LINE_BYTES: `damelab repl < /dev/zero` must not fill memory.
+        buf.clear();
+        let limit = crate::limits::MAX_LINE_BYTES as u64;
+        let n = (&mut input)
+            .take(limit + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        if buf.len() as u64 > limit {
+            return Err(miette::miette!(
+                help = "a workbench command fits on one short line",
+                "an input line is longer than {limit} bytes, the limit for a line"
+            ));
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
         if echo {
             writeln!(out, "> {line}").ok();
         }
-        let text = session.execute(&line);
+        let text = session.execute(line);
         if write!(out, "{text}").and_then(|_| out.flush()).is_err() {
             break; // the reader went away
         }
