@@ -7,6 +7,7 @@ pub mod engine;
 pub mod game;
 pub mod interrupt;
 pub mod lang;
+pub mod limits;
 pub mod notation;
 pub mod spec;
 pub mod util;

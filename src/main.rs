@@ -21,6 +21,14 @@ macro_rules! out {
     }};
 }
 
+/// Print a diagnostic to stderr; a closed or broken stderr drops it instead of panicking.
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 macro_rules! outln {
     ($($arg:tt)*) => {{
         out!($($arg)*);
@@ -197,7 +205,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(report) => {
-            eprintln!("{report:?}");
+            errln!("{report:?}");
             ExitCode::FAILURE
         }
     }
@@ -221,7 +229,7 @@ fn check(files: &[String]) -> Result<(), Report> {
             Ok(v) => outln!("{f}: ok ({})", v.rules.spec.title),
             Err(e) => {
                 bad += 1;
-                eprintln!("{:?}", Report::new(e));
+                errln!("{:?}", Report::new(e));
             }
         }
     }
@@ -257,6 +265,22 @@ fn perft(
     threads: usize,
     keep_duplicates: bool,
 ) -> Result<(), Report> {
+    use damelab::limits::{max_threads, MAX_PERFT_DEPTH, THREADS_PER_CORE};
+    if depth > MAX_PERFT_DEPTH {
+        return Err(miette::miette!(
+            help = format!("give a depth from 0 to {MAX_PERFT_DEPTH}"),
+            "depth {depth} is beyond the limit of {MAX_PERFT_DEPTH}"
+        ));
+    }
+    let threads = if threads > max_threads() {
+        errln!(
+            "note: --threads {threads} capped at {} ({THREADS_PER_CORE} per core)",
+            max_threads()
+        );
+        max_threads()
+    } else {
+        threads
+    };
     let v = load(variant)?;
     let pos = position(&v, fen)?;
     let opts = GenOptions { keep_duplicates };

@@ -20,13 +20,13 @@ pub enum LoadError {
     #[error("unknown variant `{name}`")]
     #[diagnostic(help("{help}"))]
     Unknown { name: String, help: String },
-    #[error("cannot read `{path}`: {source}")]
+    #[error("cannot read `{path}`: {error}")]
     #[diagnostic(help(
         "give a bundled variant's name (`damelab list`) or the path of a .rules file"
     ))]
     Io {
         path: String,
-        source: std::io::Error,
+        error: crate::limits::ReadError,
     },
     #[error(transparent)]
     #[diagnostic(transparent)]
@@ -64,9 +64,9 @@ impl Variant {
     }
 
     pub fn from_path(path: &Path) -> Result<Variant, LoadError> {
-        let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        let text = crate::limits::read_text(path).map_err(|error| LoadError::Io {
             path: path.display().to_string(),
-            source,
+            error,
         })?;
         let stem = path
             .file_stem()

@@ -71,6 +71,14 @@ fn collect(p: &Path, files: &mut Vec<PathBuf>) -> Result<(), Report> {
             .filter_map(|e| e.ok().map(|e| e.path()))
             .filter(|e| e.extension().is_some_and(|x| x == "yaml" || x == "yml"))
             .collect();
+        if entries.is_empty() {
+            // Nothing to run is not a pass.
+            return Err(miette::miette!(
+                help = "case files end in `.yaml` or `.yml`; give a folder that holds some",
+                "no case files in folder `{}`",
+                p.display()
+            ));
+        }
         entries.sort();
         files.extend(entries);
         Ok(())
@@ -131,7 +139,7 @@ fn variant_of(path: &Path, name: &str) -> Result<Variant, crate::variant::LoadEr
 
 fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut Tally) {
     let name = path.display().to_string();
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::limits::read_text(path) {
         Ok(t) => t,
         Err(e) => {
             out(&format!("{name}\n  FAIL  cannot read the file: {e}\n"));
@@ -163,10 +171,21 @@ fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut T
         }
     };
     out(&format!("{name} ({})\n", variant.rules.spec.title));
+    // At most MAX_DIAGNOSTICS diagnostics are drawn per file: each costs the file's length.
+    let mut drawn = 0;
+    let mut hidden = 0;
+    let mut draw = |d: &dyn Diagnostic, out: &mut dyn FnMut(&str)| {
+        if drawn < crate::limits::MAX_DIAGNOSTICS {
+            drawn += 1;
+            out(&render(d, opts.color));
+        } else {
+            hidden += 1;
+        }
+    };
     for (case_name, e) in &file.errors {
         let who = case_name.as_deref().unwrap_or("(a case)");
         out(&format!("  FAIL  {who} (does not read)\n"));
-        out(&render(e, opts.color));
+        draw(e, out);
         tally.failed += 1;
     }
     let mut edits = Vec::new();
@@ -207,13 +226,19 @@ fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut T
         }
         out(&report);
         for p in &run.problems {
-            out(&render(&file.problem(lc, p), opts.color));
+            draw(&file.problem(lc, p), out);
         }
         if ok {
             tally.passed += 1;
         } else {
             tally.failed += 1;
         }
+    }
+    if hidden > 0 {
+        out(&format!(
+            "  {} (diagnostics not drawn)\n",
+            crate::limits::more_errors(hidden)
+        ));
     }
     if !edits.is_empty() {
         write_back(path, &file, edits, out, tally);

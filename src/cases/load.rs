@@ -7,6 +7,7 @@ use miette::{NamedSource, SourceSpan};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// An error in a case file, pointing at the offending text: the same shape as a FEN or move
 /// error, so it is the same type.
@@ -22,6 +23,8 @@ pub struct LoadedFile {
     /// Byte range of the `variant:` value, for errors about it.
     pub variant_span: Range<usize>,
     pub cases: Vec<LoadedCase>,
+    /// The text again, shared by every diagnostic about this file (one copy, however many).
+    pub shared: Arc<str>,
     /// Cases that do not read: the case's name when it can be found, and the error.
     pub errors: Vec<(Option<String>, CaseFileError)>,
 }
@@ -59,8 +62,9 @@ const CASE_KEYS: &[&str] = &[
 
 /// Read a case file's text. `Err` when not even the top level (`variant`, `cases`) reads.
 pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
+    let shared: Arc<str> = Arc::from(text);
     let header: Header =
-        serde_yaml::from_str(text).map_err(|e| Box::new(yaml_error(name, text, 0, &e)))?;
+        serde_yaml::from_str(text).map_err(|e| Box::new(yaml_error(name, &shared, 0, &e)))?;
     let ranges = case_ranges(text);
     let variant_span =
         find_key_value(text, 0..text.len(), "variant", Some(0)).unwrap_or(0..text.len().min(1));
@@ -70,6 +74,7 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
         variant: header.variant,
         variant_span,
         cases: Vec::new(),
+        shared: shared.clone(),
         errors: Vec::new(),
     };
     let whole = serde_yaml::from_str::<CaseFile>(text);
@@ -85,11 +90,25 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
                 file.cases.push(LoadedCase { case, range });
             }
         }
-        Err(e) if !layout_known => file.errors.push((None, yaml_error(name, text, 0, &e))),
+        Err(e) if !layout_known => file.errors.push((None, yaml_error(name, &shared, 0, &e))),
         Err(_) => {
             // Read each case on its own, so one bad case is reported and the others run.
-            for range in ranges {
-                match serde_yaml::from_str::<Vec<Case>>(&text[range.clone()]) {
+            let mut whole: Option<Option<serde_yaml::Value>> = None;
+            for (i, range) in ranges.into_iter().enumerate() {
+                let alone = serde_yaml::from_str::<Vec<Case>>(&text[range.clone()]);
+                let alone = match alone {
+                    Err(e) if e.to_string().starts_with("unknown anchor") => {
+                        // An alias of an anchor in another case: read the case from the whole
+                        // document, where the anchor is known.
+                        let doc = whole.get_or_insert_with(|| serde_yaml::from_str(text).ok());
+                        match case_from_document(doc.as_ref(), i) {
+                            Some(case) => Ok(vec![case]),
+                            None => Err(e),
+                        }
+                    }
+                    other => other,
+                };
+                match alone {
                     Ok(mut v) if v.len() == 1 => file.cases.push(LoadedCase {
                         case: v.remove(0),
                         range,
@@ -98,7 +117,7 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
                         None,
                         error_at(
                             name,
-                            text,
+                            &shared,
                             range.start..range.start + 1,
                             "cannot read this case on its own".into(),
                             "this case".into(),
@@ -108,7 +127,7 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
                     Err(e) => {
                         let case_name = find_key_value(text, range.clone(), "name", None)
                             .map(|v| text[v].trim().trim_matches(['"', '\'']).to_string());
-                        let mut err = yaml_error(name, text, range.start, &e);
+                        let mut err = yaml_error(name, &shared, range.start, &e);
                         // The case was read on its own, as item 0 of a list: name it instead.
                         let who = match &case_name {
                             Some(n) => format!("case `{n}`"),
@@ -126,6 +145,12 @@ pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
         }
     }
     Ok(file)
+}
+
+/// Case `i` of a whole document read as plain YAML (aliases resolved).
+fn case_from_document(doc: Option<&serde_yaml::Value>, i: usize) -> Option<Case> {
+    let case = doc?.get("cases")?.get(i)?.clone();
+    serde_yaml::from_value(case).ok()
 }
 
 impl LoadedFile {
@@ -146,7 +171,7 @@ impl LoadedFile {
         };
         error_at(
             &self.name,
-            &self.text,
+            &self.shared,
             span,
             format!("case `{}`: {}", case.case.name, inner.message),
             inner.label.clone(),
@@ -158,7 +183,7 @@ impl LoadedFile {
     pub fn variant_error(&self, message: String, help: Option<String>) -> CaseFileError {
         error_at(
             &self.name,
-            &self.text,
+            &self.shared,
             self.variant_span.clone(),
             message,
             "this variant".into(),
@@ -169,7 +194,7 @@ impl LoadedFile {
 
 fn error_at(
     name: &str,
-    text: &str,
+    text: &Arc<str>,
     span: Range<usize>,
     message: String,
     label: String,
@@ -179,7 +204,7 @@ fn error_at(
     let end = span.end.clamp(start, text.len());
     CaseFileError {
         message,
-        src: NamedSource::new(name, text.to_string()),
+        src: NamedSource::new(name, text.clone()),
         span: SourceSpan::new(start.into(), end - start),
         label,
         help,
@@ -187,7 +212,7 @@ fn error_at(
 }
 
 /// A serde_yaml error as a diagnostic; `base` is where the text it read starts in the file.
-fn yaml_error(name: &str, text: &str, base: usize, e: &serde_yaml::Error) -> CaseFileError {
+fn yaml_error(name: &str, text: &Arc<str>, base: usize, e: &serde_yaml::Error) -> CaseFileError {
     let full = e.to_string();
     // serde_yaml appends " at line L column C"; the diagnostic shows the place instead.
     let message = match full.find(" at line ") {

@@ -152,8 +152,52 @@ impl CaseRun {
     }
 }
 
-/// Run one case against a variant.
+/// Run one case against a variant, its perft within [`crate::limits::CASE_PERFT_NODE_BUDGET`].
 pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
+    run_case_within(variant, case, crate::limits::CASE_PERFT_NODE_BUDGET)
+}
+
+/// The perft figures of a case, depth by depth up to `depth` (at most
+/// [`crate::limits::MAX_CASE_PERFT_DEPTH`]), stopping before a depth whose count, judged by the
+/// growth so far, would take the figures past `budget` nodes. `Err` says where and why it stopped.
+fn perft_within(
+    rules: &crate::Rules,
+    pos: &crate::Position,
+    depth: usize,
+    opts: GenOptions,
+    budget: u64,
+) -> Result<Vec<u64>, String> {
+    use crate::limits::{thousands, MAX_CASE_PERFT_DEPTH};
+    if depth > MAX_CASE_PERFT_DEPTH {
+        return Err(format!(
+            "perft to depth {depth} is beyond the limit of {MAX_CASE_PERFT_DEPTH} for case files"
+        ));
+    }
+    let mut counts: Vec<u64> = Vec::with_capacity(depth);
+    let mut total = 0u64;
+    for d in 1..=depth {
+        let next = match counts.as_slice() {
+            [.., a, b] if *a > 0 => (*b as f64) * (*b as f64) / (*a as f64),
+            [.., b] => (*b as f64).powi(2),
+            [] => 0.0,
+        };
+        if total as f64 + next > budget as f64 {
+            return Err(format!(
+                "perft({d}) would take the count past the budget of {} nodes for a case \
+                 (about {} expected); use `damelab perft` for deep counts",
+                thousands(budget),
+                thousands(next as u64)
+            ));
+        }
+        let n = rules.perft(pos, d, opts);
+        total = total.saturating_add(n);
+        counts.push(n);
+    }
+    Ok(counts)
+}
+
+/// [`run_case`] with another perft node budget (the fuzzer uses a small one).
+pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
     let rules = &variant.rules;
     let mut run = CaseRun {
         name: case.name.clone(),
@@ -201,11 +245,13 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     }
     let mut moves: Vec<String> = list.iter().map(|m| move_to_string(rules, m)).collect();
     moves.sort();
-    let perft = case.perft.as_ref().map(|p| {
-        (1..=p.depth())
-            .map(|d| rules.perft(&pos, d, opts))
-            .collect::<Vec<u64>>()
-    });
+    let (perft, perft_limit) = match case.perft.as_ref() {
+        None => (None, None),
+        Some(p) => match perft_within(rules, &pos, p.depth(), opts, budget) {
+            Ok(counts) => (Some(counts), None),
+            Err(why) => (None, Some(why)),
+        },
+    };
     let mut explained = Vec::new();
     for (m, _) in &case.explain {
         match try_explain(rules, &pos, m) {
@@ -234,7 +280,11 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
         format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
     };
 
+    if let Some(why) = perft_limit {
+        fail("perft", false, format!("perft not checked: {why}"));
+    }
     match (&case.perft, &actual.perft) {
+        (_, None) => {}
         (Some(Perft::Depth(d)), _) => fail("perft", true, blank("perft", &d.to_string())),
         (Some(Perft::Counts(want)), Some(got)) if want != got => {
             let mut s = format!("perft differs: expected {want:?}, got {got:?}");

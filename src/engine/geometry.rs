@@ -169,19 +169,22 @@ impl Geometry {
 
     /// Like [`Geometry::parse`] but also returns squares that exist but are not playable.
     pub fn parse_any(&self, text: &str) -> Option<Sq> {
-        let b = text.as_bytes();
-        if b.is_empty() {
-            return None;
-        }
-        if b[0].is_ascii_digit() {
+        // Only ASCII letters and digits make a square name: no sign (`a+1`), no leading zero,
+        // and never a slice inside a multi-byte character.
+        let (&first, rest) = text.as_bytes().split_first()?;
+        let digits = |b: &[u8]| !b.is_empty() && b.iter().all(u8::is_ascii_digit);
+        if first.is_ascii_digit() {
+            if !digits(text.as_bytes()) || self.notation != Notation::Numbered {
+                return None;
+            }
             let n: usize = text.parse().ok()?;
             return self.numbered.get(n.checked_sub(1)?).copied();
         }
-        let f = b[0].to_ascii_lowercase().checked_sub(b'a')?;
-        let r: u8 = text[1..].parse().ok()?;
-        if text[1..].starts_with('0') || r == 0 {
+        if !first.is_ascii_alphabetic() || !digits(rest) || rest[0] == b'0' {
             return None;
         }
+        let f = first.to_ascii_lowercase() - b'a';
+        let r: u8 = text.get(1..)?.parse().ok()?;
         self.square((f, r - 1))
     }
 

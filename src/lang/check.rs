@@ -7,6 +7,8 @@ use super::ast::*;
 use super::error::RuleError;
 use crate::spec::*;
 
+mod sanity;
+
 /// The largest board the engine's padded bitboards hold: `(width + 2) * height <= 128`.
 const MAX_PADDED_SQUARES: u64 = 128;
 /// Piece masks are `u8` bit masks of piece indices.
@@ -23,6 +25,7 @@ pub fn check(
         errors: Vec::new(),
     };
     let spec = cx.run(file, default_name);
+    cx.sanity(file, spec.as_ref());
     match spec {
         Some(spec) if cx.errors.is_empty() => Ok(spec),
         _ => {
@@ -277,9 +280,15 @@ impl Checker<'_> {
             (true, _) => SquareSet::Dark,
         };
         if !fits {
+            // As written: a number too large for u64 was read as u64::MAX.
+            let written = self.text(b.size.span).to_string();
+            let (width, height) = written
+                .split_once(['x', 'X'])
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .unwrap_or_else(|| (w.to_string(), h.to_string()));
             self.errors.push(RuleError::BoardSize {
-                width: w,
-                height: h,
+                width,
+                height,
                 span: b.size.span.into(),
                 help: "width and height run from 2 to 16, and (width + 2) × height must be at most 128, as for 8x8 or 10x10".to_string(),
             });

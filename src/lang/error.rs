@@ -202,8 +202,8 @@ pub enum RuleError {
     #[error("board {width}x{height} is not supported")]
     #[diagnostic(code(rules::board_size))]
     BoardSize {
-        width: u64,
-        height: u64,
+        width: String,
+        height: String,
         #[label("unsupported size")]
         span: SourceSpan,
         #[help]
@@ -255,18 +255,34 @@ pub enum RuleError {
     },
 }
 
-/// Every error found in one rules file, with the file's text so they can be rendered.
+/// Every error found in one rules file, with the file's text so they can be rendered. Rendering
+/// shows the first [`crate::limits::MAX_DIAGNOSTICS`] and counts the rest, so a file of thousands
+/// of errors prints a screenful in linear time.
 #[derive(Debug)]
 pub struct RulesError {
     src: NamedSource<String>,
     errors: Vec<RuleError>,
+    more: Option<MoreErrors>,
+}
+
+/// The closing line of a capped list: "… and 4,812 more errors".
+#[derive(Debug, Error)]
+#[error("{}", crate::limits::more_errors(self.0))]
+pub struct MoreErrors(pub usize);
+
+impl Diagnostic for MoreErrors {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new("rules::more_errors"))
+    }
 }
 
 impl RulesError {
     pub(crate) fn new(file_name: &str, source: &str, errors: Vec<RuleError>) -> Self {
         debug_assert!(!errors.is_empty());
+        let cap = crate::limits::MAX_DIAGNOSTICS;
         RulesError {
             src: NamedSource::new(file_name, source.to_string()),
+            more: (errors.len() > cap).then(|| MoreErrors(errors.len() - cap)),
             errors,
         }
     }
@@ -292,7 +308,7 @@ impl fmt::Display for RulesError {
             None => write!(
                 f,
                 "{} errors in rules file `{}`",
-                self.errors.len(),
+                crate::limits::thousands(self.errors.len() as u64),
                 self.src.name()
             ),
         }
@@ -322,7 +338,9 @@ impl Diagnostic for RulesError {
         if self.single().is_some() {
             None
         } else {
-            Some(Box::new(self.errors.iter().map(|e| e as &dyn Diagnostic)))
+            let shown = self.errors.iter().take(crate::limits::MAX_DIAGNOSTICS);
+            let more = self.more.iter().map(|m| m as &dyn Diagnostic);
+            Some(Box::new(shown.map(|e| e as &dyn Diagnostic).chain(more)))
         }
     }
 }

@@ -316,8 +316,9 @@ fn misspelt_statement(source: &str, pos: usize, variant: &ErrorVariant<Rule>) ->
     }
     let before = source.get(..pos)?.trim_end();
     let start = before
-        .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .map_or(0, |i| i + 1);
+        .char_indices()
+        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[start..];
     // Only at the start of a line: elsewhere the word may be a real piece name after a slip.
     if !source[..start]

@@ -55,6 +55,22 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
                 ),
             )
         })?;
+    if fields.len() == 1 {
+        // `W` alone would be an empty board: more likely a slip than a wish.
+        return Err(err(
+            input,
+            0,
+            input.len(),
+            "the position has no squares".into(),
+            "only the side to move",
+            format!(
+                "after the side to move come the groups, e.g. `{0}:{0}a1,c1:{1}h8`; an empty \
+                 board is written `{0}:{0}:{1}`",
+                rules.side_letter(0),
+                rules.side_letter(1)
+            ),
+        ));
+    }
     if fields.len() > 3 {
         let (at, f) = fields[3];
         return Err(err(

@@ -8,14 +8,16 @@ pub use fen::{parse_fen, to_fen};
 pub use movetext::{move_to_string, parse_move};
 
 use miette::{Diagnostic, NamedSource, SourceSpan};
+use std::sync::Arc;
 
 /// A position or move text that could not be read: what was wrong, where, and a hint.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 #[error("{message}")]
 pub struct InputError {
     pub message: String,
+    /// The text pointed into: shared, so many errors in one file keep one copy of it.
     #[source_code]
-    pub src: NamedSource<String>,
+    pub src: NamedSource<Arc<str>>,
     #[label("{label}")]
     pub span: SourceSpan,
     pub label: String,
@@ -34,7 +36,7 @@ impl InputError {
     ) -> Box<InputError> {
         Box::new(InputError {
             message: message.into(),
-            src: NamedSource::new(what, input.to_string()),
+            src: NamedSource::new(what, Arc::from(input)),
             span: SourceSpan::new(span.0.into(), span.1),
             label: label.into(),
             help,

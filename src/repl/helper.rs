@@ -37,7 +37,11 @@ impl Candidates {
 /// Where the word under the cursor starts, and the words before it.
 fn split_at_cursor(line: &str, pos: usize) -> (usize, Vec<&str>) {
     let head = &line[..pos];
-    let start = head.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+    // After the last whitespace character, which may be more than one byte (U+3000).
+    let start = head
+        .char_indices()
+        .rfind(|(_, c)| c.is_whitespace())
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let before: Vec<&str> = head[..start].split_whitespace().collect();
     (start, before)
 }
@@ -81,15 +85,16 @@ pub fn hint(line: &str, pos: usize, c: &Candidates) -> Option<String> {
     if pos != line.len() || line.trim().is_empty() || line.ends_with(char::is_whitespace) {
         return None;
     }
-    let (_, list) = complete(line, pos, c);
-    let (start, _) = split_at_cursor(line, pos);
-    let word = &line[start..];
+    let (start, list) = complete(line, pos, c);
+    let word = line.get(start..)?;
     // A move is the more useful hint: prefer it to a command of the same prefix.
     let best = list
         .iter()
         .find(|s| c.moves.contains(s))
         .or_else(|| list.first())?;
-    (best.len() > word.len()).then(|| best[word.len()..].to_string())
+    best.strip_prefix(word)
+        .filter(|rest| !rest.is_empty())
+        .map(str::to_string)
 }
 
 /// The rustyline helper: completion, hints, and the hint drawn grey when colour is on.
@@ -196,5 +201,16 @@ mod tests {
         assert_eq!(hint("a1-d", 4, &cands()), Some("4".into()));
         assert_eq!(hint("c3-c4", 5, &cands()), None);
         assert_eq!(hint("", 0, &cands()), None);
+    }
+
+    #[test]
+    fn multi_byte_whitespace_and_letters_do_not_panic() {
+        // `a`, U+3000 (ideographic space), `b`: the word under the cursor starts after the space.
+        let line = "a\u{3000}c";
+        assert_eq!(complete(line, line.len(), &cands()).0, 4);
+        assert_eq!(hint(line, line.len(), &cands()), Some("3-c4".into()));
+        assert_eq!(hint("a\u{3000}b", 5, &cands()), None);
+        assert_eq!(hint("é", 2, &cands()), None);
+        assert_eq!(complete("é", 1, &cands()).1, Vec::<String>::new());
     }
 }

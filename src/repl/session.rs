@@ -9,7 +9,7 @@ use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
 /// The deepest `perft` the workbench runs: beyond it a count takes hours in the bigger variants.
-const MAX_PERFT: usize = 12;
+const MAX_PERFT: usize = crate::limits::MAX_CASE_PERFT_DEPTH;
 
 /// A REPL session: the loaded variant and the game on it.
 pub struct Session {

@@ -10,8 +10,27 @@ use rustyline::config::{ColorMode, CompletionType, Config};
 use rustyline::error::ReadlineError;
 use rustyline::history::DefaultHistory;
 use rustyline::Editor;
-use std::io::{BufRead, IsTerminal, Write};
+use std::io::{BufRead, IsTerminal, Read, Write};
 use std::path::PathBuf;
+
+// Output that cannot be written (a closed pipe or terminal) is dropped: never a panic.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let _ = write!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+macro_rules! sayln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+macro_rules! errln {
+    ($($arg:tt)*) => {{
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
 
 /// How the front end was started.
 #[derive(Clone, Debug, Default)]
@@ -51,13 +70,32 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
 
 fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
     let stdin = std::io::stdin();
+    let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
-    for line in stdin.lock().lines() {
-        let line = line.map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
+    let mut buf = Vec::new();
+    loop {
+        // One line of at most MAX_LINE_BYTES: `damelab repl < /dev/zero` must not fill memory.
+        buf.clear();
+        let limit = crate::limits::MAX_LINE_BYTES as u64;
+        let n = (&mut input)
+            .take(limit + 1)
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
+        if n == 0 {
+            break;
+        }
+        if buf.len() as u64 > limit {
+            return Err(miette::miette!(
+                help = "a workbench command fits on one short line",
+                "an input line is longer than {limit} bytes, the limit for a line"
+            ));
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']);
         if echo {
             writeln!(out, "> {line}").ok();
         }
-        let text = session.execute(&line);
+        let text = session.execute(line);
         if write!(out, "{text}").and_then(|_| out.flush()).is_err() {
             break; // the reader went away
         }
@@ -91,17 +129,17 @@ fn run_interactive(
         // A missing history file is the normal first run.
         rl.load_history(h).ok();
     }
-    println!(
+    sayln!(
         "damelab — {} (`help` for the commands, Ctrl-D to leave)",
         session.variant.rules.spec.title
     );
-    print!("{}", render::legend(&session.game.rules, session.style));
-    print!("{}", session.board());
-    println!("{}", session.game.describe_result());
+    say!("{}", render::legend(&session.game.rules, session.style));
+    say!("{}", session.board());
+    sayln!("{}", session.game.describe_result());
     loop {
         match rl.readline("damelab> ") {
             Ok(line) => {
-                print!("{}", session.execute(&line));
+                say!("{}", session.execute(&line));
                 std::io::stdout().flush().ok();
                 if session.quit {
                     break;
@@ -113,14 +151,14 @@ fn run_interactive(
             Err(ReadlineError::Interrupted) => continue,
             Err(ReadlineError::Eof) => break,
             Err(e) => {
-                eprintln!("cannot read the terminal: {e}");
+                errln!("cannot read the terminal: {e}");
                 break;
             }
         }
     }
     if let Some(h) = &history {
         if let Err(e) = rl.save_history(h) {
-            eprintln!("cannot save the history to {}: {e}", h.display());
+            errln!("cannot save the history to {}: {e}", h.display());
         }
     }
     Ok(())

@@ -1,0 +1,115 @@
+//! Every bound damelab puts on its input, in one place (docs/limits.md lists them for users):
+//! how much of a file is read, how many diagnostics are printed, how deep a perft may go, how many
+//! threads may be asked for. Each limit, when hit, is a diagnostic that names it — never a panic,
+//! a hang or an allocation that runs the machine out of memory.
+
+use std::io::Read;
+use std::path::Path;
+
+/// The largest rules or case file read (1 MiB): the bundled files are a few KB.
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The most diagnostics shown for one file; the rest are counted ("… and 4,812 more errors").
+pub const MAX_DIAGNOSTICS: usize = 20;
+
+/// The deepest `damelab perft` (the move buffers are allocated per ply up front).
+pub const MAX_PERFT_DEPTH: usize = 30;
+
+/// The deepest perft of a case file (`perft: N` or a list of N figures) and of the REPL's
+/// `perft` and `divide`.
+pub const MAX_CASE_PERFT_DEPTH: usize = 12;
+
+/// The most nodes a case's perft figures may count together (about a minute of work): a depth
+/// whose count, judged by the growth so far, would pass it is not computed.
+pub const CASE_PERFT_NODE_BUDGET: u64 = 2_000_000_000;
+
+/// The longest line a REPL script may send (64 KiB).
+pub const MAX_LINE_BYTES: usize = 64 * 1024;
+
+/// `--threads` is capped at this many threads per core.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// The most threads `--threads` may ask for on this machine.
+pub fn max_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
+}
+
+/// Why a file could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    #[error("it is not a regular file")]
+    NotAFile,
+    #[error(
+        "it is larger than {} bytes, the limit for an input file",
+        MAX_FILE_BYTES
+    )]
+    TooLarge,
+    #[error("it is not UTF-8 text")]
+    NotText,
+}
+
+/// Read a text file of at most [`MAX_FILE_BYTES`]. Devices, pipes and folders are refused
+/// (`/dev/zero` would never end), and so is a file that grows past the limit while read.
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(ReadError::NotAFile);
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge);
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(ReadError::TooLarge);
+    }
+    String::from_utf8(bytes).map_err(|_| ReadError::NotText)
+}
+
+/// "… and 4,812 more errors": the line closing a capped list of diagnostics.
+pub fn more_errors(n: usize) -> String {
+    let plural = if n == 1 { "error" } else { "errors" };
+    format!("… and {} more {plural}", thousands(n as u64))
+}
+
+/// `4812` → `4,812`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_devices_and_folders() {
+        assert!(matches!(
+            read_text(Path::new(".")),
+            Err(ReadError::NotAFile)
+        ));
+        #[cfg(unix)]
+        assert!(matches!(
+            read_text(Path::new("/dev/zero")),
+            Err(ReadError::NotAFile)
+        ));
+    }
+
+    #[test]
+    fn counts_with_separators() {
+        assert_eq!(thousands(4812), "4,812");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(more_errors(1), "… and 1 more error");
+    }
+}
