@@ -8,6 +8,7 @@ pub mod game;
 pub mod interrupt;
 pub mod lang;
 pub mod notation;
+pub mod pdn;
 pub mod spec;
 pub mod util;
 pub mod variant;
