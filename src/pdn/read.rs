@@ -138,7 +138,11 @@ impl Reader<'_> {
                 b'%' if self.col == 1 => self.skip_line(),
                 b';' => self.skip_line(),
                 b'[' => {
-                    if self.cur.in_moves || self.cur.result_at.is_some() {
+                    let junk = self.cur.started
+                        && self.cur.game.tags.is_empty()
+                        && self.cur.game.moves.is_empty()
+                        && !self.cur.game.errors.is_empty();
+                    if self.cur.in_moves || self.cur.result_at.is_some() || junk {
                         self.finish();
                     }
                     self.start_if_needed(loc);
@@ -198,6 +202,12 @@ impl Reader<'_> {
             return unterminated(self, "no tag name after `[`");
         }
         self.skip_blanks();
+        if self.peek() == Some(b']') {
+            // `[Name]`: a tag without a value, read as empty.
+            self.bump();
+            self.cur.game.tags.push((name, String::new()));
+            return;
+        }
         if self.peek() != Some(b'"') {
             return unterminated(self, &format!("no `\"` before the value of `{name}`"));
         }
@@ -315,17 +325,43 @@ impl Reader<'_> {
 
     fn word(&mut self, loc: Loc) {
         let from = self.i;
-        while let Some(c) = self.peek() {
-            if is_delim(c) {
+        loop {
+            while let Some(c) = self.peek() {
+                if is_delim(c) {
+                    break;
+                }
+                self.bump();
+            }
+            // `1- 6`: a move padded to line up in columns goes on after the blanks.
+            let last = self.b[from..self.i].last().copied();
+            let mut j = self.i;
+            while matches!(self.b.get(j), Some(b' ')) {
+                j += 1;
+            }
+            let next_digit = self.b.get(j).is_some_and(u8::is_ascii_digit);
+            if matches!(last, Some(b'-' | b'x')) && j > self.i && next_digit && self.i - from > 1 {
+                while self.i < j {
+                    self.bump();
+                }
+            } else {
                 break;
             }
-            self.bump();
         }
         if self.i == from {
             self.bump();
             return;
         }
         let text = self.text(from, self.i, loc, "move text");
+        // Some exporters write line ends as the two characters `\r`: they are blanks.
+        let text: String = text
+            .replace("\\r", "")
+            .replace("\\n", "")
+            .chars()
+            .filter(|&c| c != ' ')
+            .collect();
+        if text.is_empty() {
+            return;
+        }
         // A move number (`12.`, `12...`), possibly glued to the move (`1.c3-d4`).
         let mut rest = text.as_str();
         let mut at = loc;

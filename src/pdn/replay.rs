@@ -130,7 +130,14 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Failure> {
     let mut repeated = false;
     for (ply, tok) in game.moves.iter().enumerate() {
         legal.clear();
-        rules.generate(g.position(), &mut legal, GenOptions::default());
+        // Every route, so that a capture written through any of its landing squares is found.
+        rules.generate(
+            g.position(),
+            &mut legal,
+            GenOptions {
+                keep_duplicates: true,
+            },
+        );
         if !repeated {
             if let Some(o) = g.result() {
                 if let EndReason::Repetition(n) = o.reason {
