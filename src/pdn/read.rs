@@ -4,6 +4,9 @@
 
 use super::{Loc, PdnError, PdnGame, Token};
 
+/// The longest game read: beyond it the moves are not kept (a runaway file stays small in memory).
+pub const MAX_MOVES: usize = 20_000;
+
 /// The result tokens of PDN.
 pub const RESULTS: &[&str] = &[
     "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", "½-½",
@@ -412,6 +415,19 @@ impl Reader<'_> {
             return;
         }
         self.cur.in_moves = true;
+        if self.cur.game.moves.len() >= MAX_MOVES {
+            if self.cur.game.moves.len() == MAX_MOVES {
+                self.error(
+                    at,
+                    format!("the game has more than {MAX_MOVES} moves: the rest are not read"),
+                );
+                self.cur.game.moves.push(Token {
+                    text: String::new(),
+                    loc: at,
+                });
+            }
+            return;
+        }
         self.cur.game.moves.push(Token {
             text: mv.to_string(),
             loc: at,
