@@ -356,12 +356,15 @@ impl Reader<'_> {
         }
         let text = self.text(from, self.i, loc, "move text");
         // Some exporters write line ends as the two characters `\r`: they are blanks.
-        let text: String = text
-            .replace("\\r", "")
-            .replace("\\n", "")
-            .chars()
-            .filter(|&c| c != ' ')
-            .collect();
+        let text: String = if text.contains(['\\', ' ']) {
+            text.replace("\\r", "")
+                .replace("\\n", "")
+                .chars()
+                .filter(|&c| c != ' ')
+                .collect()
+        } else {
+            text
+        };
         if text.is_empty() {
             return;
         }
