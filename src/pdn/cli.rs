@@ -193,23 +193,27 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
         for (i, g) in games.iter().enumerate() {
             let index = i + 1;
             // Syntax errors first: a broken text says more than the variant it may lack.
-            let syntax = g.errors.first().map(|e| Failure {
-                ply: None,
-                at: Some(e.loc),
-                message: e.message.clone(),
-                fen: None,
-                recorded: None,
-                legal: Vec::new(),
-            });
-            let result = match syntax {
-                Some(f) => Err(f),
-                None => variant_for(g, default, &mut cache).map_err(|m| Failure {
+            let syntax = g.errors.first().map(|e| {
+                Box::new(Failure {
                     ply: None,
-                    at: Some(g.loc),
-                    message: m,
+                    at: Some(e.loc),
+                    message: e.message.clone(),
                     fen: None,
                     recorded: None,
                     legal: Vec::new(),
+                })
+            });
+            let result = match syntax {
+                Some(f) => Err(f),
+                None => variant_for(g, default, &mut cache).map_err(|m| {
+                    Box::new(Failure {
+                        ply: None,
+                        at: Some(g.loc),
+                        message: m,
+                        fen: None,
+                        recorded: None,
+                        legal: Vec::new(),
+                    })
                 }),
             }
             .and_then(|v| replay(v.rules.clone(), g));

@@ -34,10 +34,13 @@ pub const GAME_TYPES: &[GameType] = &[
     gt(41, "Spantsiretti", None),
 ];
 
+/// A bundled variant's name and the board size an extended `GameType` gives.
+pub type NamedBoard = (&'static str, Option<(u8, u8)>);
+
 /// The bundled variant a `GameType` value names, checking the board of the extended form against
 /// it (`width`/`height` of the loaded rules are checked by the caller through `board`).
 /// Returns (variant name, optional (width, height) of the extended form).
-pub fn parse_game_type(value: &str) -> Result<(&'static str, Option<(u8, u8)>), String> {
+pub fn parse_game_type(value: &str) -> Result<NamedBoard, String> {
     let fields: Vec<&str> = value.split(',').map(str::trim).collect();
     let code: u32 = fields[0].parse().map_err(|_| {
         format!("GameType `{value}` is not a number (e.g. `20` for international draughts)")

@@ -117,13 +117,13 @@ impl Failure {
 
 /// Replay `game` on `rules`. Syntax errors of the text come first; then the start position, every
 /// move, and the recorded result where the board decides the game.
-pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Failure> {
+pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure>> {
     if let Some(e) = game.errors.first() {
         let mut f = Failure::plain(e.message.clone());
         f.at = Some(e.loc);
-        return Err(f);
+        return Err(Box::new(f));
     }
-    let start = start_position(&rules, game).map_err(Failure::plain)?;
+    let start = start_position(&rules, game).map_err(|m| Box::new(Failure::plain(m)))?;
     let mut g = Game::from_position(rules.clone(), start);
     let mut notes = Vec::new();
     let mut legal: Vec<Move> = Vec::new();
@@ -157,14 +157,14 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Failure> {
                     legal.iter().map(|m| move_to_string(&rules, m)).collect();
                 names.sort();
                 names.dedup();
-                return Err(Failure {
+                return Err(Box::new(Failure {
                     ply: Some(ply),
                     at: Some(tok.loc),
                     message: e.message.clone(),
                     fen: Some(to_fen(&rules, g.position())),
                     recorded: Some(tok.text.clone()),
                     legal: names,
-                });
+                }));
             }
         }
     }
@@ -174,9 +174,9 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Failure> {
     if let (Some(t), Some(r)) = (token, tag) {
         let (a, b) = (recorded_result(&rules, t), recorded_result(&rules, r));
         if a.is_some() && b.is_some() && a != b {
-            return Err(Failure::plain(format!(
+            return Err(Box::new(Failure::plain(format!(
                 "the move text ends in `{t}` but the Result tag says `{r}`"
-            )));
+            ))));
         }
     }
     let recorded = token.filter(|t| *t != "*").or(tag);
@@ -189,7 +189,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Failure> {
                     o.1
                 ));
                 f.fen = Some(to_fen(&rules, g.position()));
-                return Err(f);
+                return Err(Box::new(f));
             }
         }
     }
