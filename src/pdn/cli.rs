@@ -223,10 +223,15 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
                     if !r.notes.is_empty() {
                         rep += 1;
                         for n in &r.notes {
+                            let title = g.title();
+                            let title = if title.is_empty() {
+                                String::new()
+                            } else {
+                                format!(" {title}")
+                            };
                             lines.push_str(&format!(
-                                "  game {index} (line {}) {}: {n}\n",
-                                g.loc.line,
-                                g.title()
+                                "  game {index} (line {}){title}: {n}\n",
+                                g.loc.line
                             ));
                         }
                     }
