@@ -479,3 +479,61 @@ fn a_game_without_game_type_needs_a_variant() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_workbench_saves_opens_and_moves_through_games() {
+    use damelab::repl::Session;
+    let dir = std::env::temp_dir().join(format!("damelab-pdn-repl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("g.pdn");
+    let path = file.to_str().expect("utf-8 path");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut s = Session::new(load("english"));
+    let out = s.execute("11-15 23-19 8-11 22-17");
+    assert!(!out.contains('×'), "{out}");
+    s.execute("undo");
+    let out = s.execute(&format!("save {path}"));
+    assert_eq!(out, format!("saved 4 moves to {path} (result *)\n"));
+    let text = std::fs::read_to_string(&file).expect("saved");
+    assert!(text.contains("[GameType \"21\"]"), "{text}");
+    assert!(text.contains("1. 11-15 23-19 2. 8-11 22-17 *"), "{text}");
+
+    let mut t = Session::new(load("dameo"));
+    let out = t.execute(&format!("open {path}"));
+    assert!(
+        out.starts_with("loaded English draughts\nopened game 1 of 1"),
+        "{out}"
+    );
+    assert_eq!(t.game.moves().len(), 4);
+    assert_eq!(t.execute("goto 2"), "ply 2 of 4: 23-19 (black to move)\n");
+    assert!(t
+        .execute("goto 9")
+        .contains("give a number from 0 (the start) to 4"));
+    assert!(t
+        .execute("goto x")
+        .contains("`x` is not a ply of this game"));
+    t.execute("last");
+    assert!(t.execute("next").contains("already at the end of the game"));
+    t.execute("first");
+    assert!(t.execute("prev").contains("already at the start"));
+    assert!(t.execute("first 2").contains("`first` takes no argument"));
+    assert!(t.execute("save").contains("`save` needs a file name"));
+    assert!(t.execute("open").contains("`open` needs a PDN file"));
+    assert!(t
+        .execute("open no-such.pdn")
+        .contains("cannot read `no-such.pdn`"));
+    let bad = format!("{root}/tests/pdn/bad.pdn");
+    assert!(t
+        .execute(&format!("open {bad} 9"))
+        .contains("has 8 games: there is no game 9"));
+    let out = t.execute(&format!("open {bad} 1"));
+    assert!(out.contains("game 1 of"), "{out}");
+    assert!(out.contains("recorded move: 28-22"), "{out}");
+    // A failed open leaves the game as it was.
+    assert_eq!(t.game.rules.spec.name, "english");
+    assert_eq!(t.game.moves().len(), 0);
+    // A game saved from the middle keeps the moves taken back.
+    let out = t.execute(&format!("save {path}"));
+    assert_eq!(out, format!("saved 4 moves to {path} (result *)\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

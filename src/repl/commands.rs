@@ -170,7 +170,7 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "save",
-        aliases: &[],
+        aliases: &["sv"],
         args: "FILE.pdn",
         summary: "write the game as PDN",
         details: "Writes the whole game (moves taken back included) to FILE as PDN: its tags \
@@ -179,7 +179,7 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "open",
-        aliases: &[],
+        aliases: &["op"],
         args: "FILE.pdn [N]",
         summary: "read game N (default 1) of a PDN file",
         details: "Reads game N of a PDN file, loads the variant its GameType names (a game \
@@ -188,35 +188,35 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "first",
-        aliases: &[],
+        aliases: &["fst"],
         args: "",
         summary: "go to the start of the game",
         details: "Takes back every move; `next` and `last` replay them.",
     },
     Command {
         name: "prev",
-        aliases: &[],
+        aliases: &["pv"],
         args: "",
         summary: "go one move back",
         details: "Takes back one move, like `undo`, and says which ply you are at.",
     },
     Command {
         name: "next",
-        aliases: &[],
+        aliases: &["nx"],
         args: "",
         summary: "go one move forward",
         details: "Replays the next move of the game, like `redo`, and says which ply you are at.",
     },
     Command {
         name: "last",
-        aliases: &[],
+        aliases: &["lst"],
         args: "",
         summary: "go to the end of the game",
         details: "Replays every move taken back.",
     },
     Command {
         name: "goto",
-        aliases: &[],
+        aliases: &["g"],
         args: "N",
         summary: "go to ply N (0 = the start)",
         details: "Moves back or forward through the game to ply N: `goto 0` is the start.",
