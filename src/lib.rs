@@ -9,6 +9,7 @@ pub mod interrupt;
 pub mod lang;
 pub mod limits;
 pub mod notation;
+pub mod pdn;
 pub mod spec;
 pub mod util;
 pub mod variant;

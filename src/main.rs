@@ -106,6 +106,24 @@ enum Command {
     },
     /// Describe a variant in plain English, from its compiled rules.
     Rules { variant: String },
+    /// Replay the games of PDN files: every move must be legal, and the recorded result must agree
+    /// where the game ended on the board. Exits 1 when a game fails unexpectedly.
+    Replay {
+        /// PDN files (or files of the one-game-a-line archive format).
+        files: Vec<std::path::PathBuf>,
+        /// The variant of games that have no GameType tag.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The files' format (default: guessed from the first line).
+        #[arg(long, value_enum)]
+        format: Option<damelab::pdn::cli::Format>,
+        /// A list of files to replay: `path<TAB>default variant<TAB>format` a line.
+        #[arg(long)]
+        manifest: Option<std::path::PathBuf>,
+        /// Known bad records: `file<TAB>game<TAB>ply or -<TAB>reason` a line.
+        #[arg(long)]
+        expect: Option<std::path::PathBuf>,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         variant: String,
@@ -188,6 +206,13 @@ fn main() -> ExitCode {
             Ok(false) => return ExitCode::FAILURE,
             Err(e) => Err(e),
         },
+        Some(Command::Replay {
+            files,
+            variant,
+            format,
+            manifest,
+            expect,
+        }) => return replay(files, variant, format, manifest, expect),
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
@@ -328,4 +353,45 @@ fn repl(
             echo,
         },
     )
+}
+
+fn replay(
+    files: Vec<std::path::PathBuf>,
+    variant: Option<String>,
+    format: Option<damelab::pdn::cli::Format>,
+    manifest: Option<std::path::PathBuf>,
+    expect: Option<std::path::PathBuf>,
+) -> ExitCode {
+    let opts = damelab::pdn::cli::Options {
+        files,
+        variant,
+        format,
+        manifest,
+        expect,
+    };
+    let t = Instant::now();
+    match damelab::pdn::cli::run(&opts, &mut std::io::stdout()) {
+        Ok(n) => {
+            outln!(
+                "{} files, {} games: {} replayed, {} failed ({} known bad), {} continue after repetition; {} unexpected; {:.2} s",
+                n.files,
+                n.games,
+                n.replayed,
+                n.failed,
+                n.expected,
+                n.repetition,
+                n.unexpected,
+                t.elapsed().as_secs_f64()
+            );
+            if n.unexpected > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(report) => {
+            eprintln!("{report:?}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -25,8 +25,48 @@ fn letters(rules: &Rules) -> String {
     format!("`{}` or `{}`", rules.side_letter(0), rules.side_letter(1))
 }
 
-/// Read a position. Squares must be playable, each named once.
+/// The FEN inside a PDN tag (`[FEN "W:W31-50:B1-20"]`) or quotes, the wrapper turned into blanks so
+/// that positions in diagnostics still point into the text as given.
+fn unwrap_tag(input: &str) -> String {
+    let t = input.trim();
+    let inner = t
+        .strip_prefix('[')
+        .and_then(|r| r.strip_suffix(']'))
+        .map(|r| r.trim_start())
+        .and_then(|r| {
+            r.get(..3)
+                .filter(|n| n.eq_ignore_ascii_case("fen"))
+                .map(|_| &r[3..])
+        })
+        .map(str::trim)
+        .unwrap_or(t);
+    let inner = inner
+        .strip_prefix('"')
+        .and_then(|r| r.strip_suffix('"'))
+        .unwrap_or(inner);
+    if inner.len() == t.len() {
+        return input.to_string();
+    }
+    // `inner` is a slice of `input`: blank everything around it.
+    let start = inner.as_ptr() as usize - input.as_ptr() as usize;
+    let end = start + inner.len();
+    let mut out = String::with_capacity(input.len());
+    for (i, c) in input.char_indices() {
+        if i < start || i >= end {
+            out.push_str(&" ".repeat(c.len_utf8()));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Read a position. Squares must be playable, each named once. The PDN forms are accepted too:
+/// the FEN inside a `[FEN "…"]` tag, and the `H` (moves since a capture or man move) and `F`
+/// (move number) fields that some programs add (`W:W31-50:B1-20:H0:F1`), which are ignored.
 pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>> {
+    let unwrapped = unwrap_tag(input);
+    let input = unwrapped.as_str();
     let text = input.trim_end().trim_end_matches('.');
     let lead = input.len() - input.trim_start().len();
     let mut fields = Vec::new();
@@ -34,6 +74,19 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     for f in text.split(':') {
         fields.push((at, f));
         at += f.len() + 1;
+    }
+    // Trailing `H…` and `F…` counters, when their letter is not a side's.
+    while fields.len() > 3 {
+        let (_, f) = fields[fields.len() - 1];
+        let f = f.trim();
+        let counter = matches!(f.chars().next(), Some('H' | 'F'))
+            && f.len() > 1
+            && f[1..].bytes().all(|b| b.is_ascii_digit())
+            && side_of(rules, f.chars().next().unwrap_or(' ')).is_none();
+        if !counter {
+            break;
+        }
+        fields.pop();
     }
     let (turn_at, turn_text) = fields[0];
     let turn_trim = turn_text.trim();

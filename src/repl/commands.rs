@@ -169,6 +169,59 @@ pub const COMMANDS: &[Command] = &[
         details: "Names the side to move, or the winner and why, or why the game is drawn.",
     },
     Command {
+        name: "save",
+        aliases: &["sv"],
+        args: "FILE.pdn",
+        summary: "write the game as PDN",
+        details: "Writes the whole game (moves taken back included) to FILE as PDN: its tags \
+                  (those of the game `open` read, if it is that game), GameType, the start \
+                  position as FEN when it is not the usual one, the moves and the result.",
+    },
+    Command {
+        name: "open",
+        aliases: &["op"],
+        args: "FILE.pdn [N]",
+        summary: "read game N (default 1) of a PDN file",
+        details: "Reads game N of a PDN file, loads the variant its GameType names (a game \
+                  without one is read in the loaded variant), replays every move and stands \
+                  at the end. `first`, `prev`, `next`, `last` and `goto N` move through it.",
+    },
+    Command {
+        name: "first",
+        aliases: &["fst"],
+        args: "",
+        summary: "go to the start of the game",
+        details: "Takes back every move; `next` and `last` replay them.",
+    },
+    Command {
+        name: "prev",
+        aliases: &["pv"],
+        args: "",
+        summary: "go one move back",
+        details: "Takes back one move, like `undo`, and says which ply you are at.",
+    },
+    Command {
+        name: "next",
+        aliases: &["nx"],
+        args: "",
+        summary: "go one move forward",
+        details: "Replays the next move of the game, like `redo`, and says which ply you are at.",
+    },
+    Command {
+        name: "last",
+        aliases: &["lst"],
+        args: "",
+        summary: "go to the end of the game",
+        details: "Replays every move taken back.",
+    },
+    Command {
+        name: "goto",
+        aliases: &["g"],
+        args: "N",
+        summary: "go to ply N (0 = the start)",
+        details: "Moves back or forward through the game to ply N: `goto 0` is the start.",
+    },
+    Command {
         name: "quit",
         aliases: &["q", "exit"],
         args: "",

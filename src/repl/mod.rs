@@ -4,6 +4,7 @@
 
 pub mod commands;
 pub mod helper;
+mod pdn_commands;
 mod session;
 mod terminal;
 

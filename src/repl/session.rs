@@ -22,7 +22,9 @@ pub struct Session {
     /// Draw the board after each command that changes the position (the interactive front end
     /// does; scripts ask with `show`).
     pub show_after_change: bool,
-    changed: bool,
+    pub(crate) changed: bool,
+    /// The game `open` read from a PDN file, for `save`.
+    pub(crate) pdn: Option<super::pdn_commands::Opened>,
 }
 
 type Outcome = Result<String, Report>;
@@ -72,6 +74,7 @@ impl Session {
             style: Style::default(),
             show_after_change: false,
             changed: false,
+            pdn: None,
         }
     }
 
@@ -217,6 +220,11 @@ impl Session {
             "rules" => {
                 no_arg(self)?;
                 Ok(crate::describe::describe(&self.game.rules))
+            }
+            "save" => super::pdn_commands::save(self, arg),
+            "open" => super::pdn_commands::open(self, arg),
+            "first" | "prev" | "next" | "last" | "goto" => {
+                super::pdn_commands::navigate(self, cmd.name, arg)
             }
             "result" => {
                 no_arg(self)?;

@@ -1,0 +1,97 @@
+//! PDN, the Portable Draughts Notation: reading and writing game collections, the `GameType` tag
+//! mapped to the bundled variants, and replaying a recorded game against a variant's rules.
+
+mod acf;
+pub mod cli;
+mod gametype;
+mod read;
+mod replay;
+mod write;
+
+pub use acf::read_acf;
+pub use gametype::{game_type_of, parse_game_type, GameType, GAME_TYPES};
+pub use read::{read_games, MAX_MOVES, RESULTS};
+pub use replay::{
+    recorded_result, replay, start_position, variant_for, Failure, Replayed, VariantCache,
+};
+pub use write::{result_token, write_game};
+
+use std::fmt;
+
+/// A place in a PDN text: line and column, both from 1 (columns count characters).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Loc {
+    pub line: usize,
+    pub col: usize,
+}
+
+impl fmt::Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line, self.col)
+    }
+}
+
+/// A syntax error in a game's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PdnError {
+    pub loc: Loc,
+    pub message: String,
+}
+
+impl fmt::Display for PdnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.loc, self.message)
+    }
+}
+
+/// A move as written, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub text: String,
+    pub loc: Loc,
+}
+
+/// One game of a PDN text as read: not yet checked against any rules.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PdnGame {
+    /// Where the game's text starts.
+    pub loc: Loc,
+    /// The tags in file order (`("Event", "…")`).
+    pub tags: Vec<(String, String)>,
+    /// The main line's moves (variations are skipped).
+    pub moves: Vec<Token>,
+    /// The comments, each after this many moves of the main line.
+    pub comments: Vec<(usize, String)>,
+    /// The result token closing the move text, if any.
+    pub result: Option<String>,
+    /// Syntax errors: a game with any is not replayed.
+    pub errors: Vec<PdnError>,
+}
+
+impl PdnGame {
+    /// A tag's value (the first one of that name, case-insensitively).
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `White - Black (Event)`, from whichever tags the game has, for reports.
+    pub fn title(&self) -> String {
+        let names: Vec<&str> = ["White", "Black"]
+            .iter()
+            .filter_map(|t| self.tag(t))
+            .filter(|v| !v.trim().is_empty())
+            .collect();
+        let mut s = names.join(" - ");
+        if let Some(e) = self.tag("Event").filter(|v| !v.trim().is_empty()) {
+            if s.is_empty() {
+                s = e.to_string();
+            } else {
+                s = format!("{s} ({e})");
+            }
+        }
+        s
+    }
+}
