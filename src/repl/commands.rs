@@ -169,6 +169,15 @@ pub const COMMANDS: &[Command] = &[
         details: "Names the side to move, or the winner and why, or why the game is drawn.",
     },
     Command {
+        name: "probe",
+        aliases: &["pr"],
+        args: "",
+        summary: "the endgame table's value of the position",
+        details: "Shows the position's value in the endgame tables (`win in 17`, `loss in 4`, \
+                  `draw`; distances in plies). Small tables are built on demand and kept in the \
+                  cache; for larger ones it names the `damelab endgame` command to run first.",
+    },
+    Command {
         name: "quit",
         aliases: &["q", "exit"],
         args: "",

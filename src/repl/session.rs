@@ -218,6 +218,10 @@ impl Session {
                 no_arg(self)?;
                 Ok(crate::describe::describe(&self.game.rules))
             }
+            "probe" => {
+                no_arg(self)?;
+                crate::endgame::probe::probe(&self.variant, self.game.position())
+            }
             "result" => {
                 no_arg(self)?;
                 Ok(format!("{}\n", self.game.describe_result()))
