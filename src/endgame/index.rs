@@ -228,6 +228,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn encode_inverts_decode() {
+        for (name, text) in [
+            ("dameo", "K v KM"),
+            ("english", "KK v K"),
+            ("damone", "I v PD"),
+        ] {
+            let v = crate::Variant::load(name).expect("loads");
+            let m = Material::parse(&v.rules, text).expect("parses");
+            let ix = Indexer::new(&v.rules, &m).expect("fits");
+            let mut legal = 0;
+            for i in 0..ix.len() {
+                if let Some(p) = ix.decode(i) {
+                    assert_eq!(Material::of(&p), m);
+                    assert_eq!(ix.encode(&p), i, "{name} {text}");
+                    legal += 1;
+                }
+            }
+            assert!(legal > 0);
+        }
+    }
+
+    #[test]
     fn select_skips_occupied() {
         assert_eq!(select_free(0, 3), 3);
         assert_eq!(select_free(0b1, 0), 1);

@@ -328,7 +328,11 @@ impl<'r> Tables<'r> {
                             Value::Draw | Value::Illegal => drawn_exit = true,
                         }
                     }
-                    let count = internal + losing_exits as u32 + drawn_exit as u32;
+                    // An exit that draws or wins can never be refuted: one count that never
+                    // comes down. The exits that lose are refuted together at the level of the
+                    // slowest.
+                    let unrefutable = drawn_exit || best_win != u16::MAX;
+                    let count = internal + losing_exits as u32 + unrefutable as u32;
                     if count > u16::MAX as u32 {
                         out.overflow = true;
                     }
