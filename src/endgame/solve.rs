@@ -50,8 +50,17 @@ pub struct Tables<'r> {
     pub rules: &'r Rules,
     pub tables: HashMap<Material, Table>,
     pub notes: Notes,
-    /// Bit mask of the angles each (side, kind) makes quiet moves in.
-    quiet_dirs: [[u8; crate::engine::rules::MAX_KINDS]; 2],
+    /// The angles each (side, kind) makes quiet moves in.
+    quiet_dirs: [[QuietDirs; crate::engine::rules::MAX_KINDS]; 2],
+}
+
+/// Angle masks of one piece's quiet moves: a step goes one square, a slide stops at the first
+/// occupied square, a leap may pass occupied squares.
+#[derive(Clone, Copy, Debug, Default)]
+struct QuietDirs {
+    steps: u8,
+    slides: u8,
+    leaps: u8,
 }
 
 /// The estimate of a root's build: every table it needs, the positions, the bytes.
@@ -63,17 +72,20 @@ pub struct Estimate {
 
 impl<'r> Tables<'r> {
     pub fn new(rules: &'r Rules) -> Tables<'r> {
-        let mut quiet_dirs = [[0u8; crate::engine::rules::MAX_KINDS]; 2];
+        let mut quiet_dirs = [[QuietDirs::default(); crate::engine::rules::MAX_KINDS]; 2];
         for (side, progs) in rules.programs.iter().enumerate() {
             for (kind, p) in progs.iter().enumerate() {
-                let mut m = 0u8;
-                for a in p.steps.iter().chain(p.slides.iter()) {
-                    m |= 1 << a;
+                let mut d = QuietDirs::default();
+                for a in p.steps.iter() {
+                    d.steps |= 1 << a;
+                }
+                for a in p.slides.iter() {
+                    d.slides |= 1 << a;
                 }
                 for l in &p.leaps {
-                    m |= 1 << l.dir;
+                    d.leaps |= 1 << l.dir;
                 }
-                quiet_dirs[side][kind] = m;
+                quiet_dirs[side][kind] = d;
             }
         }
         Tables {
@@ -472,12 +484,24 @@ impl<'r> Tables<'r> {
             let kind = pos.kind_at(t);
             let dirs = self.quiet_dirs[mover][kind];
             for a in 0..8u8 {
-                if dirs & (1 << a) == 0 {
+                let m = 1u8 << a;
+                if (dirs.steps | dirs.slides | dirs.leaps) & m == 0 {
                     continue;
                 }
+                // Back along the line: a step comes from the next square only, a slide from the
+                // empty squares before the first piece; a leap may come from beyond pieces.
+                let (leap, slide) = (dirs.leaps & m != 0, dirs.slides & m != 0);
                 let line = &rules.geo.next[((a + 4) % 8) as usize];
                 let mut f = line[t as usize];
+                let mut first = true;
                 while f != NONE {
+                    if occupied & bit(f) != 0 && !leap {
+                        break;
+                    }
+                    if !first && !leap && !slide {
+                        break;
+                    }
+                    first = false;
                     if occupied & bit(f) == 0 {
                         let mut p = pos;
                         let (from, to) = (bit(f), bit(t));
