@@ -3,6 +3,7 @@
 //! A variant's rules are a text file (`variants/*.rules`), parsed and checked by [`lang`] into a
 //! [`spec::VariantSpec`], compiled by [`engine`] into tables, and run by one generic move generator.
 
+pub mod endgame;
 pub mod engine;
 pub mod game;
 pub mod interrupt;

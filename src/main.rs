@@ -124,6 +124,8 @@ enum Command {
         #[arg(long)]
         expect: Option<std::path::PathBuf>,
     },
+    /// Solve an endgame by retrograde analysis: `damelab endgame turkish "KK v K"`.
+    Endgame(damelab::endgame::cli::Args),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         variant: String,
@@ -216,6 +218,7 @@ fn main() -> ExitCode {
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
+        Some(Command::Endgame(args)) => damelab::endgame::cli::run(&args).map(|s| out!("{s}")),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -222,6 +222,15 @@ pub const COMMANDS: &[Command] = &[
         details: "Moves back or forward through the game to ply N: `goto 0` is the start.",
     },
     Command {
+        name: "probe",
+        aliases: &["pr"],
+        args: "",
+        summary: "the endgame table's value of the position",
+        details: "Shows the position's value in the endgame tables (`win in 17`, `loss in 4`, \
+                  `draw`; distances in plies). Small tables are built on demand and kept in the \
+                  cache; for larger ones it names the `damelab endgame` command to run first.",
+    },
+    Command {
         name: "quit",
         aliases: &["q", "exit"],
         args: "",

@@ -226,6 +226,10 @@ impl Session {
             "first" | "prev" | "next" | "last" | "goto" => {
                 super::pdn_commands::navigate(self, cmd.name, arg)
             }
+            "probe" => {
+                no_arg(self)?;
+                crate::endgame::probe::probe(&self.variant, self.game.position())
+            }
             "result" => {
                 no_arg(self)?;
                 Ok(format!("{}\n", self.game.describe_result()))

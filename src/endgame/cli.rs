@@ -1,0 +1,163 @@
+//! `damelab endgame VARIANT MATERIAL`: build (or load) the tables and report.
+
+use super::material::Material;
+use super::report;
+use super::solve::{human_bytes, Options, Tables};
+use super::store;
+use super::EndgameError;
+use crate::Variant;
+use miette::Report;
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// The default memory limit: 1.5 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 1536 << 20;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A bundled variant's name or a path to a rules file.
+    pub variant: String,
+    /// The pieces, first side first, in the variant's letters: `KK v K`, `KM v K`, `K v -`.
+    pub material: String,
+    /// Write the figures as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Cache directory for the tables (default: $DAMELAB_CACHE, $XDG_CACHE_HOME/damelab or
+    /// ~/.cache/damelab).
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+    /// Neither read nor write cached tables.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Refuse to start when the estimated memory exceeds this (e.g. `1500M`, `2G`).
+    #[arg(long)]
+    pub max_memory: Option<String>,
+    /// Print each table's size and build time on stderr.
+    #[arg(long)]
+    pub verbose: bool,
+}
+
+/// `1500M`, `2G`, `64K`, or plain bytes.
+pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
+    let t = text.trim();
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(EndgameError::MemorySize(text.into())),
+            };
+            (&t[..i], m)
+        }
+        _ => (t, 1),
+    };
+    let n: f64 = num
+        .trim_end_matches(['i', 'B'])
+        .parse()
+        .map_err(|_| EndgameError::MemorySize(text.into()))?;
+    if !(n > 0.0) || !n.is_finite() {
+        return Err(EndgameError::MemorySize(text.into()));
+    }
+    Ok((n * mult as f64) as u64)
+}
+
+pub fn run(args: &Args) -> Result<String, Report> {
+    let v = Variant::load(&args.variant).map_err(Report::new)?;
+    let rules = &v.rules;
+    let root = Material::parse(rules, &args.material).map_err(Report::new)?;
+    let max_memory = match &args.max_memory {
+        Some(s) => parse_memory(s).map_err(Report::new)?,
+        None => DEFAULT_MAX_MEMORY,
+    };
+    let cache = if args.no_cache {
+        None
+    } else {
+        args.cache.clone().or_else(store::default_dir)
+    };
+    let opts = Options {
+        cache,
+        max_memory,
+        progress: !args.json,
+    };
+    let mut tables = Tables::new(rules);
+    let t = Instant::now();
+    let est = tables.solve(&root, &opts).map_err(Report::new)?;
+    let secs = t.elapsed().as_secs_f64();
+    for note in &tables.notes {
+        eprintln!("note: {note}");
+    }
+    let built: u64 = tables
+        .tables
+        .values()
+        .filter(|t| !t.loaded)
+        .map(|t| t.values.len() as u64)
+        .sum();
+    if args.verbose {
+        for m in &est.materials {
+            if let Some(t) = tables.tables.get(m) {
+                eprintln!(
+                    "{:<16} {:>12} positions  {}",
+                    m.name(rules),
+                    t.values.len(),
+                    if t.loaded {
+                        "loaded".to_string()
+                    } else {
+                        format!("built in {:.2} s", t.seconds)
+                    }
+                );
+            }
+        }
+    }
+    let summary =
+        report::summarize(&tables, &root).ok_or_else(|| Report::new(EndgameError::Internal))?;
+    let rate = if built > 0 && secs > 0.0 {
+        built as f64 / secs
+    } else {
+        0.0
+    };
+    if args.json {
+        let mut value = serde_json::to_value(&summary)
+            .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
+        if let Some(obj) = value.as_object_mut() {
+            obj.insert(
+                "tables".into(),
+                serde_json::Value::Array(
+                    est.materials
+                        .iter()
+                        .filter_map(|m| tables.tables.get(m))
+                        .map(|t| {
+                            serde_json::json!({
+                                "material": t.material.name(rules),
+                                "positions": t.values.len(),
+                                "loaded": t.loaded,
+                                "seconds": t.seconds,
+                            })
+                        })
+                        .collect(),
+                ),
+            );
+            obj.insert("seconds".into(), serde_json::json!(secs));
+            obj.insert("positions_built".into(), serde_json::json!(built));
+            obj.insert("positions_per_second".into(), serde_json::json!(rate));
+            obj.insert(
+                "estimated_memory_bytes".into(),
+                serde_json::json!(est.bytes),
+            );
+        }
+        let text = serde_json::to_string_pretty(&value)
+            .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
+        return Ok(format!("{text}\n"));
+    }
+    let mut out = report::text(&summary, &tables, &root);
+    out.push_str(&format!(
+        "tables: {} materials, {} positions (estimated memory {}); built {} positions in {:.1} s ({:.2} M positions/s)\n",
+        est.materials.len(),
+        est.positions,
+        human_bytes(est.bytes),
+        built,
+        secs,
+        rate / 1e6
+    ));
+    Ok(out)
+}

@@ -1,0 +1,173 @@
+//! Material signatures: how many pieces of each kind each side has, and their written form.
+
+use super::EndgameError;
+use crate::engine::rules::MAX_KINDS;
+use crate::engine::{Position, Rules};
+
+/// The pieces of a table: `counts[side][kind]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Material {
+    pub counts: [[u8; MAX_KINDS]; 2],
+}
+
+impl Material {
+    /// The material of a position.
+    #[inline]
+    pub fn of(pos: &Position) -> Material {
+        let mut m = Material::default();
+        for side in 0..2 {
+            for kind in 0..MAX_KINDS {
+                m.counts[side][kind] = pos.kind_bits(side, kind).count_ones() as u8;
+            }
+        }
+        m
+    }
+
+    /// Parse `KK v K`: the first side's pieces, `v`, the second side's, written with the variant's
+    /// piece letters; `-` (or nothing) for a side without pieces.
+    pub fn parse(rules: &Rules, text: &str) -> Result<Material, EndgameError> {
+        let letters: String = (0..rules.kinds)
+            .map(|k| format!("{} ({})", rules.piece_letter(k), rules.spec.pieces[k].name))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let halves: Vec<&str> = split_v(text);
+        if halves.len() != 2 {
+            return Err(EndgameError::Syntax {
+                text: text.to_string(),
+                letters,
+            });
+        }
+        let mut m = Material::default();
+        for (side, half) in halves.iter().enumerate() {
+            for ch in half.chars().filter(|c| !c.is_whitespace() && *c != '-') {
+                let kind = (0..rules.kinds)
+                    .find(|&k| rules.piece_letter(k) == ch)
+                    .or_else(|| {
+                        (0..rules.kinds).find(|&k| {
+                            rules.piece_letter(k).to_ascii_lowercase() == ch.to_ascii_lowercase()
+                        })
+                    });
+                match kind {
+                    Some(k) => {
+                        m.counts[side][k] = m.counts[side][k].checked_add(1).ok_or_else(|| {
+                            EndgameError::TooManyPieces {
+                                material: text.to_string(),
+                                pieces: 256,
+                                squares: rules.geo.playable.count_ones(),
+                            }
+                        })?
+                    }
+                    None => {
+                        return Err(EndgameError::UnknownLetter {
+                            letter: ch,
+                            text: text.to_string(),
+                            variant: rules.spec.title.clone(),
+                            letters,
+                        })
+                    }
+                }
+            }
+        }
+        let total = m.total();
+        if total == 0 {
+            return Err(EndgameError::NoPieces(text.to_string()));
+        }
+        let squares = rules.geo.playable.count_ones();
+        if total > squares {
+            return Err(EndgameError::TooManyPieces {
+                material: text.to_string(),
+                pieces: total,
+                squares,
+            });
+        }
+        Ok(m)
+    }
+
+    pub fn total(&self) -> u32 {
+        self.counts.iter().flatten().map(|&c| c as u32).sum()
+    }
+
+    pub fn side_total(&self, side: usize) -> u32 {
+        self.counts[side].iter().map(|&c| c as u32).sum()
+    }
+
+    /// The pieces of one side in the written form (`KK`, `-` when none). Higher kinds first, as
+    /// endgames are usually written (`KM`, not `MK`).
+    pub fn side_name(&self, rules: &Rules, side: usize) -> String {
+        let mut s = String::new();
+        for kind in (0..rules.kinds).rev() {
+            for _ in 0..self.counts[side][kind] {
+                s.push(rules.piece_letter(kind));
+            }
+        }
+        if s.is_empty() {
+            s.push('-');
+        }
+        s
+    }
+
+    /// The written form: `KK v K`.
+    pub fn name(&self, rules: &Rules) -> String {
+        format!(
+            "{} v {}",
+            self.side_name(rules, 0),
+            self.side_name(rules, 1)
+        )
+    }
+
+    /// A short key for file names: `2k-1k` style counts, kind by kind.
+    pub fn key(&self) -> String {
+        let side = |s: usize| {
+            self.counts[s]
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(".")
+        };
+        format!("{}_{}", side(0), side(1))
+    }
+
+    /// Materials one move can lead to (a superset): one piece of either side removed (a capture of
+    /// several pieces is a chain of these) or one piece promoted to a kind its rules name.
+    pub fn successors(&self, rules: &Rules) -> Vec<Material> {
+        let mut out = Vec::new();
+        for side in 0..2 {
+            for kind in 0..rules.kinds {
+                if self.counts[side][kind] == 0 {
+                    continue;
+                }
+                let mut m = *self;
+                m.counts[side][kind] -= 1;
+                if m.total() > 0 {
+                    out.push(m);
+                }
+                for &(to, _) in &rules.programs[side][kind].promotions {
+                    let to = to as usize;
+                    if to != kind && to < rules.kinds {
+                        let mut m = *self;
+                        m.counts[side][kind] -= 1;
+                        m.counts[side][to] += 1;
+                        out.push(m);
+                    }
+                }
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+}
+
+/// Split `KK v K` at the `v` that stands alone (or between pieces when no letter is `v`).
+fn split_v(text: &str) -> Vec<&str> {
+    let t = text.trim();
+    if let Some(i) = t.find(" v ") {
+        return vec![&t[..i], &t[i + 3..]];
+    }
+    for sep in [" vs ", " vs. ", "v"] {
+        if let Some(i) = t.find(sep) {
+            return vec![&t[..i], &t[i + sep.len()..]];
+        }
+    }
+    vec![t]
+}

@@ -1,0 +1,109 @@
+//! Endgame tables: exact values of every position with few pieces, for any rules file.
+//!
+//! # Method
+//!
+//! A *material* ([`Material`]) says how many pieces of each kind each side has (`KK v K`). Its table
+//! holds one value for every placement of those pieces on the playable squares and each side to
+//! move: won in `d` plies, lost in `d` plies, or drawn, for the side to move.
+//!
+//! **Index** ([`index`]). Pieces of the same side and kind form a group; group after group chooses
+//! its squares among those the earlier groups left free, ranked by the combinatorial number system,
+//! and the group ranks combine in mixed radix. The index is perfect (every number is a placement).
+//! No symmetry is used: many rules files break the board's mirror symmetry (promotion squares named
+//! one by one, the side to move's direction, set-up-dependent zones), and checking which symmetry a
+//! file keeps is not worth the factor of two it would save. A piece standing where it would have been
+//! promoted is an illegal placement: it keeps its number, is marked illegal and counted nowhere.
+//!
+//! **Order.** A capture removes pieces and a promotion changes a piece's kind: both lead to another
+//! material. The materials a root can reach (a superset: any one piece removed, any one piece
+//! promoted as its rules allow, repeatedly) are solved first, smallest first (depth-first order of
+//! that graph; a promotion cycle is refused).
+//!
+//! **Retrograde analysis** ([`solve`]). One forward pass runs the move generator on every position:
+//! the game-end rules of the file decide the terminal ones (no move, a lone king against a lone man,
+//! a side without its required kind: whatever the file says), moves that keep the material are
+//! counted, and moves that leave it (captures, promotions, with every rule of the capture search:
+//! end-of-turn removal, the 180° ban, ranks, promotion mid-capture) are looked up in the solved
+//! smaller tables. Then level by level: the positions resolved at distance `n-1` are taken back one
+//! quiet move. Candidate predecessors are made by moving each piece of the side that just moved back
+//! along the directions its kind moves in; each is kept only when the forward generator, run on the
+//! candidate, produces that very move (so compulsory capture, blocked slides and the material rules
+//! are honoured without a separate backward rule set). A predecessor of a lost position is won at
+//! `n`; a predecessor of a won position has one move fewer left to refute, and when none is left it
+//! is lost at `n`. Exits into smaller tables enter at the level their distance decides. Positions
+//! never resolved are draws: each side can avoid losing for ever, so the game ends by repetition.
+//!
+//! **What the tables ignore.** Move-count rules (a limit on quiet moves in a row, a counter of moves
+//! without capture) are not part of a table's position: every table position is taken with fresh
+//! counters, so in variants with such rules the values are those of the game without them.
+//!
+//! **Storage** ([`store`]): two bytes a position, one file a material in the cache directory
+//! (`--cache DIR`, else `$DAMELAB_CACHE`, else `$XDG_CACHE_HOME/damelab`, else
+//! `~/.cache/damelab`), with a header (magic, format, rules hash, material, size, checksum): a file
+//! that does not match is rebuilt, never trusted.
+
+pub mod cli;
+pub mod index;
+pub mod material;
+pub mod probe;
+pub mod report;
+pub mod solve;
+pub mod store;
+pub mod value;
+
+pub use material::Material;
+pub use solve::{Options, Table, Tables};
+pub use value::Value;
+
+use miette::Diagnostic;
+
+/// Why an endgame table cannot be built.
+#[derive(Debug, thiserror::Error, Diagnostic)]
+pub enum EndgameError {
+    #[error("cannot read the material `{text}`")]
+    #[diagnostic(help(
+        "write the first side's pieces, `v`, then the second side's, with the piece letters \
+         {letters}: e.g. `KK v K`; `-` for a side without pieces"
+    ))]
+    Syntax { text: String, letters: String },
+    #[error("unknown piece letter `{letter}` in `{text}`")]
+    #[diagnostic(help("the pieces of {variant} are {letters}"))]
+    UnknownLetter {
+        letter: char,
+        text: String,
+        variant: String,
+        letters: String,
+    },
+    #[error("the material `{0}` has no pieces")]
+    #[diagnostic(help("give at least one piece, e.g. `K v K`"))]
+    NoPieces(String),
+    #[error(
+        "the material `{material}` has {pieces} pieces but the board has only {squares} squares"
+    )]
+    #[diagnostic(help("give fewer pieces"))]
+    TooManyPieces {
+        material: String,
+        pieces: u32,
+        squares: u32,
+    },
+    #[error("the tables for `{material}` would need about {bytes} ({positions} positions)")]
+    #[diagnostic(help("the limit is {max}; raise it with `--max-memory`, or give fewer pieces"))]
+    TooLarge {
+        material: String,
+        positions: String,
+        bytes: String,
+        max: String,
+    },
+    #[error("the promotions of `{0}` form a cycle: the tables cannot be ordered")]
+    Cycle(String),
+    #[error("a win in `{0}` is longer than a table can store")]
+    TooDeep(String),
+    #[error("interrupted: the tables finished so far are kept in the cache")]
+    Interrupted,
+    #[error("internal error while building the tables")]
+    #[diagnostic(help("please report this with the rules file and the material"))]
+    Internal,
+    #[error("`{0}` is not a memory size")]
+    #[diagnostic(help("give a size such as `1500M`, `2G` or `800000K`"))]
+    MemorySize(String),
+}

@@ -1,0 +1,229 @@
+//! What a solved table says: counts, shares, the longest win and a line, a verdict.
+
+use super::material::Material;
+use super::solve::Tables;
+use super::value::Value;
+use crate::engine::{GenOptions, Move, Position};
+use crate::notation::{move_to_string, to_fen};
+
+/// Counts over the legal positions with one side to move.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct SideStats {
+    /// The side to move's name.
+    pub to_move: String,
+    pub positions: u64,
+    pub won: u64,
+    pub drawn: u64,
+    pub lost: u64,
+    /// Drawn positions where the side to move has a capture (the game leaves the table at once).
+    pub drawn_capture_now: u64,
+}
+
+impl SideStats {
+    pub fn share(&self, n: u64) -> f64 {
+        if self.positions == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / self.positions as f64
+        }
+    }
+}
+
+/// The longest win and how it goes.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Longest {
+    pub plies: u16,
+    pub fen: String,
+    /// The winner's side name.
+    pub winner: String,
+    pub line: Vec<String>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub variant: String,
+    pub material: String,
+    pub sides: [SideStats; 2],
+    pub longest: Option<Longest>,
+    pub verdict: String,
+}
+
+/// Summarise the table of `m` (solved).
+pub fn summarize(tables: &Tables, m: &Material) -> Option<Summary> {
+    let rules = tables.rules;
+    let t = tables.tables.get(m)?;
+    let mut sides: [SideStats; 2] = Default::default();
+    let half = t.index.len() / 2;
+    let mut longest: Option<(u16, u64)> = None;
+    let mut buf: Vec<Move> = Vec::new();
+    for (i, &v) in t.values.iter().enumerate() {
+        let turn = (i as u64 / half) as usize;
+        let s = &mut sides[turn];
+        match Value::unpack(v) {
+            Value::Illegal => continue,
+            Value::Draw => {
+                s.drawn += 1;
+                if let Some(pos) = t.index.decode(i as u64) {
+                    rules.generate(&pos, &mut buf, GenOptions::default());
+                    if buf.iter().any(|mv| mv.is_capture()) {
+                        s.drawn_capture_now += 1;
+                    }
+                }
+            }
+            Value::Win(d) => {
+                s.won += 1;
+                if longest.is_none_or(|(best, _)| d > best) {
+                    longest = Some((d, i as u64));
+                }
+            }
+            Value::Loss(_) => s.lost += 1,
+        }
+        s.positions += 1;
+    }
+    for (side, s) in sides.iter_mut().enumerate() {
+        s.to_move = rules.spec.sides[side].name.clone();
+    }
+    let longest = longest.and_then(|(d, i)| {
+        let pos = t.index.decode(i)?;
+        Some(Longest {
+            plies: d,
+            fen: to_fen(rules, &pos),
+            winner: rules.spec.sides[pos.turn()].name.clone(),
+            line: line(tables, &pos),
+        })
+    });
+    let verdict = verdict(tables, m, &sides, longest.as_ref());
+    Some(Summary {
+        variant: rules.spec.title.clone(),
+        material: m.name(rules),
+        sides,
+        longest,
+        verdict,
+    })
+}
+
+/// The best line from a position: the winner takes the fastest win, the loser the longest defence.
+pub fn line(tables: &Tables, start: &Position) -> Vec<String> {
+    let rules = tables.rules;
+    let mut pos = *start;
+    let mut out = Vec::new();
+    let mut buf: Vec<Move> = Vec::new();
+    while let Some(v) = tables.value(&pos) {
+        let want = match v {
+            Value::Win(d) if d > 0 => Value::Loss(d - 1),
+            Value::Loss(d) if d > 0 => Value::Win(d - 1),
+            _ => break,
+        };
+        rules.generate(&pos, &mut buf, GenOptions::default());
+        let Some(mv) = buf
+            .iter()
+            .find(|mv| tables.value(&pos.play(mv)) == Some(want))
+        else {
+            break;
+        };
+        out.push(move_to_string(rules, mv));
+        pos = pos.play(mv);
+        if out.len() > 400 {
+            break;
+        }
+    }
+    out
+}
+
+fn verdict(
+    tables: &Tables,
+    m: &Material,
+    sides: &[SideStats; 2],
+    longest: Option<&Longest>,
+) -> String {
+    let rules = tables.rules;
+    let name = m.name(rules);
+    let who = |s: usize| format!("{} ({})", rules.spec.sides[s].name, m.side_name(rules, s));
+    let pct = |s: &SideStats, n: u64| format!("{:.1}%", s.share(n));
+    let far = longest.map_or(String::new(), |l| {
+        format!("; the longest win takes {} plies", l.plies)
+    });
+    // The side that wins more often with the move is the stronger one.
+    let strong = if sides[0].share(sides[0].won) >= sides[1].share(sides[1].won) {
+        0
+    } else {
+        1
+    };
+    let weak = 1 - strong;
+    let s = &sides[strong];
+    let w = &sides[weak];
+    if s.positions == 0 {
+        return format!("{name}: no legal position");
+    }
+    let drawn_note = |st: &SideStats| {
+        if st.drawn == 0 {
+            String::new()
+        } else if st.drawn_capture_now == st.drawn {
+            " (every one a position where the side to move captures at once)".to_string()
+        } else if st.drawn_capture_now > 0 {
+            format!(
+                " ({:.1}% of them with a capture on the board)",
+                100.0 * st.drawn_capture_now as f64 / st.drawn as f64
+            )
+        } else {
+            String::new()
+        }
+    };
+    if s.won == 0 && w.won == 0 {
+        return format!("{name}: a draw: neither side can force a win from any position{far}");
+    }
+    let general = if s.share(s.won) >= 90.0 {
+        "a win"
+    } else if s.share(s.won) >= 50.0 {
+        "mostly a win"
+    } else if s.share(s.drawn) >= 50.0 {
+        "mostly a draw"
+    } else {
+        "mixed"
+    };
+    format!(
+        "{name}: {general} for {}: it wins {} of the positions with it to move, draws {}{}; \
+         with {} to move, {} wins {} and draws {}{}{far}",
+        who(strong),
+        pct(s, s.won),
+        pct(s, s.drawn),
+        drawn_note(s),
+        rules.spec.sides[weak].name,
+        rules.spec.sides[weak].name,
+        pct(w, w.won),
+        pct(w, w.drawn),
+        drawn_note(w),
+    )
+}
+
+/// The plain-text report.
+pub fn text(s: &Summary, tables: &Tables, root: &Material) -> String {
+    let rules = tables.rules;
+    let mut out = String::new();
+    out.push_str(&format!("{} — {}\n", s.variant, s.material));
+    for st in &s.sides {
+        out.push_str(&format!(
+            "  {} to move: {} positions: won {} ({:.1}%), drawn {} ({:.1}%), lost {} ({:.1}%)\n",
+            st.to_move,
+            st.positions,
+            st.won,
+            st.share(st.won),
+            st.drawn,
+            st.share(st.drawn),
+            st.lost,
+            st.share(st.lost)
+        ));
+    }
+    if let Some(l) = &s.longest {
+        out.push_str(&format!(
+            "  longest win: {} plies, {} to move: {}\n  line: {}\n",
+            l.plies,
+            l.winner,
+            l.fen,
+            l.line.join(" ")
+        ));
+    }
+    let _ = (rules, root);
+    out.push_str(&format!("verdict: {}\n", s.verdict));
+    out
+}

@@ -1,0 +1,558 @@
+//! Retrograde analysis of one material, and the set of tables a root material needs.
+
+use super::index::Indexer;
+use super::material::Material;
+use super::store;
+use super::value::{self, Packed, Value};
+use super::EndgameError;
+use crate::engine::geometry::{bit, NONE};
+use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::interrupt;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::time::Instant;
+
+/// Positions per parallel work unit.
+const CHUNK: usize = 1 << 14;
+/// Frontier positions unmoved per batch (bounds the memory of the predecessor lists).
+const BATCH: usize = 1 << 18;
+/// The flag of an exit event that wins (the other events refute one move).
+const EVENT_WIN: u32 = 1 << 31;
+
+/// One solved material.
+pub struct Table {
+    pub material: Material,
+    pub index: Indexer,
+    pub values: Vec<Packed>,
+    /// How it was obtained: seconds spent building (0 when loaded) and whether it came from the cache.
+    pub seconds: f64,
+    pub loaded: bool,
+}
+
+/// Options of a build.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Where tables are read and written; `None`: neither.
+    pub cache: Option<PathBuf>,
+    /// Refuse a build whose estimated memory exceeds this (bytes).
+    pub max_memory: u64,
+    /// Draw progress bars (only when stderr is a terminal).
+    pub progress: bool,
+}
+
+/// Notes a build has for the user (a rebuilt cache file, a cache that cannot be written).
+pub type Notes = Vec<String>;
+
+/// Every table solved so far, by material.
+pub struct Tables<'r> {
+    pub rules: &'r Rules,
+    pub tables: HashMap<Material, Table>,
+    pub notes: Notes,
+    /// The angles each (side, kind) makes quiet moves in.
+    quiet_dirs: [[QuietDirs; crate::engine::rules::MAX_KINDS]; 2],
+}
+
+/// Angle masks of one piece's quiet moves: a step goes one square, a slide stops at the first
+/// occupied square, a leap may pass occupied squares.
+#[derive(Clone, Copy, Debug, Default)]
+struct QuietDirs {
+    steps: u8,
+    slides: u8,
+    leaps: u8,
+}
+
+/// The estimate of a root's build: every table it needs, the positions, the bytes.
+pub struct Estimate {
+    pub materials: Vec<Material>,
+    pub positions: u64,
+    pub bytes: u64,
+}
+
+impl<'r> Tables<'r> {
+    pub fn new(rules: &'r Rules) -> Tables<'r> {
+        let mut quiet_dirs = [[QuietDirs::default(); crate::engine::rules::MAX_KINDS]; 2];
+        for (side, progs) in rules.programs.iter().enumerate() {
+            for (kind, p) in progs.iter().enumerate() {
+                let mut d = QuietDirs::default();
+                for a in p.steps.iter() {
+                    d.steps |= 1 << a;
+                }
+                for a in p.slides.iter() {
+                    d.slides |= 1 << a;
+                }
+                for l in &p.leaps {
+                    d.leaps |= 1 << l.dir;
+                }
+                quiet_dirs[side][kind] = d;
+            }
+        }
+        Tables {
+            rules,
+            tables: HashMap::new(),
+            notes: Vec::new(),
+            quiet_dirs,
+        }
+    }
+
+    /// The value of any position whose material is solved.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        let t = self.tables.get(&Material::of(pos))?;
+        let mut p = *pos;
+        p.runs = Default::default();
+        Some(Value::unpack(t.values[t.index.encode(&p) as usize]))
+    }
+
+    #[inline]
+    fn packed(&self, pos: &Position) -> Packed {
+        match self.tables.get(&Material::of(pos)) {
+            Some(t) => t.values[t.index.encode(pos) as usize],
+            None => value::DRAW,
+        }
+    }
+
+    /// Every material a root can reach (a superset), in the order they must be solved, with the
+    /// memory the whole build would take.
+    pub fn estimate(&self, root: &Material) -> Result<Estimate, EndgameError> {
+        let rules = self.rules;
+        let mut seen: HashSet<Material> = HashSet::new();
+        let mut stack = vec![*root];
+        seen.insert(*root);
+        while let Some(m) = stack.pop() {
+            for s in m.successors(rules) {
+                if seen.insert(s) {
+                    stack.push(s);
+                }
+            }
+        }
+        // Depth-first: successors before the material itself. A promotion cycle cannot be ordered.
+        let mut order = Vec::new();
+        let mut state: HashMap<Material, u8> = HashMap::new();
+        fn visit(
+            m: Material,
+            rules: &Rules,
+            state: &mut HashMap<Material, u8>,
+            order: &mut Vec<Material>,
+        ) -> Result<(), EndgameError> {
+            match state.get(&m) {
+                Some(2) => return Ok(()),
+                Some(1) => return Err(EndgameError::Cycle(m.name(rules))),
+                _ => {}
+            }
+            state.insert(m, 1);
+            for s in m.successors(rules) {
+                visit(s, rules, state, order)?;
+            }
+            state.insert(m, 2);
+            order.push(m);
+            Ok(())
+        }
+        visit(*root, rules, &mut state, &mut order)?;
+        let mut positions = 0u64;
+        let mut largest = 0u64;
+        for m in &order {
+            let n = match Indexer::new(rules, m) {
+                Ok(ix) => ix.len(),
+                Err(n) => {
+                    return Err(EndgameError::TooLarge {
+                        material: m.name(rules),
+                        positions: n.to_string(),
+                        bytes: "more than this machine has".into(),
+                        max: String::new(),
+                    })
+                }
+            };
+            positions = positions.saturating_add(n);
+            largest = largest.max(n);
+        }
+        // Two bytes a value for every table kept; while the largest is built, a two-byte counter,
+        // up to two four-byte exit events and a four-byte frontier entry a position, and the
+        // predecessor lists of one batch.
+        let bytes = positions
+            .saturating_mul(2)
+            .saturating_add(largest.saturating_mul(2 + 8 + 8))
+            .saturating_add(largest.min(BATCH as u64) * 40 * 8);
+        Ok(Estimate {
+            materials: order,
+            positions,
+            bytes,
+        })
+    }
+
+    /// Solve a root material and everything it reaches (loading what the cache has).
+    pub fn solve(&mut self, root: &Material, opts: &Options) -> Result<Estimate, EndgameError> {
+        let est = self.estimate(root)?;
+        if est.materials.iter().any(|m| !self.tables.contains_key(m)) && est.bytes > opts.max_memory
+        {
+            return Err(EndgameError::TooLarge {
+                material: root.name(self.rules),
+                positions: est.positions.to_string(),
+                bytes: human_bytes(est.bytes),
+                max: human_bytes(opts.max_memory),
+            });
+        }
+        if est
+            .materials
+            .iter()
+            .map(|m| self.len_of(m))
+            .max()
+            .unwrap_or(0)
+            >= EVENT_WIN as u64
+        {
+            return Err(EndgameError::TooLarge {
+                material: root.name(self.rules),
+                positions: est.positions.to_string(),
+                bytes: human_bytes(est.bytes),
+                max: "2^31 positions a table".into(),
+            });
+        }
+        for m in &est.materials {
+            if self.tables.contains_key(m) {
+                continue;
+            }
+            let index = Indexer::new(self.rules, m).map_err(|_| EndgameError::Internal)?;
+            if let Some(dir) = &opts.cache {
+                match store::load(dir, self.rules, m, index.len()) {
+                    Ok(Some(values)) => {
+                        self.tables.insert(
+                            *m,
+                            Table {
+                                material: *m,
+                                index,
+                                values,
+                                seconds: 0.0,
+                                loaded: true,
+                            },
+                        );
+                        continue;
+                    }
+                    Ok(None) => {}
+                    Err(note) => self.notes.push(note),
+                }
+            }
+            let t = Instant::now();
+            let values = self.build(m, &index, opts.progress)?;
+            let table = Table {
+                material: *m,
+                index,
+                values,
+                seconds: t.elapsed().as_secs_f64(),
+                loaded: false,
+            };
+            if let Some(dir) = &opts.cache {
+                if let Err(note) = store::save(dir, self.rules, &table) {
+                    self.notes.push(note);
+                }
+            }
+            self.tables.insert(*m, table);
+        }
+        Ok(est)
+    }
+
+    fn len_of(&self, m: &Material) -> u64 {
+        Indexer::new(self.rules, m).map_or(u64::MAX, |ix| ix.len())
+    }
+
+    /// Retrograde analysis of one material; every material it reaches must be solved already.
+    fn build(
+        &self,
+        material: &Material,
+        index: &Indexer,
+        progress: bool,
+    ) -> Result<Vec<Packed>, EndgameError> {
+        let rules = self.rules;
+        let n = index.len() as usize;
+        let name = material.name(rules);
+        let bar = progress_bar(progress, n as u64, &name);
+        let mut values = vec![value::DRAW; n];
+        let mut counters = vec![0u16; n];
+
+        // Pass 0: every position's moves, forward. Moves that keep the material are counted (the
+        // retrograde passes count them down); moves that leave it are looked up in the solved tables
+        // and turned into events at the level their distance decides.
+        #[derive(Default)]
+        struct Init {
+            level0: Vec<u32>,
+            events: Vec<(u16, u32)>,
+            overflow: bool,
+        }
+        let inits: Vec<Init> = values
+            .par_chunks_mut(CHUNK)
+            .zip(counters.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(ci, (vals, cnts))| {
+                let mut out = Init::default();
+                if interrupt::requested() {
+                    return out;
+                }
+                let mut buf: Vec<Move> = Vec::with_capacity(128);
+                for j in 0..vals.len() {
+                    let i = ci * CHUNK + j;
+                    let Some(pos) = index.decode(i as u64) else {
+                        vals[j] = value::ILLEGAL;
+                        continue;
+                    };
+                    let me = pos.turn();
+                    if let Some(o) = rules.material_outcome(&pos) {
+                        vals[j] = match o.winner {
+                            Some(w) if w == me => value::win(0),
+                            Some(_) => value::loss(0),
+                            None => value::DRAW,
+                        };
+                        if vals[j] != value::DRAW {
+                            out.level0.push(i as u32);
+                        }
+                        continue;
+                    }
+                    rules.generate(&pos, &mut buf, GenOptions::default());
+                    if buf.is_empty() {
+                        if let Some(o) = rules.outcome(&pos, 0) {
+                            vals[j] = match o.winner {
+                                Some(w) if w == me => value::win(0),
+                                Some(_) => value::loss(0),
+                                None => value::DRAW,
+                            };
+                            if vals[j] != value::DRAW {
+                                out.level0.push(i as u32);
+                            }
+                        }
+                        continue;
+                    }
+                    let mut internal = 0u32;
+                    let mut best_win = u16::MAX;
+                    let mut max_loss = 0u16;
+                    let mut losing_exits = false;
+                    let mut drawn_exit = false;
+                    for mv in buf.iter() {
+                        let mut child = pos.play(mv);
+                        child.runs = Default::default();
+                        if Material::of(&child) == *material {
+                            internal += 1;
+                            continue;
+                        }
+                        match Value::unpack(self.packed(&child)) {
+                            Value::Loss(d) => best_win = best_win.min(d.saturating_add(1)),
+                            Value::Win(d) => {
+                                losing_exits = true;
+                                max_loss = max_loss.max(d.saturating_add(1));
+                            }
+                            Value::Draw | Value::Illegal => drawn_exit = true,
+                        }
+                    }
+                    // An exit that draws or wins can never be refuted: one count that never
+                    // comes down. The exits that lose are refuted together at the level of the
+                    // slowest.
+                    let unrefutable = drawn_exit || best_win != u16::MAX;
+                    let count = internal + losing_exits as u32 + unrefutable as u32;
+                    if count > u16::MAX as u32 {
+                        out.overflow = true;
+                    }
+                    cnts[j] = count as u16;
+                    if best_win != u16::MAX {
+                        out.events.push((best_win, i as u32 | EVENT_WIN));
+                    }
+                    if losing_exits {
+                        out.events.push((max_loss, i as u32));
+                    }
+                }
+                bar.inc(vals.len() as u64);
+                out
+            })
+            .collect();
+        if interrupt::requested() {
+            bar.finish_and_clear();
+            return Err(EndgameError::Interrupted);
+        }
+        let mut frontier: Vec<u32> = Vec::new();
+        let mut events: Vec<Vec<u32>> = Vec::new();
+        for init in inits {
+            if init.overflow {
+                return Err(EndgameError::Internal);
+            }
+            frontier.extend(init.level0);
+            for (level, e) in init.events {
+                let l = level as usize;
+                if events.len() <= l {
+                    events.resize_with(l + 1, Vec::new);
+                }
+                events[l].push(e);
+            }
+        }
+
+        // Level by level: positions resolved at level n-1 give their predecessors (unmoved, then
+        // checked by the forward generator) a win at n (from a loss) or one move fewer to refute (from
+        // a win); a position whose every move is refuted is lost at n.
+        let mut level: usize = 1;
+        bar.set_length(n as u64);
+        bar.set_position(0);
+        let mut resolved = frontier.len() as u64;
+        while !frontier.is_empty() || level < events.len() {
+            if level > value::MAX_DISTANCE as usize {
+                bar.finish_and_clear();
+                return Err(EndgameError::TooDeep(name));
+            }
+            bar.set_message(format!("{name}: depth {level}"));
+            let d = level as u16;
+            let mut next: Vec<u32> = Vec::new();
+            for batch in frontier.chunks(BATCH) {
+                let preds: Vec<Vec<(u32, u16, bool)>> = batch
+                    .par_chunks(1024)
+                    .map(|qs| {
+                        let mut out = Vec::new();
+                        if interrupt::requested() {
+                            return out;
+                        }
+                        let mut buf: Vec<Move> = Vec::with_capacity(128);
+                        for &q in qs {
+                            self.unmove(index, &values, q, &mut buf, &mut out);
+                        }
+                        out
+                    })
+                    .collect();
+                if interrupt::requested() {
+                    bar.finish_and_clear();
+                    return Err(EndgameError::Interrupted);
+                }
+                for (p, mult, win) in preds.into_iter().flatten() {
+                    let p = p as usize;
+                    if values[p] != value::DRAW {
+                        continue;
+                    }
+                    if win {
+                        values[p] = value::win(d);
+                        next.push(p as u32);
+                    } else {
+                        counters[p] = counters[p].saturating_sub(mult);
+                        if counters[p] == 0 {
+                            values[p] = value::loss(d);
+                            next.push(p as u32);
+                        }
+                    }
+                }
+            }
+            if let Some(list) = events.get_mut(level) {
+                for e in std::mem::take(list) {
+                    let (p, win) = ((e & !EVENT_WIN) as usize, e & EVENT_WIN != 0);
+                    if values[p] != value::DRAW {
+                        continue;
+                    }
+                    if win {
+                        values[p] = value::win(d);
+                        next.push(p as u32);
+                    } else {
+                        counters[p] = counters[p].saturating_sub(1);
+                        if counters[p] == 0 {
+                            values[p] = value::loss(d);
+                            next.push(p as u32);
+                        }
+                    }
+                }
+            }
+            resolved += next.len() as u64;
+            bar.set_position(resolved.min(n as u64));
+            frontier = next;
+            level += 1;
+        }
+        bar.finish_and_clear();
+        Ok(values)
+    }
+
+    /// The unresolved predecessors of position `q` by a quiet move that keeps the material: each
+    /// piece of the side that just moved is taken back along the directions it moves in, and the
+    /// forward generator must confirm the move (which also honours compulsory capture and the
+    /// material rules). Pushes (predecessor, number of such moves, whether `q` is lost).
+    fn unmove(
+        &self,
+        index: &Indexer,
+        values: &[Packed],
+        q: u32,
+        buf: &mut Vec<Move>,
+        out: &mut Vec<(u32, u16, bool)>,
+    ) {
+        let rules = self.rules;
+        let Some(pos) = index.decode(q as u64) else {
+            return;
+        };
+        let q_lost = matches!(Value::unpack(values[q as usize]), Value::Loss(_));
+        let mover = 1 - pos.turn();
+        let occupied = pos.occupied();
+        let mut pieces = pos.sides[mover];
+        while pieces != 0 {
+            let t = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let kind = pos.kind_at(t);
+            let dirs = self.quiet_dirs[mover][kind];
+            for a in 0..8u8 {
+                let m = 1u8 << a;
+                if (dirs.steps | dirs.slides | dirs.leaps) & m == 0 {
+                    continue;
+                }
+                // Back along the line: a step comes from the next square only, a slide from the
+                // empty squares before the first piece; a leap may come from beyond pieces.
+                let (leap, slide) = (dirs.leaps & m != 0, dirs.slides & m != 0);
+                let line = &rules.geo.next[((a + 4) % 8) as usize];
+                let mut f = line[t as usize];
+                let mut first = true;
+                while f != NONE {
+                    if occupied & bit(f) != 0 && !leap {
+                        break;
+                    }
+                    if !first && !leap && !slide {
+                        break;
+                    }
+                    first = false;
+                    if occupied & bit(f) == 0 {
+                        let mut p = pos;
+                        let (from, to) = (bit(f), bit(t));
+                        p.sides[mover] = (p.sides[mover] & !to) | from;
+                        p.kinds[kind] = (p.kinds[kind] & !to) | from;
+                        p.turn = mover as u8;
+                        let pi = index.encode(&p);
+                        if values[pi as usize] == value::DRAW {
+                            rules.generate(&p, buf, GenOptions::default());
+                            let mult = buf
+                                .iter()
+                                .filter(|m| {
+                                    m.from == f
+                                        && m.to == t
+                                        && m.captured == 0
+                                        && m.kind_before as usize == kind
+                                        && m.kind_after as usize == kind
+                                })
+                                .count();
+                            if mult > 0 {
+                                out.push((pi as u32, mult as u16, q_lost));
+                            }
+                        }
+                    }
+                    f = line[f as usize];
+                }
+            }
+        }
+    }
+}
+
+fn progress_bar(progress: bool, len: u64, name: &str) -> ProgressBar {
+    if !progress || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(len);
+    if let Ok(style) =
+        ProgressStyle::with_template("{msg:24} [{bar:40}] {pos}/{len} positions ({elapsed})")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    bar.set_message(format!("{name}: moves"));
+    bar
+}
+
+/// `1.2 GiB`, `340 MiB`.
+pub fn human_bytes(b: u64) -> String {
+    let mib = b as f64 / (1024.0 * 1024.0);
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
