@@ -18,6 +18,7 @@ pub use game::Game;
 pub use variant::Variant;
 pub mod cases;
 pub mod describe;
+pub mod diagram;
 pub mod explain;
 pub mod render;
 pub mod repl;

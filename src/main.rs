@@ -98,6 +98,20 @@ enum Command {
     },
     /// Describe a variant in plain English, from its compiled rules.
     Rules { variant: String },
+    /// Draw a position as an SVG diagram (coordinates or square numbers, the last move marked).
+    Diagram {
+        /// A bundled variant's name or a path to a rules file.
+        variant: String,
+        /// The position as FEN (the variant's start position when absent).
+        #[arg(long)]
+        fen: Option<String>,
+        /// A move legal in that position: played, then drawn as the last move with its captures.
+        #[arg(long)]
+        last: Option<String>,
+        /// The SVG file to write (standard output when absent).
+        #[arg(short, long)]
+        output: Option<std::path::PathBuf>,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         variant: String,
@@ -183,6 +197,12 @@ fn main() -> ExitCode {
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
+        Some(Command::Diagram {
+            variant,
+            fen,
+            last,
+            output,
+        }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)
@@ -211,6 +231,24 @@ fn position(v: &Variant, fen: Option<&str>) -> Result<Position, Report> {
     match fen {
         Some(f) => parse_fen(&v.rules, f).map_err(|e| Report::new_boxed(e)),
         None => Ok(v.rules.start),
+    }
+}
+
+fn diagram(
+    variant: &str,
+    fen: Option<&str>,
+    last: Option<&str>,
+    output: Option<&std::path::Path>,
+) -> Result<(), Report> {
+    let v = load(variant)?;
+    let svg = damelab::diagram::from_text(&v.rules, fen, last).map_err(|e| Report::new_boxed(e))?;
+    match output {
+        Some(path) => std::fs::write(path, svg)
+            .map_err(|e| miette::miette!("cannot write `{}`: {e}", path.display())),
+        None => {
+            out!("{svg}");
+            Ok(())
+        }
     }
 }
 
