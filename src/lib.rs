@@ -9,6 +9,7 @@ pub mod interrupt;
 pub mod lang;
 pub mod notation;
 pub mod spec;
+mod spec_serde;
 pub mod util;
 pub mod variant;
 pub mod variants;

@@ -46,7 +46,7 @@ struct Cli {
 enum Command {
     /// Explore positions interactively (the default, on Dameo).
     Repl {
-        /// A bundled variant's name or a path to a rules file.
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: Option<String>,
         /// Where to keep the line history (default: ~/.damelab_history).
         #[arg(long)]
@@ -57,22 +57,32 @@ enum Command {
     },
     /// List the bundled variants: name, then title.
     List,
-    /// Check rules files; print diagnostics for every error found.
+    /// Check rules files (or bundled variants by name); print diagnostics for every error found.
     Check {
+        /// Rules files to check, or bundled variants' names.
         #[arg(required = true)]
         files: Vec<String>,
     },
+    /// Print a variant's rules file: a bundled variant's source, or a rules file's text.
+    Show {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
     /// Print the legal moves of a position, one a line, sorted.
     Moves {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
-        /// The position (FEN of RULES.md); the start position when absent.
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
     },
     /// Count the move sequences of each length up to DEPTH.
     Perft {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
+        /// How many moves deep to count (0 counts the position itself: 1).
         depth: usize,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
         /// List each root move with its count at DEPTH.
@@ -97,12 +107,15 @@ enum Command {
         force: bool,
     },
     /// Describe a variant in plain English, from its compiled rules.
-    Rules { variant: String },
+    Rules {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
     /// Draw a position as an SVG diagram (coordinates or square numbers, the last move marked).
     Diagram {
-        /// A bundled variant's name or a path to a rules file.
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
-        /// The position as FEN (the variant's start position when absent).
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
         /// A move legal in that position: played, then drawn as the last move with its captures.
@@ -114,7 +127,9 @@ enum Command {
     },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
+        /// Print the checked rules as YAML: directions by compass name, squares by name.
         #[arg(long)]
         dump: bool,
     },
@@ -162,6 +177,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Check { files }) => check(&files),
+        Some(Command::Show { variant }) => show(&variant),
         Some(Command::Moves { variant, fen }) => moves(&variant, fen.as_deref()),
         Some(Command::Perft {
             variant,
@@ -252,10 +268,25 @@ fn diagram(
     }
 }
 
+/// The text of a bundled variant's rules, or of a rules file.
+fn show(variant: &str) -> Result<(), Report> {
+    if let Some(text) = variants::bundled(variant) {
+        out!("{text}");
+        return Ok(());
+    }
+    // Not bundled: load it first, so a wrong name gets the list of bundled names.
+    let v = load(variant)?;
+    let path = v.path.unwrap_or_else(|| variant.into());
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| miette::miette!("cannot read `{}`: {e}", path.display()))?;
+    out!("{text}");
+    Ok(())
+}
+
 fn check(files: &[String]) -> Result<(), Report> {
     let mut bad = 0;
     for f in files {
-        match Variant::from_path(std::path::Path::new(f)) {
+        match Variant::load(f) {
             Ok(v) => outln!("{f}: ok ({})", v.rules.spec.title),
             Err(e) => {
                 bad += 1;
@@ -300,7 +331,8 @@ fn perft(
     let rules = &v.rules;
     let t = Instant::now();
     let mut total = 0u64;
-    if divide {
+    // At depth 0 there is no first move to divide by: perft(0) alone.
+    if divide && depth > 0 {
         let mut rows: Vec<(String, u64)> = rules
             .divide(&pos, depth, opts, threads)
             .iter()
@@ -312,6 +344,10 @@ fn perft(
             total += n;
         }
         outln!("perft({depth}) = {total}");
+    } else if depth == 0 {
+        // The empty sequence: one.
+        outln!("perft(0) = 1");
+        total = 1;
     } else {
         for d in 1..=depth {
             let n = rules.perft_threads(&pos, d, opts, threads);
