@@ -54,6 +54,9 @@ enum Command {
         /// With stdin not a terminal: print each input line, after `> `, before its result.
         #[arg(long)]
         echo: bool,
+        /// Draw pieces as letters, for fonts without the draughts symbols (`set ascii` in the REPL).
+        #[arg(long)]
+        ascii: bool,
     },
     /// List the bundled variants: name, then title.
     List,
@@ -156,16 +159,18 @@ fn main() -> ExitCode {
         .ok();
     }
     let result = match cli.command {
-        None => repl(variants::DEFAULT, None, no_color, false),
+        None => repl(variants::DEFAULT, None, no_color, false, false),
         Some(Command::Repl {
             variant,
             history,
             echo,
+            ascii,
         }) => repl(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             history,
             no_color,
             echo,
+            ascii,
         ),
         Some(Command::List) => {
             for (name, text) in variants::BUNDLED {
@@ -368,6 +373,7 @@ fn repl(
     history: Option<std::path::PathBuf>,
     no_color: bool,
     echo: bool,
+    ascii: bool,
 ) -> Result<(), Report> {
     damelab::repl::run(
         variant,
@@ -375,6 +381,7 @@ fn repl(
             history,
             no_color,
             echo,
+            ascii,
         },
     )
 }

@@ -6,6 +6,7 @@ pub mod commands;
 pub mod helper;
 mod session;
 mod terminal;
+mod workbench;
 
 pub use session::Session;
 pub use terminal::{run, Options};
