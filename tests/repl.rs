@@ -136,3 +136,32 @@ fn scripts_exit_non_zero_after_an_error() {
     let err = String::from_utf8_lossy(&bad.stderr);
     assert!(err.contains("2 lines of the script failed"), "{err}");
 }
+
+/// `reload` keeps the moves before the first one the edited rules forbid; `undo` brings the whole
+/// old game (and the old rules) back.
+#[test]
+fn reload_keeps_the_longest_legal_prefix() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_reload_prefix");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("mydameo.rules");
+    let original = std::fs::read_to_string("variants/dameo.rules").expect("Dameo's rules");
+    std::fs::write(&file, &original).expect("write the copy");
+    let v = damelab::Variant::from_path(&file).expect("the copy loads");
+    let mut s = damelab::repl::Session::new(v);
+    // A diagonal step, then a straight one.
+    assert_eq!(s.execute("c3-d4 f6-f5"), "1. c3-d4\n1... f6-f5\n");
+    let edited = original.replace("step forward, forward-diagonal", "step forward-diagonal");
+    assert_ne!(edited, original);
+    std::fs::write(&file, edited).expect("edit");
+    let out = s.execute("reload");
+    assert!(
+        out.contains("move 2 (`f6-f5`) is no longer legal; the game keeps its first 1 move"),
+        "{out}"
+    );
+    assert_eq!(s.game.moves().len(), 1);
+    let out = s.execute("undo");
+    assert!(out.contains("took back c3-d4"), "{out}");
+    let out = s.execute("undo");
+    assert!(out.contains("undid `reload`"), "{out}");
+    assert_eq!(s.game.moves().len(), 2);
+}
