@@ -57,3 +57,34 @@ fn completes_a_move_and_keeps_history() -> Result<(), rexpect::error::Error> {
     assert!(saved.contains("result"), "history file: {saved:?}");
     Ok(())
 }
+
+/// Ctrl-C during a long command (perft 9 on the international board takes minutes) stops the
+/// count and gives the prompt back with the game kept.
+#[test]
+fn ctrl_c_stops_a_long_perft_and_keeps_the_game() -> Result<(), rexpect::error::Error> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let history = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_pty_history_perft");
+    cmd.args(["repl", "international", "--history"])
+        .arg(&history)
+        .env("TERM", "xterm")
+        .env("NO_COLOR", "1");
+    let mut p = spawn_command(cmd, Some(30_000))?;
+    p.exp_string("damelab (white)> ")?;
+    p.send("32-28\r")?;
+    p.flush()?;
+    p.exp_string("damelab (black)> ")?;
+    p.send("perft 9\r")?;
+    p.flush()?;
+    // Let the count start, then interrupt it.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    p.send_control('c')?;
+    p.exp_string("interrupted")?;
+    p.exp_string("damelab (black)> ")?;
+    p.send("history\r")?;
+    p.flush()?;
+    p.exp_string("1. 32-28")?;
+    p.exp_string("damelab (black)> ")?;
+    p.send_control('d')?;
+    p.exp_eof()?;
+    Ok(())
+}

@@ -53,10 +53,9 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
         color,
         unicode: !opts.ascii,
     };
-    // Ctrl-C while a command runs asks it to stop (long commands poll for it) instead of ending
-    // the program; at the prompt rustyline reads it as a key and cancels the line.
-    crate::interrupt::install();
     session.show_after_change = true;
+    // Ctrl-C during long work (perft) stops the work, not the REPL.
+    crate::interrupt::install();
     run_interactive(&mut session, opts.history, color)
 }
 
