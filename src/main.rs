@@ -54,7 +54,7 @@ struct Cli {
 enum Command {
     /// Explore positions interactively (the default, on Dameo).
     Repl {
-        /// A bundled variant's name or a path to a rules file.
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: Option<String>,
         /// Where to keep the line history (default: ~/.damelab_history).
         #[arg(long)]
@@ -62,25 +62,38 @@ enum Command {
         /// With stdin not a terminal: print each input line, after `> `, before its result.
         #[arg(long)]
         echo: bool,
+        /// Draw pieces as letters, for fonts without the draughts symbols (`set ascii` in the REPL).
+        #[arg(long)]
+        ascii: bool,
     },
     /// List the bundled variants: name, then title.
     List,
-    /// Check rules files; print diagnostics for every error found.
+    /// Check rules files (or bundled variants by name); print diagnostics for every error found.
     Check {
+        /// Rules files to check, or bundled variants' names.
         #[arg(required = true)]
         files: Vec<String>,
     },
+    /// Print a variant's rules file: a bundled variant's source, or a rules file's text.
+    Show {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
     /// Print the legal moves of a position, one a line, sorted.
     Moves {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
-        /// The position (FEN of RULES.md); the start position when absent.
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
     },
     /// Count the move sequences of each length up to DEPTH.
     Perft {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
+        /// How many moves deep to count (0 counts the position itself: 1).
         depth: usize,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
         /// List each root move with its count at DEPTH.
@@ -105,7 +118,24 @@ enum Command {
         force: bool,
     },
     /// Describe a variant in plain English, from its compiled rules.
-    Rules { variant: String },
+    Rules {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
+    /// Draw a position as an SVG diagram (coordinates or square numbers, the last move marked).
+    Diagram {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        /// A move legal in that position: played, then drawn as the last move with its captures.
+        #[arg(long)]
+        last: Option<String>,
+        /// The SVG file to write (standard output when absent).
+        #[arg(short, long)]
+        output: Option<std::path::PathBuf>,
+    },
     /// Replay the games of PDN files: every move must be legal, and the recorded result must agree
     /// where the game ended on the board. Exits 1 when a game fails unexpectedly.
     Replay {
@@ -128,7 +158,9 @@ enum Command {
     Endgame(damelab::endgame::cli::Args),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
         variant: String,
+        /// Print the checked rules as YAML: directions by compass name, squares by name.
         #[arg(long)]
         dump: bool,
     },
@@ -155,16 +187,18 @@ fn main() -> ExitCode {
         .ok();
     }
     let result = match cli.command {
-        None => repl(variants::DEFAULT, None, no_color, false),
+        None => repl(variants::DEFAULT, None, no_color, false, false),
         Some(Command::Repl {
             variant,
             history,
             echo,
+            ascii,
         }) => repl(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             history,
             no_color,
             echo,
+            ascii,
         ),
         Some(Command::List) => {
             for (name, text) in variants::BUNDLED {
@@ -176,6 +210,7 @@ fn main() -> ExitCode {
             Ok(())
         }
         Some(Command::Check { files }) => check(&files),
+        Some(Command::Show { variant }) => show(&variant),
         Some(Command::Moves { variant, fen }) => moves(&variant, fen.as_deref()),
         Some(Command::Perft {
             variant,
@@ -219,6 +254,12 @@ fn main() -> ExitCode {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
         Some(Command::Endgame(args)) => damelab::endgame::cli::run(&args).map(|s| out!("{s}")),
+        Some(Command::Diagram {
+            variant,
+            fen,
+            last,
+            output,
+        }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)
@@ -250,10 +291,43 @@ fn position(v: &Variant, fen: Option<&str>) -> Result<Position, Report> {
     }
 }
 
+fn diagram(
+    variant: &str,
+    fen: Option<&str>,
+    last: Option<&str>,
+    output: Option<&std::path::Path>,
+) -> Result<(), Report> {
+    let v = load(variant)?;
+    let svg = damelab::diagram::from_text(&v.rules, fen, last).map_err(|e| Report::new_boxed(e))?;
+    match output {
+        Some(path) => std::fs::write(path, svg)
+            .map_err(|e| miette::miette!("cannot write `{}`: {e}", path.display())),
+        None => {
+            out!("{svg}");
+            Ok(())
+        }
+    }
+}
+
+/// The text of a bundled variant's rules, or of a rules file.
+fn show(variant: &str) -> Result<(), Report> {
+    if let Some(text) = variants::bundled(variant) {
+        out!("{text}");
+        return Ok(());
+    }
+    // Not bundled: load it first, so a wrong name gets the list of bundled names.
+    let v = load(variant)?;
+    let path = v.path.unwrap_or_else(|| variant.into());
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| miette::miette!("cannot read `{}`: {e}", path.display()))?;
+    out!("{text}");
+    Ok(())
+}
+
 fn check(files: &[String]) -> Result<(), Report> {
     let mut bad = 0;
     for f in files {
-        match Variant::from_path(std::path::Path::new(f)) {
+        match Variant::load(f) {
             Ok(v) => outln!("{f}: ok ({})", v.rules.spec.title),
             Err(e) => {
                 bad += 1;
@@ -315,7 +389,8 @@ fn perft(
     let rules = &v.rules;
     let t = Instant::now();
     let mut total = 0u64;
-    if divide {
+    // At depth 0 there is no first move to divide by: perft(0) alone.
+    if divide && depth > 0 {
         let mut rows: Vec<(String, u64)> = rules
             .divide_interruptible(&pos, depth, opts, threads, PerftLimits::default())?
             .iter()
@@ -327,6 +402,10 @@ fn perft(
             total += n;
         }
         outln!("perft({depth}) = {total}");
+    } else if depth == 0 {
+        // The empty sequence: one.
+        outln!("perft(0) = 1");
+        total = 1;
     } else {
         for d in 1..=depth {
             let n = rules.perft_interruptible(&pos, d, opts, threads, PerftLimits::default())?;
@@ -347,6 +426,7 @@ fn repl(
     history: Option<std::path::PathBuf>,
     no_color: bool,
     echo: bool,
+    ascii: bool,
 ) -> Result<(), Report> {
     damelab::repl::run(
         variant,
@@ -354,6 +434,7 @@ fn repl(
             history,
             no_color,
             echo,
+            ascii,
         },
     )
 }

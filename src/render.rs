@@ -1,9 +1,10 @@
 //! Board diagrams for the terminal: coordinates on both axes, a symbol per side and kind of piece,
 //! the last move marked, colour only when asked for.
 
+use crate::diagram::Rgb;
 use crate::engine::geometry::BitIter;
 use crate::engine::{Move, Position, Rules};
-use crate::spec::Notation;
+use crate::spec::{Notation, SquareSet};
 
 /// Symbols by kind (declaration order: the first kind is the man or Pedine), for each side: the
 /// first side's are hollow, the second side's filled. A variant with more kinds than symbols falls
@@ -29,11 +30,79 @@ impl Default for Style {
 }
 
 const RESET: &str = "\x1b[0m";
-const LIGHT: &str = "\x1b[48;5;187m";
-const DARK: &str = "\x1b[48;5;101m";
-const SHADED: &str = "\x1b[48;5;230m";
-const MARK: &str = "\x1b[48;5;178m";
-const SIDE_FG: [&str; 2] = ["\x1b[1;97m", "\x1b[1;30m"];
+
+/// The RGB value of an xterm-256 colour (the 6x6x6 cube and the grey ramp; 0-15 are not used).
+fn xterm_rgb(i: u8) -> Rgb {
+    if i >= 232 {
+        let g = 8 + 10 * (i - 232);
+        return Rgb(g, g, g);
+    }
+    let i = i.saturating_sub(16);
+    let level = |v: u8| if v == 0 { 0 } else { 55 + 40 * v };
+    Rgb(level(i / 36), level(i / 6 % 6), level(i % 6))
+}
+
+/// The xterm-256 colour nearest to `c`.
+fn nearest_xterm(c: Rgb) -> u8 {
+    let d = |a: Rgb| {
+        let dr = a.0 as i32 - c.0 as i32;
+        let dg = a.1 as i32 - c.1 as i32;
+        let db = a.2 as i32 - c.2 as i32;
+        dr * dr + dg * dg + db * db
+    };
+    (16..=255u8)
+        .min_by_key(|&i| d(xterm_rgb(i)))
+        .expect("a non-empty range")
+}
+
+/// Wood-like square colours to choose from, and highlight colours for the last move.
+const SQUARE_TONES: [u8; 14] = [
+    94, 95, 101, 130, 131, 137, 138, 143, 173, 180, 187, 223, 240, 245,
+];
+const MARK_TONES: [u8; 8] = [25, 31, 67, 68, 136, 172, 178, 220];
+
+/// The terminal colours of a board: each side's piece colour, the playable squares' two shades
+/// and the highlight, chosen so both sides' pieces stand out (WCAG contrast) on every square
+/// whatever the terminal's own background, since every cell's background is painted.
+#[derive(Clone, Copy, Debug)]
+struct Palette {
+    side: [u8; 2],
+    squares: [u8; 2],
+    mark: u8,
+    /// Unplayable squares: no piece stands there.
+    off: u8,
+}
+
+fn palette(rules: &Rules) -> Palette {
+    let side = [0, 1].map(|s| nearest_xterm(crate::diagram::side_colour(rules, s)));
+    let worst = |bg: u8| {
+        side.iter()
+            .map(|&f| xterm_rgb(f).contrast(xterm_rgb(bg)))
+            .fold(f64::INFINITY, f64::min)
+    };
+    let ranked = |list: &[u8]| {
+        let mut v = list.to_vec();
+        v.sort_by(|&a, &b| worst(b).total_cmp(&worst(a)));
+        v
+    };
+    let tones = ranked(&SQUARE_TONES);
+    Palette {
+        side,
+        squares: [tones[0], tones[1]],
+        mark: ranked(&MARK_TONES)[0],
+        off: 252,
+    }
+}
+
+/// A foreground (black or white) readable on `bg`, for numbers and marks on empty squares.
+fn plain_fg(bg: u8) -> u8 {
+    let b = xterm_rgb(bg);
+    if b.contrast(Rgb(0, 0, 0)) > b.contrast(Rgb(255, 255, 255)) {
+        16
+    } else {
+        231
+    }
+}
 
 /// The character for a piece of `side` and `kind`.
 pub fn piece_char(rules: &Rules, side: usize, kind: usize, style: Style) -> char {
@@ -65,11 +134,19 @@ pub fn legend(rules: &Rules, style: Style) -> String {
     format!("{}\n", parts.join("  "))
 }
 
-/// A diagram, ranks from the top, coordinates on all four edges. Without colour: `·` an empty
-/// playable square, blank an unplayable one, the last move's squares bracketed and the squares it
-/// captured on shown as `×`. With colour the board is shaded and the last move highlighted instead.
+/// A diagram, ranks from the top. Algebraic boards have coordinates on all four edges; numbered
+/// boards show each empty playable square's number and each rank's range of numbers on the right.
+/// Without colour: `·` an empty playable square, blank an unplayable one, the last move's squares
+/// bracketed and the squares it captured on shown as `×`. With colour every cell is painted (so
+/// the board reads the same on light and dark terminals), each side in its own colour, and the
+/// last move highlighted.
 pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -> String {
     let geo = &rules.geo;
+    let numbered = geo.notation == Notation::Numbered;
+    // Cell content width: two characters for square numbers.
+    let w = if numbered { 2 } else { 1 };
+    let pal = palette(rules);
+    let all = rules.spec.board.squares == SquareSet::All;
     let mut marked = Vec::new();
     let mut taken = 0;
     if let Some(m) = last {
@@ -80,42 +157,49 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
     let files: String = (0..geo.width)
         .map(|f| format!(" {} ", (b'a' + f) as char))
         .collect();
-    let mut out = format!("   {files}\n");
+    let mut out = String::new();
+    if !numbered {
+        out.push_str(&format!("   {files}\n"));
+    }
     for r in (0..geo.height).rev() {
-        out.push_str(&format!("{:>2} ", r + 1));
+        if !numbered {
+            out.push_str(&format!("{:>2} ", r + 1));
+        }
         for f in 0..geo.width {
             let sq = geo.square((f, r)).expect("coordinates inside the board");
             let playable = geo.is_playable(sq);
-            let c = match pos.at(sq) {
-                Some((side, kind)) => piece_char(rules, side, kind, style),
-                None if BitIter(taken).any(|t| t == sq) => '×',
-                None if playable => '·',
-                None => ' ',
+            let content = match pos.at(sq) {
+                Some((side, kind)) => format!("{:>w$}", piece_char(rules, side, kind, style)),
+                None if BitIter(taken).any(|t| t == sq) => format!("{:>w$}", '×'),
+                None if playable && numbered => format!("{:>w$}", geo.number[sq as usize]),
+                None if playable => "·".into(),
+                None => " ".repeat(w),
             };
             let is_marked = marked.contains(&sq);
             if style.color {
                 let bg = if is_marked {
-                    MARK
+                    pal.mark
                 } else if !playable {
-                    SHADED
-                } else if (f + r) % 2 == 0 {
-                    DARK
+                    pal.off
+                } else if all && (f + r) % 2 == 1 {
+                    pal.squares[1]
                 } else {
-                    LIGHT
+                    pal.squares[0]
                 };
                 let fg = match pos.at(sq) {
-                    Some((side, _)) => SIDE_FG[side.min(1)],
-                    None => "\x1b[30m",
+                    Some((side, _)) => format!("\x1b[1;38;5;{}m", pal.side[side.min(1)]),
+                    None => format!("\x1b[38;5;{}m", plain_fg(bg)),
                 };
-                out.push_str(&format!("{bg}{fg} {c} {RESET}"));
+                out.push_str(&format!("\x1b[48;5;{bg}m{fg} {content} {RESET}"));
             } else if is_marked {
-                out.push_str(&format!("[{c}]"));
+                out.push_str(&format!("[{content}]"));
             } else {
-                out.push_str(&format!(" {c} "));
+                out.push_str(&format!(" {content} "));
             }
         }
-        out.push_str(&format!(" {}", r + 1));
-        if geo.notation == Notation::Numbered {
+        if !numbered {
+            out.push_str(&format!(" {}", r + 1));
+        } else {
             // The numbers of the rank's playable squares, since moves are written with them.
             let nums: Vec<u8> = (0..geo.width)
                 .filter_map(|f| geo.square((f, r)))
@@ -123,16 +207,14 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
                 .map(|sq| geo.number[sq as usize])
                 .collect();
             if let (Some(first), Some(last)) = (nums.iter().min(), nums.iter().max()) {
-                out.push_str(&format!(
-                    "{:>w$}{first}-{last}",
-                    "",
-                    w = 4 - (r + 1).to_string().len()
-                ));
+                out.push_str(&format!("  {first}-{last}"));
             }
         }
         out.push('\n');
     }
-    out.push_str(&format!("   {files}\n"));
+    if !numbered {
+        out.push_str(&format!("   {files}\n"));
+    }
     out
 }
 

@@ -41,12 +41,13 @@ pub struct VariantSpec {
     /// Pieces in declaration order; the first is the "default" piece of the FEN (unprefixed squares).
     pub pieces: Vec<PieceSpec>,
     /// Start position: per side, (piece index, square).
+    #[serde(with = "crate::spec_serde::setup")]
     pub setup: [Vec<(u8, Coord)>; 2],
     pub captures: CaptureSpec,
     pub game: GameSpec,
     /// The first side's forward direction (0 = north; 1 = north-east with `forward is diagonal`).
     /// Directions in the spec are already absolute; this is kept to describe them back.
-    #[serde(default)]
+    #[serde(default, with = "crate::spec_serde::angle")]
     pub forward: Angle,
 }
 
@@ -117,13 +118,20 @@ pub struct QuietLimit {
 #[serde(rename_all = "kebab-case")]
 pub enum QuietOp {
     /// One square to an empty square.
-    Step { dirs: AngleSet },
+    Step {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
     /// Any number of squares over empty squares.
-    Slide { dirs: AngleSet },
+    Slide {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
     /// Over an unbroken file of own pieces of the given kinds (bit mask of piece indices), directly
     /// in front, to the empty square beyond the last of them. `max` limits the file's length
     /// (`None` = any length).
     Leap {
+        #[serde(with = "crate::spec_serde::dirs")]
         dirs: AngleSet,
         over: u8,
         max: Option<u8>,
@@ -135,9 +143,15 @@ pub enum QuietOp {
 #[serde(rename_all = "kebab-case")]
 pub enum CaptureOp {
     /// Short jump over an adjacent enemy piece to the square directly beyond.
-    Jump { dirs: AngleSet },
+    Jump {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
     /// Long (flying) jump: over empty squares, one enemy piece, and any empty square beyond.
-    Fly { dirs: AngleSet },
+    Fly {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -154,7 +168,7 @@ pub enum Zone {
     /// The last rank (from the mover's view).
     FarRank,
     /// Named squares, as seen by the first side.
-    Squares(Vec<Coord>),
+    Squares(#[serde(with = "crate::spec_serde::squares")] Vec<Coord>),
     /// The squares where the enemy's pieces of this kind (index) stand in the start position.
     EnemyStart(u8),
 }

@@ -129,10 +129,13 @@ fn variant_of(path: &Path, name: &str) -> Result<Variant, crate::variant::LoadEr
     if crate::variants::bundled(name).is_some() {
         return Variant::load(name);
     }
+    // Only beside the case file: never the current directory, which depends on where verify runs.
     let relative = path.parent().unwrap_or(Path::new(".")).join(name);
-    if relative.exists() {
+    let looks_like_path = name.contains(['/', '\\', '.']);
+    if relative.exists() || looks_like_path || Path::new(name).exists() {
         Variant::from_path(&relative)
     } else {
+        // A misspelt bundled name: the error lists the names.
         Variant::load(name)
     }
 }

@@ -114,3 +114,97 @@ fn bad_input_exits_1_with_a_diagnostic() {
         assert!(!stderr(&o).contains("panicked"), "{args:?}");
     }
 }
+
+/// Issue 12's rough edges of the command line: bundled names for `check`, `show`, perft(0), the
+/// help texts, and `verify` finding a case file's rules file beside the case file only.
+#[test]
+fn check_takes_bundled_names_and_show_prints_the_source() {
+    let o = damelab(&["check", "turkish", "variants/keny.rules"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "turkish: ok (Turkish draughts)\nvariants/keny.rules: ok (Keny)\n"
+    );
+    let o = damelab(&["show", "dameo"]);
+    assert!(o.status.success());
+    assert_eq!(
+        stdout(&o),
+        std::fs::read_to_string("variants/dameo.rules").expect("Dameo's rules")
+    );
+    let o = damelab(&["show", "variants/keny.rules"]);
+    assert!(stdout(&o).contains("variant \"Keny\""));
+    let o = damelab(&["show", "dameoo"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("did you mean `dameo`?"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn perft_zero_is_one() {
+    for args in [
+        &["perft", "dameo", "0"][..],
+        &["perft", "dameo", "0", "--divide"],
+    ] {
+        let o = damelab(args);
+        assert!(o.status.success());
+        assert!(
+            stdout(&o).starts_with("perft(0) = 1\n1 nodes"),
+            "{}",
+            stdout(&o)
+        );
+    }
+}
+
+#[test]
+fn every_argument_has_help() {
+    for cmd in [
+        "check", "show", "moves", "perft", "rules", "compile", "diagram", "repl",
+    ] {
+        let o = damelab(&[cmd, "--help"]);
+        let help = stdout(&o);
+        // An argument without help text is listed as its bare name.
+        for line in help.lines() {
+            let l = line.trim();
+            if l.starts_with('<') || l.starts_with("--") || l.starts_with("-o") {
+                assert!(l.contains("  "), "`{cmd} --help`: `{l}` has no help text");
+            }
+        }
+    }
+}
+
+#[test]
+fn verify_finds_rules_beside_the_case_file_only() {
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("verify_relative");
+    let (cases, cwd) = (tmp.join("cases"), tmp.join("elsewhere"));
+    std::fs::create_dir_all(&cases).expect("scratch folder");
+    std::fs::create_dir_all(&cwd).expect("scratch folder");
+    let rules = std::fs::read_to_string("variants/dameo.rules").expect("Dameo's rules");
+    let case = "variant: mine.rules\ncases:\n  - name: opening\n    perft: [1]\n";
+    std::fs::write(cases.join("c.yaml"), case).expect("case file");
+    // The rules file only in the current directory: not found.
+    std::fs::write(cwd.join("mine.rules"), &rules).expect("rules file");
+    std::fs::remove_file(cases.join("mine.rules")).ok();
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_damelab"))
+            .args(["verify"])
+            .arg(cases.join("c.yaml"))
+            .current_dir(&cwd)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("damelab runs")
+    };
+    let o = run();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("its variant does not load"),
+        "{}",
+        stdout(&o)
+    );
+    // Beside the case file: found (and the count is wrong, so the case fails on its own).
+    std::fs::write(cases.join("mine.rules"), &rules).expect("rules file");
+    let o = run();
+    assert!(stdout(&o).contains("(Dameo)"), "{}", stdout(&o));
+}

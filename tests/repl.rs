@@ -23,8 +23,9 @@ fn run_repl(variant: &str, input: &str) -> String {
         .expect("the REPL reads its script");
     let out = child.wait_with_output().expect("the REPL finishes");
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    // Exit 1 when a line failed (scripts with deliberate errors), never a crash.
     assert!(
-        out.status.success(),
+        matches!(out.status.code(), Some(0 | 1)),
         "the REPL failed ({}):\nstderr:\n{}\nstdout:\n{stdout}",
         out.status,
         String::from_utf8_lossy(&out.stderr)
@@ -107,4 +108,60 @@ fn reload_after_editing_the_rules_file() {
     assert!(out.contains('×'), "a diagnostic: {out}");
     assert_eq!(s.game.moves().len(), 1);
     assert!(s.execute("history").contains("c3-d4"));
+}
+
+/// Scripted use exits 0 when every line worked, 1 (with a count on stderr) when any failed.
+#[test]
+fn scripts_exit_non_zero_after_an_error() {
+    let run = |input: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+            .args(["repl", "dameo"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the damelab binary starts");
+        child
+            .stdin
+            .take()
+            .expect("stdin was piped")
+            .write_all(input.as_bytes())
+            .expect("the REPL reads its script");
+        child.wait_with_output().expect("the REPL finishes")
+    };
+    let ok = run("c3-c4\nshow\nundo\n");
+    assert_eq!(ok.status.code(), Some(0));
+    let bad = run("c3-c4\nnonsense\nc3-c5 f6-f5\nshow\n");
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(err.contains("2 lines of the script failed"), "{err}");
+}
+
+/// `reload` keeps the moves before the first one the edited rules forbid; `undo` brings the whole
+/// old game (and the old rules) back.
+#[test]
+fn reload_keeps_the_longest_legal_prefix() {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_reload_prefix");
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let file = dir.join("mydameo.rules");
+    let original = std::fs::read_to_string("variants/dameo.rules").expect("Dameo's rules");
+    std::fs::write(&file, &original).expect("write the copy");
+    let v = damelab::Variant::from_path(&file).expect("the copy loads");
+    let mut s = damelab::repl::Session::new(v);
+    // A diagonal step, then a straight one.
+    assert_eq!(s.execute("c3-d4 f6-f5"), "1. c3-d4\n1... f6-f5\n");
+    let edited = original.replace("step forward, forward-diagonal", "step forward-diagonal");
+    assert_ne!(edited, original);
+    std::fs::write(&file, edited).expect("edit");
+    let out = s.execute("reload");
+    assert!(
+        out.contains("move 2 (`f6-f5`) is no longer legal; the game keeps its first 1 move"),
+        "{out}"
+    );
+    assert_eq!(s.game.moves().len(), 1);
+    let out = s.execute("undo");
+    assert!(out.contains("took back c3-d4"), "{out}");
+    let out = s.execute("undo");
+    assert!(out.contains("undid `reload`"), "{out}");
+    assert_eq!(s.game.moves().len(), 2);
 }

@@ -38,7 +38,8 @@ pub const COMMANDS: &[Command] = &[
         summary: "play another variant",
         details: "Loads a bundled variant by name (`load turkish`) or a rules file by path \
                   (`load my.rules`) and starts a new game on it. If it does not load, the \
-                  diagnostic is printed and the current game goes on.",
+                  diagnostic is printed and the current game goes on; `undo` goes back to the \
+                  variant and game before it.",
     },
     Command {
         name: "reload",
@@ -47,14 +48,16 @@ pub const COMMANDS: &[Command] = &[
         summary: "re-read the rules file after editing it",
         details: "Re-reads the loaded rules file. The game is kept when every move of it is \
                   still legal under the new rules; otherwise the first move that is not is \
-                  named and a new game starts. A broken file leaves everything as it was.",
+                  named and the game keeps the moves before it (`undo` brings the whole old game \
+                  back). A broken file leaves everything as it was.",
     },
     Command {
         name: "new",
         aliases: &["n"],
         args: "",
         summary: "a new game from the start position",
-        details: "Starts a new game from the variant's start position.",
+        details: "Starts a new game from the variant's start position; `undo` brings the old \
+                  game back.",
     },
     Command {
         name: "show",
@@ -77,7 +80,9 @@ pub const COMMANDS: &[Command] = &[
         aliases: &["u"],
         args: "[N]",
         summary: "take back a move (or N)",
-        details: "Takes back the last move, or the last N moves; `redo` replays them.",
+        details: "Takes back the last move, or the last N moves; `redo` replays them. At the \
+                  start of a game, `undo` undoes the command that replaced the game before: \
+                  `new`, `load`, `reload`, `fen`, `put`, `clear` or `turn`.",
     },
     Command {
         name: "redo",
@@ -111,8 +116,9 @@ pub const COMMANDS: &[Command] = &[
         summary: "put pieces on squares",
         details: "`put Ka1 b2` puts a king on a1 and a man on b2 (a square alone means the \
                   variant's first kind of piece; a piece letter before it names another). \
-                  The pieces belong to the first side unless a side letter comes first: \
-                  `put B d4 Ke5`. Editing the position starts the game from it.",
+                  `put K d4` is a king on d4 too. The pieces belong to the first side unless a \
+                  side comes first, by letter or name: `put B d4 Ke5`, `put black d4`. Editing \
+                  the position starts the game from it (`undo` goes back).",
     },
     Command {
         name: "clear",
@@ -127,8 +133,8 @@ pub const COMMANDS: &[Command] = &[
         aliases: &["t"],
         args: "[SIDE]",
         summary: "whose turn it is, or set it",
-        details: "`turn` names the side to move; `turn B` gives the move to the side whose \
-                  letter is `B`. Editing the position starts the game from it.",
+        details: "`turn` names the side to move; `turn B` or `turn black` gives the move to \
+                  that side. Editing the position starts the game from it.",
     },
     Command {
         name: "perft",
@@ -229,6 +235,24 @@ pub const COMMANDS: &[Command] = &[
         details: "Shows the position's value in the endgame tables (`win in 17`, `loss in 4`, \
                   `draw`; distances in plies). Small tables are built on demand and kept in the \
                   cache; for larger ones it names the `damelab endgame` command to run first.",
+    },
+    Command {
+        name: "diagram",
+        aliases: &["dg"],
+        args: "FILE",
+        summary: "write the board as an SVG diagram",
+        details: "`diagram pos.svg` writes the position as an SVG picture for an article: square \
+                  numbers or coordinates as the variant writes them, the last move drawn as an \
+                  arrow, the pieces it captured crossed out. `damelab diagram` does the same \
+                  from the command line.",
+    },
+    Command {
+        name: "set",
+        aliases: &["se"],
+        args: "[NAME on|off]",
+        summary: "board settings: ascii, color",
+        details: "`set` lists the settings; `set ascii on` draws the board with letters only \
+                  (for fonts without the draughts symbols), `set color off` without colour.",
     },
     Command {
         name: "quit",

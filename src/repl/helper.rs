@@ -60,7 +60,11 @@ pub fn complete(line: &str, pos: usize, c: &Candidates) -> (usize, Vec<String>) 
     let moves = || c.moves.iter().map(String::as_str);
     let out = match before.first().map(|w| commands::find(w).map(|c| c.name)) {
         None => {
-            let mut v = starting(names(), word);
+            // A command is followed by its argument: Tab adds the space too.
+            let mut v: Vec<String> = starting(names(), word)
+                .into_iter()
+                .map(|n| n + " ")
+                .collect();
             v.extend(starting(moves(), word));
             v
         }
@@ -92,6 +96,7 @@ pub fn hint(line: &str, pos: usize, c: &Candidates) -> Option<String> {
         .iter()
         .find(|s| c.moves.contains(s))
         .or_else(|| list.first())?;
+    let best = best.trim_end();
     best.strip_prefix(word)
         .filter(|rest| !rest.is_empty())
         .map(str::to_string)
@@ -136,7 +141,12 @@ impl Completer for ReplHelper {
             .get(..pos)
             .is_some_and(|h| h.contains(char::is_whitespace));
         if first.is_some_and(|c| c.name == "load") && in_argument {
-            let (fstart, files) = self.files.complete_path(line, pos)?;
+            let (fstart, mut files) = self.files.complete_path(line, pos)?;
+            // Only what `load` can take: rules files, and folders that may hold them.
+            files.retain(|p| {
+                p.replacement.ends_with(std::path::MAIN_SEPARATOR)
+                    || p.replacement.ends_with(".rules")
+            });
             if pairs.is_empty() {
                 return Ok((fstart, files));
             }
@@ -183,7 +193,8 @@ mod tests {
 
     #[test]
     fn completes_commands_and_moves() {
-        assert_eq!(complete("he", 2, &cands()), (0, vec!["help".to_string()]));
+        assert_eq!(complete("he", 2, &cands()), (0, vec!["help ".to_string()]));
+        assert_eq!(hint("he", 2, &cands()), Some("lp".into()));
         assert_eq!(
             complete("a1-", 3, &cands()),
             (0, vec!["a1-a2".to_string(), "a1-d4".to_string()])

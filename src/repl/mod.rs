@@ -7,6 +7,7 @@ pub mod helper;
 mod pdn_commands;
 mod session;
 mod terminal;
+mod workbench;
 
 pub use session::Session;
 pub use terminal::{run, Options};

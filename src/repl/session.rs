@@ -22,9 +22,14 @@ pub struct Session {
     /// Draw the board after each command that changes the position (the interactive front end
     /// does; scripts ask with `show`).
     pub show_after_change: bool,
-    pub(crate) changed: bool,
     /// The game `open` read from a PDN file, for `save`.
     pub(crate) pdn: Option<super::pdn_commands::Opened>,
+    /// Lines that failed so far (a diagnostic or an illegal move): scripts exit non-zero.
+    pub failed: usize,
+    /// Whole game states dropped by `new`, `load`, `fen`, `put`, `clear`, `turn` and `reload`,
+    /// most recent last: `undo` at the start of a game goes back to them.
+    saved: Vec<(Variant, Game, String)>,
+    pub(crate) changed: bool,
 }
 
 type Outcome = Result<String, Report>;
@@ -73,6 +78,8 @@ impl Session {
             quit: false,
             style: Style::default(),
             show_after_change: false,
+            failed: 0,
+            saved: Vec::new(),
             changed: false,
             pdn: None,
         }
@@ -82,9 +89,13 @@ impl Session {
     /// on an error the game is unchanged.
     pub fn execute(&mut self, line: &str) -> String {
         self.changed = false;
+        crate::interrupt::reset();
         let mut out = match self.run_line(line.trim()) {
             Ok(s) => s,
-            Err(report) => self.render_report(&report),
+            Err(report) => {
+                self.failed += 1;
+                self.render_report(&report)
+            }
         };
         if self.changed && self.show_after_change {
             out.push_str(&self.board());
@@ -184,6 +195,7 @@ impl Session {
             }
             "new" => {
                 no_arg(self)?;
+                self.save("new");
                 self.game = Game::new(self.game.rules.clone());
                 self.changed = true;
                 Ok(format!("new game: {}\n", self.game.describe_result()))
@@ -234,6 +246,8 @@ impl Session {
                 no_arg(self)?;
                 Ok(format!("{}\n", self.game.describe_result()))
             }
+            "diagram" => self.diagram(arg),
+            "set" => self.set(arg),
             other => Err(fail(
                 format!("command `{other}` is not implemented"),
                 "type `help` for the commands",
@@ -281,6 +295,7 @@ impl Session {
             ));
         }
         let v = Variant::load(arg).map_err(Report::new)?;
+        self.save("load");
         self.game = Game::new(v.rules.clone());
         self.variant = v;
         self.changed = true;
@@ -312,7 +327,8 @@ impl Session {
                 )
             })
         };
-        let replay = start.and_then(|s| {
+        // Replay the game on the new rules as far as its moves stay legal.
+        let replay = start.map(|s| {
             let mut game = Game::from_position(new_rules.clone(), s);
             for (i, mv) in old.moves().iter().enumerate() {
                 let text = move_to_string(&old.rules, mv);
@@ -321,44 +337,75 @@ impl Session {
                     .iter()
                     .find(|m| move_to_string(&new_rules, m) == text && m.same_move(mv))
                 else {
-                    return Err(format!("move {} (`{text}`) is no longer legal", i + 1));
+                    return (
+                        game,
+                        Some(format!("move {} (`{text}`) is no longer legal", i + 1)),
+                    );
                 };
                 game.play(*m);
             }
-            Ok(game)
+            (game, None)
         });
         let title = v.rules.spec.title.clone();
+        self.save("reload");
         self.variant = v;
         self.changed = true;
         Ok(match replay {
-            Ok(game) => {
+            Ok((game, None)) => {
                 let n = game.moves().len();
                 self.game = game;
                 format!("reloaded {title}: the game's {n} moves are still legal\n")
             }
+            Ok((game, Some(why))) => {
+                let n = game.moves().len();
+                self.game = game;
+                format!(
+                    "reloaded {title}: {why}; the game keeps its first {n} move{} (`undo` brings the old game back)\n",
+                    if n == 1 { "" } else { "s" }
+                )
+            }
             Err(why) => {
                 self.game = Game::new(new_rules);
-                format!("reloaded {title}: {why}; new game\n")
+                format!("reloaded {title}: {why}; new game (`undo` brings the old game back)\n")
             }
         })
     }
 
-    /// The moves of a line, played in order; if one is not legal none is played.
+    /// The moves of a line, played in order up to the first that is not legal, which is named
+    /// with how many were played before it.
     fn play_moves(&mut self, line: &str) -> Outcome {
         let mut trial = self.game.clone();
         let rules = self.game.rules.clone();
         let mut out = String::new();
-        for word in line.split_whitespace() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        for (i, word) in words.iter().enumerate() {
             let legal = trial.legal_moves();
             let mv = match parse_move(&rules, &legal, word) {
                 Ok(mv) => mv,
                 Err(e) => {
+                    self.failed += 1;
+                    if words.len() > 1 {
+                        out.push_str(&format!(
+                            "played {i} of the line's {} moves; move {} (`{word}`) is not legal{}\n",
+                            words.len(),
+                            i + 1,
+                            if i + 1 < words.len() {
+                                " and the moves after it were not tried"
+                            } else {
+                                ""
+                            }
+                        ));
+                    }
                     // An illegal move gets the rule that forbids it, as `explain` would say.
-                    let mut out = self.render_report(&input_error(e));
+                    out.push_str(&self.render_report(&input_error(e)));
                     if let Ok(why) = explain(&trial, word) {
                         if why.contains("is not legal") {
                             out.push_str(&format!("  why: {why}"));
                         }
+                    }
+                    if i > 0 {
+                        self.game = trial;
+                        self.changed = true;
                     }
                     return Ok(out);
                 }
@@ -449,6 +496,23 @@ impl Session {
                 None => break,
             }
         }
+        if done.is_empty() && undo {
+            if let Some((variant, game, what)) = self.saved.pop() {
+                self.variant = variant;
+                self.game = game;
+                self.changed = true;
+                return Ok(format!(
+                    "undid `{what}`: back to the game before it ({} move{} on {})\n",
+                    self.game.moves().len(),
+                    if self.game.moves().len() == 1 {
+                        ""
+                    } else {
+                        "s"
+                    },
+                    self.variant.rules.spec.title
+                ));
+            }
+        }
         if done.is_empty() {
             let why = if undo {
                 "nothing to undo: the game is at its start"
@@ -514,17 +578,34 @@ impl Session {
             return Ok(format!("{}\n", to_fen(&rules, self.game.position())));
         }
         let pos = parse_fen(&rules, arg).map_err(input_error)?;
-        self.set_position(pos);
+        self.set_position(pos, "fen");
         Ok(format!("{}\n", to_fen(&rules, &pos)))
     }
 
+    /// Keep the whole game state, so `undo` can come back to it after `what` replaces it.
+    fn save(&mut self, what: &str) {
+        // A long session of edits keeps the last hundred states.
+        if self.saved.len() >= 100 {
+            self.saved.remove(0);
+        }
+        self.saved
+            .push((self.variant.clone(), self.game.clone(), what.to_string()));
+    }
+
     /// Start the game from an edited position.
-    fn set_position(&mut self, pos: Position) {
+    fn set_position(&mut self, pos: Position, what: &str) {
+        // A run of edits (put, put, clear…) is undone one by one.
+        self.save(what);
         self.game = Game::from_position(self.game.rules.clone(), pos);
         self.changed = true;
     }
 
+    /// The side a word names: its letter (`W`) or its name (`white`), in any case.
     fn side_of(&self, word: &str) -> Option<usize> {
+        let spec = &self.game.rules.spec;
+        if let Some(s) = (0..2).find(|&s| spec.sides[s].name.eq_ignore_ascii_case(word)) {
+            return Some(s);
+        }
         let mut chars = word.chars();
         let c = chars.next()?.to_ascii_uppercase();
         if chars.next().is_some() {
@@ -557,9 +638,18 @@ impl Session {
             .iter()
             .map(|p| format!("`{}` {}", p.letter, p.name))
             .collect();
+        // Examples in the variant's own letters and squares.
+        let geo = &rules.geo;
+        let example =
+            |i: usize| geo.name(geo.numbered[(geo.numbered.len() / 2 + i) % geo.numbered.len()]);
+        let other = rules.piece_letter(rules.kinds.min(2) - 1);
         let usage = format!(
-            "e.g. `put Kd4 e5` or `put {} d4`; piece letters: {}; sides: `{}` (the default) or `{}`",
-            rules.side_letter(1),
+            "e.g. `put {other}{} {}` or `put {} {}`; piece letters: {}; sides: `{}` or `{}` (the first \
+             side by default), or their names",
+            example(0),
+            example(1),
+            rules.spec.sides[1].name,
+            example(2),
             letters.join(", "),
             rules.side_letter(0),
             rules.side_letter(1)
@@ -574,9 +664,26 @@ impl Session {
         }
         let mut pos = *self.game.position();
         let mut placed = Vec::new();
+        // A piece letter alone (`put K d4`) names the kind of the square after it.
+        let mut pending: Option<usize> = None;
         for w in words {
+            let letter_alone = {
+                let mut chars = w.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if c.is_ascii_uppercase() => rules
+                        .spec
+                        .pieces
+                        .iter()
+                        .position(|p| p.letter.eq_ignore_ascii_case(&c)),
+                    _ => None,
+                }
+            };
+            if let Some(k) = letter_alone {
+                pending = Some(k);
+                continue;
+            }
             let (kind, sq_text) = match rules.geo.parse(w) {
-                Some(_) => (0, w),
+                Some(_) => (pending.take().unwrap_or(0), w),
                 None => {
                     let mut chars = w.chars();
                     let first = chars.next().unwrap_or(' ');
@@ -601,7 +708,16 @@ impl Session {
                 rules.geo.name(sq)
             ));
         }
-        self.set_position(pos);
+        if let Some(k) = pending {
+            return Err(fail(
+                format!(
+                    "`{}` needs a square after it",
+                    rules.piece_letter(k).to_ascii_uppercase()
+                ),
+                &usage,
+            ));
+        }
+        self.set_position(pos, "put");
         Ok(format!(
             "put {}\n{}\n",
             placed.join(", "),
@@ -627,7 +743,7 @@ impl Session {
                 pos.clear(sq);
             }
         }
-        self.set_position(pos);
+        self.set_position(pos, "clear");
         Ok(format!("{}\n", to_fen(&rules, &pos)))
     }
 
@@ -654,7 +770,7 @@ impl Session {
         })?;
         let mut pos = *self.game.position();
         pos.turn = side as u8;
-        self.set_position(pos);
+        self.set_position(pos, "turn");
         Ok(format!("{} to move\n", spec.sides[side].name))
     }
 

@@ -41,6 +41,8 @@ pub struct Options {
     pub no_color: bool,
     /// In scripted mode, print each input line (after `> `) before its result: readable logs.
     pub echo: bool,
+    /// Letters instead of the draughts symbols (`--ascii`; `set ascii` changes it later).
+    pub ascii: bool,
 }
 
 /// Run the REPL on a variant (a bundled name or a rules file): interactive with line editing when
@@ -53,19 +55,38 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
         // Scripts and tests: never colour here, whatever stdout is.
         session.style = Style {
             color: false,
-            unicode: true,
+            unicode: !opts.ascii,
         };
-        return run_script(&mut session, opts.echo);
+        run_script(&mut session, opts.echo)?;
+        return match session.failed {
+            0 => Ok(()),
+            n => Err(miette::miette!(
+                help = "each failing line printed its diagnostic above",
+                "{n} line{} of the script failed",
+                if n == 1 { "" } else { "s" }
+            )),
+        };
     }
     let color = !no_color && std::io::stdout().is_terminal();
     session.style = Style {
         color,
-        unicode: true,
+        unicode: !opts.ascii,
     };
     session.show_after_change = true;
     // Ctrl-C during long work (perft) stops the work, not the REPL.
     crate::interrupt::install();
     run_interactive(&mut session, opts.history, color)
+}
+
+/// The prompt names the side to move: `damelab (white)> `, or `damelab (over)> `.
+fn prompt(session: &Session) -> String {
+    let game = &session.game;
+    let who = if game.result().is_some() {
+        "over"
+    } else {
+        &game.rules.spec.sides[game.position().turn()].name
+    };
+    format!("damelab ({who})> ")
 }
 
 fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
@@ -137,7 +158,7 @@ fn run_interactive(
     say!("{}", session.board());
     sayln!("{}", session.game.describe_result());
     loop {
-        match rl.readline("damelab> ") {
+        match rl.readline(&prompt(session)) {
             Ok(line) => {
                 say!("{}", session.execute(&line));
                 std::io::stdout().flush().ok();
