@@ -33,7 +33,13 @@ fn fixture(name: &str) -> Variant {
 /// A king on a1 of a `w` x `h` grid of men with a hole on every square of even file and rank:
 /// its short orthogonal jumps follow the edges of a grid graph.
 fn grid_fen(w: u8, h: u8) -> String {
-    let last = |n: u8| if (n - 1).is_multiple_of(2) { n - 1 } else { n - 2 };
+    let last = |n: u8| {
+        if (n - 1).is_multiple_of(2) {
+            n - 1
+        } else {
+            n - 2
+        }
+    };
     let mut men = Vec::new();
     for r in 0..=last(h) {
         for f in 0..=last(w) {
