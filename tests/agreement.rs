@@ -140,7 +140,7 @@ fn fast_and_reference_generators_agree() {
 #[test]
 #[ignore = "slow: thousands of positions per variant; run in release by .ci/run"]
 fn fast_and_reference_generators_agree_on_many_positions() {
-    let (checked, problems) = run(200, 200, 2);
+    let (checked, problems) = run(100, 200, 2);
     report(checked, &problems);
 }
 
