@@ -323,6 +323,7 @@ fn seeds(target: &str, rng: &mut ChaCha8Rng) -> Vec<Vec<u8>> {
             out.extend(variants::BUNDLED.iter().map(|(_, t)| t.as_bytes().to_vec()));
             out.extend(read_dir("tests/rules_errors", "rules"));
             out.extend(read_dir("examples", "rules"));
+            out.extend(read_dir("tests/fuzz_regressions", "rules"));
         }
         "case" => {
             out.extend(read_dir("tests/cases", "yaml"));

@@ -19,7 +19,8 @@ pub const MAX_PERFT_DEPTH: usize = 30;
 /// `perft` and `divide`.
 pub const MAX_CASE_PERFT_DEPTH: usize = 12;
 
-/// The most nodes a case's perft figures may count together (about a minute of work): a depth
+/// The most nodes a case's perft figures may count together (International draughts counts
+/// about 27 M nodes/s on one core: some 75 s of work): a depth
 /// whose count, judged by the growth so far, would pass it is not computed.
 pub const CASE_PERFT_NODE_BUDGET: u64 = 2_000_000_000;
 

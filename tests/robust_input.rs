@@ -225,3 +225,22 @@ fn an_alias_to_another_case_reads_when_a_third_case_is_broken() {
     let message = file.errors[0].1.to_string();
     assert!(message.contains("unknown field"), "{message}");
 }
+
+/// Inputs the fuzzer (`examples/fuzz.rs`) once crashed on: each must now load or be rejected with
+/// diagnostics that render, without a panic.
+#[test]
+fn fuzz_regressions() {
+    let mut seen = 0;
+    for entry in std::fs::read_dir("tests/fuzz_regressions").expect("the folder exists") {
+        let path = entry.expect("an entry").path();
+        let bytes = std::fs::read(&path).expect("readable");
+        let text = String::from_utf8_lossy(&bytes);
+        if path.extension().is_some_and(|x| x == "rules") {
+            seen += 1;
+            if let Err(e) = damelab::lang::load("fuzz.rules", "fuzz", &text) {
+                assert!(!render(&e).is_empty(), "{}", path.display());
+            }
+        }
+    }
+    assert!(seen > 0);
+}
