@@ -13,6 +13,7 @@ pub struct Material {
 impl Material {
     /// The material of a position.
     #[inline]
+    #[allow(clippy::needless_range_loop)]
     pub fn of(pos: &Position) -> Material {
         let mut m = Material::default();
         for side in 0..2 {
