@@ -44,9 +44,7 @@ impl Material {
                 let kind = (0..rules.kinds)
                     .find(|&k| rules.piece_letter(k) == ch)
                     .or_else(|| {
-                        (0..rules.kinds).find(|&k| {
-                            rules.piece_letter(k).to_ascii_lowercase() == ch.to_ascii_lowercase()
-                        })
+                        (0..rules.kinds).find(|&k| rules.piece_letter(k).eq_ignore_ascii_case(&ch))
                     });
                 match kind {
                     Some(k) => {
