@@ -56,7 +56,7 @@ pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
         .trim_end_matches(['i', 'B'])
         .parse()
         .map_err(|_| EndgameError::MemorySize(text.into()))?;
-    if !(n > 0.0) || !n.is_finite() {
+    if n.is_nan() || n <= 0.0 || !n.is_finite() {
         return Err(EndgameError::MemorySize(text.into()));
     }
     Ok((n * mult as f64) as u64)
@@ -149,7 +149,7 @@ pub fn run(args: &Args) -> Result<String, Report> {
             .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
         return Ok(format!("{text}\n"));
     }
-    let mut out = report::text(&summary, &tables, &root);
+    let mut out = report::text(&summary);
     out.push_str(&format!(
         "tables: {} materials, {} positions (estimated memory {}); built {} positions in {:.1} s ({:.2} M positions/s)\n",
         est.materials.len(),

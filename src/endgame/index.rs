@@ -18,6 +18,7 @@ pub struct Binomials {
 }
 
 impl Binomials {
+    #[allow(clippy::needless_range_loop)]
     pub fn new() -> Binomials {
         let mut table = vec![[0u64; 33]; 129];
         for n in 0..129 {

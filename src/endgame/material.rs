@@ -13,6 +13,7 @@ pub struct Material {
 impl Material {
     /// The material of a position.
     #[inline]
+    #[allow(clippy::needless_range_loop)]
     pub fn of(pos: &Position) -> Material {
         let mut m = Material::default();
         for side in 0..2 {
@@ -43,9 +44,7 @@ impl Material {
                 let kind = (0..rules.kinds)
                     .find(|&k| rules.piece_letter(k) == ch)
                     .or_else(|| {
-                        (0..rules.kinds).find(|&k| {
-                            rules.piece_letter(k).to_ascii_lowercase() == ch.to_ascii_lowercase()
-                        })
+                        (0..rules.kinds).find(|&k| rules.piece_letter(k).eq_ignore_ascii_case(&ch))
                     });
                 match kind {
                     Some(k) => {

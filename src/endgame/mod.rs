@@ -52,7 +52,7 @@ pub mod store;
 pub mod value;
 
 pub use material::Material;
-pub use solve::{Options, Table, Tables};
+pub use solve::{Options, Solved, Table, Tables};
 pub use value::Value;
 
 use miette::Diagnostic;

@@ -197,8 +197,7 @@ fn verdict(
 }
 
 /// The plain-text report.
-pub fn text(s: &Summary, tables: &Tables, root: &Material) -> String {
-    let rules = tables.rules;
+pub fn text(s: &Summary) -> String {
     let mut out = String::new();
     out.push_str(&format!("{} — {}\n", s.variant, s.material));
     for st in &s.sides {
@@ -223,7 +222,6 @@ pub fn text(s: &Summary, tables: &Tables, root: &Material) -> String {
             l.line.join(" ")
         ));
     }
-    let _ = (rules, root);
     out.push_str(&format!("verdict: {}\n", s.verdict));
     out
 }

@@ -63,6 +63,21 @@ struct QuietDirs {
     leaps: u8,
 }
 
+/// Solved tables, owned: look-ups only.
+pub struct Solved {
+    pub tables: HashMap<Material, Table>,
+}
+
+impl Solved {
+    /// The value of any position whose material is solved.
+    pub fn value(&self, pos: &Position) -> Option<Value> {
+        let t = self.tables.get(&Material::of(pos))?;
+        let mut p = *pos;
+        p.runs = Default::default();
+        Some(Value::unpack(t.values[t.index.encode(&p) as usize]))
+    }
+}
+
 /// The estimate of a root's build: every table it needs, the positions, the bytes.
 pub struct Estimate {
     pub materials: Vec<Material>,
@@ -102,6 +117,14 @@ impl<'r> Tables<'r> {
         let mut p = *pos;
         p.runs = Default::default();
         Some(Value::unpack(t.values[t.index.encode(&p) as usize]))
+    }
+
+    /// Keep the solved tables on their own, without the borrow of the rules (for an engine's
+    /// probe hook, which must be `Send + Sync + 'static`).
+    pub fn into_solved(self) -> Solved {
+        Solved {
+            tables: self.tables,
+        }
     }
 
     #[inline]
@@ -287,20 +310,20 @@ impl<'r> Tables<'r> {
                     return out;
                 }
                 let mut buf: Vec<Move> = Vec::with_capacity(128);
-                for j in 0..vals.len() {
+                for (j, (val, cnt)) in vals.iter_mut().zip(cnts.iter_mut()).enumerate() {
                     let i = ci * CHUNK + j;
                     let Some(pos) = index.decode(i as u64) else {
-                        vals[j] = value::ILLEGAL;
+                        *val = value::ILLEGAL;
                         continue;
                     };
                     let me = pos.turn();
                     if let Some(o) = rules.material_outcome(&pos) {
-                        vals[j] = match o.winner {
+                        *val = match o.winner {
                             Some(w) if w == me => value::win(0),
                             Some(_) => value::loss(0),
                             None => value::DRAW,
                         };
-                        if vals[j] != value::DRAW {
+                        if *val != value::DRAW {
                             out.level0.push(i as u32);
                         }
                         continue;
@@ -308,12 +331,12 @@ impl<'r> Tables<'r> {
                     rules.generate(&pos, &mut buf, GenOptions::default());
                     if buf.is_empty() {
                         if let Some(o) = rules.outcome(&pos, 0) {
-                            vals[j] = match o.winner {
+                            *val = match o.winner {
                                 Some(w) if w == me => value::win(0),
                                 Some(_) => value::loss(0),
                                 None => value::DRAW,
                             };
-                            if vals[j] != value::DRAW {
+                            if *val != value::DRAW {
                                 out.level0.push(i as u32);
                             }
                         }
@@ -348,7 +371,7 @@ impl<'r> Tables<'r> {
                     if count > u16::MAX as u32 {
                         out.overflow = true;
                     }
-                    cnts[j] = count as u16;
+                    *cnt = count as u16;
                     if best_win != u16::MAX {
                         out.events.push((best_win, i as u32 | EVENT_WIN));
                     }
@@ -356,7 +379,7 @@ impl<'r> Tables<'r> {
                         out.events.push((max_loss, i as u32));
                     }
                 }
-                bar.inc(vals.len() as u64);
+                bar.inc(CHUNK as u64);
                 out
             })
             .collect();

@@ -51,6 +51,7 @@ pub fn path(dir: &Path, rules: &Rules, m: &Material) -> PathBuf {
     dir.join(format!("{:016x}-{}.dlt", rules_hash(rules), m.key()))
 }
 
+#[allow(clippy::needless_range_loop)]
 fn material_bytes(m: &Material) -> [u8; 8] {
     let mut b = [0u8; 8];
     for side in 0..2 {
