@@ -1,4 +1,4 @@
-//! The bundled rules files load, and the key fields of Dameo and Turkish draughts are as RULES.md says.
+//! The bundled rules files load, and the key fields of Dameo and Turkish draughts are as their rules say.
 
 use damelab::lang::load;
 use damelab::spec::*;

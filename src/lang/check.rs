@@ -1196,7 +1196,7 @@ enum PieceUse {
 }
 
 /// Defaults when a file has no `captures:` section (and for each clause it leaves out): capture is
-/// compulsory (RULES.md: "compulsory in every variant here unless stated otherwise"), jumped pieces
+/// compulsory (as in almost every draughts game), jumped pieces
 /// leave at the end of the turn, no 180° rule, no rank restriction, a piece reaching its promotion
 /// zone mid-capture promotes only if the move ends there, and free choice among the sequences.
 pub(crate) fn default_captures() -> CaptureSpec {

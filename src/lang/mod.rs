@@ -51,9 +51,9 @@
 //! - `setup`: a side with no setup line gets the other side's turned through 180°.
 //! - `piece`: rank 1, value 1; a piece without a moves section cannot move.
 //! - `captures:` compulsory, removed at end of turn, no 180° rule, any rank may be taken, promotion
-//!   only at the end of the move, free choice among the complete capture sequences (RULES.md:
-//!   capture is compulsory everywhere unless stated otherwise; the other choices are the classic
-//!   draughts defaults and the weakest priority).
+//!   only at the end of the move, free choice among the complete capture sequences (capture is
+//!   compulsory in almost every draughts game; the other choices are the classic draughts defaults
+//!   and the weakest priority). `docs/language.md` is the user's reference.
 //! - `game:` no legal move loses, draw on the third repetition.
 
 mod ast;

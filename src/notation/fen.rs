@@ -1,4 +1,4 @@
-//! The FEN of RULES.md: `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
+//! The FEN (docs/notation.md): `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
 //! numbered boards, `W:W31-50:B1-20`.
 
 use super::InputError;
