@@ -100,7 +100,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::earliest_of => "`earliest <piece>`",
         Rule::game_section => "a `game:` section",
         Rule::game_rule => {
-            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition` or `no repetition draw`)"
+            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition`, `no repetition draw` or `draw after <n> moves …`)"
         }
         Rule::no_moves_loses => "`no moves loses`",
         Rule::lone_beats => "`lone <piece> beats lone <piece>`",
@@ -197,6 +197,33 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_lone => "`lone`",
         Rule::kw_beats => "`beats`",
         Rule::kw_draw => "`draw`",
+        Rule::range => "`up to <number>`",
+        Rule::landing => "`landing directly behind`",
+        Rule::last_taken => "`when the last piece taken is a <piece>`",
+        Rule::move_count => "`draw after <n> moves …`",
+        Rule::resets => "`without capture` or `without <piece> move`",
+        Rule::reset => "`capture` or `<piece> move`",
+        Rule::moves_of => "`<piece> move`",
+        Rule::material => "`with <count> <piece>… against <count> <piece>`",
+        Rule::force => "pieces like `2 kings and 1 man`",
+        Rule::count_of => "a number of pieces like `2 kings`",
+        Rule::if_claimed => "`if claimed`",
+        Rule::kw_up => "`up`",
+        Rule::kw_landing => "`landing`",
+        Rule::kw_directly => "`directly`",
+        Rule::kw_behind => "`behind`",
+        Rule::kw_when => "`when`",
+        Rule::kw_the => "`the`",
+        Rule::kw_last => "`last`",
+        Rule::kw_taken => "`taken`",
+        Rule::kw_after => "`after`",
+        Rule::kw_each => "`each`",
+        Rule::kw_without => "`without`",
+        Rule::kw_with => "`with`",
+        Rule::kw_against => "`against`",
+        Rule::kw_and => "`and`",
+        Rule::kw_if => "`if`",
+        Rule::kw_claimed => "`claimed`",
         Rule::kw_repetition => "`repetition`",
     }
 }
@@ -611,7 +638,9 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     MoveClause::Step(directions(parts.next().expect("step has directions")))
                 }
                 Rule::slide_clause => {
-                    MoveClause::Slide(directions(parts.next().expect("slide has directions")))
+                    let dirs = directions(parts.next().expect("slide has directions"));
+                    let range = parts.next().map(|r| range(&r));
+                    MoveClause::Slide { dirs, range }
                 }
                 Rule::leap_clause => {
                     let mut max = None;
@@ -643,7 +672,27 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let kind = parts.next().expect("capture has a kind");
                     let fly = kind.into_inner().any(|k| k.as_rule() == Rule::kw_fly);
                     let dirs = directions(parts.next().expect("capture has directions"));
-                    MoveClause::Capture { fly, dirs }
+                    let mut range_limit = None;
+                    let mut landing = None;
+                    for p in parts {
+                        match p.as_rule() {
+                            Rule::range => range_limit = Some(range(&p)),
+                            _ => {
+                                let span = span_of(&p);
+                                let last_of = significant(p)
+                                    .next()
+                                    .and_then(|l| significant(l).next())
+                                    .map(piece_ref);
+                                landing = Some(Spanned::new(LandingText { last_of }, span));
+                            }
+                        }
+                    }
+                    MoveClause::Capture {
+                        fly,
+                        dirs,
+                        range: range_limit,
+                        landing,
+                    }
                 }
                 Rule::promote_clause => {
                     let to = piece_ref(parts.next().expect("promote names a piece"));
@@ -756,7 +805,7 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .expect("`no <piece> loses` names a piece"),
         )),
         Rule::repetition => {
-            let ord = significant(inner)
+            let ord = significant(inner.clone())
                 .next()
                 .expect("repetition has an ordinal");
             let digits: String = ord
@@ -764,13 +813,76 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            GameRule::Repetition(Spanned::new(
-                digits.parse().unwrap_or(u64::MAX),
-                span_of(&ord),
-            ))
+            let claimed = significant(inner).any(|p| p.as_rule() == Rule::if_claimed);
+            GameRule::Repetition(
+                Spanned::new(digits.parse().unwrap_or(u64::MAX), span_of(&ord)),
+                claimed,
+            )
         }
+        Rule::move_count => GameRule::MoveCount(move_count(inner)),
         Rule::no_repetition => GameRule::NoRepetition,
         r => unreachable!("game rule alternatives, got {r:?}"),
     };
     Spanned::new(node, span)
+}
+
+/// `up to N`: the number, with its span.
+fn range(pair: &Pair<Rule>) -> Spanned<u64> {
+    let num = pair
+        .clone()
+        .into_inner()
+        .find(|q| q.as_rule() == Rule::number)
+        .expect("a range has a number");
+    Spanned::new(number(&num), span_of(&num))
+}
+
+fn force(pair: Pair<Rule>) -> ForceText {
+    significant(pair)
+        .map(|count_of| {
+            let mut it = significant(count_of);
+            let n = it.next().expect("a count has a number");
+            let piece = piece_ref(it.next().expect("a count names a piece"));
+            (Spanned::new(number(&n), span_of(&n)), piece)
+        })
+        .collect()
+}
+
+fn move_count(pair: Pair<Rule>) -> MoveCountText {
+    let mut text = MoveCountText {
+        moves: Spanned::new(0, Span::default()),
+        each: false,
+        resets: Vec::new(),
+        material: None,
+        claimed: false,
+    };
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::number => text.moves = Spanned::new(number(&p), span_of(&p)),
+            Rule::kw_each => text.each = true,
+            Rule::resets => {
+                for r in significant(p) {
+                    let span = span_of(&r);
+                    let what = r
+                        .into_inner()
+                        .next()
+                        .expect("a reset has one form");
+                    let node = match what.as_rule() {
+                        Rule::moves_of => Some(piece_ref(
+                            significant(what).next().expect("`… move` names a piece"),
+                        )),
+                        _ => None,
+                    };
+                    text.resets.push(Spanned::new(node, span));
+                }
+            }
+            Rule::material => {
+                let mut forces: Vec<ForceText> = significant(p).map(force).collect();
+                let weak = forces.pop().expect("material has a weaker side");
+                text.material = Some((forces, weak));
+            }
+            Rule::if_claimed => text.claimed = true,
+            _ => {}
+        }
+    }
+    text
 }
