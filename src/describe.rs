@@ -4,8 +4,8 @@
 use crate::engine::geometry::{BitIter, ANGLE_NAMES};
 use crate::engine::Rules;
 use crate::spec::{
-    AngleSet, CaptureOp, Landing, Criterion, MidCapturePromotion, Notation, QuietOp, Removal, SquareSet,
-    VariantSpec, Zone,
+    AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, Notation, QuietOp, Removal,
+    SquareSet, VariantSpec, Zone,
 };
 use std::fmt::Write;
 
@@ -89,10 +89,7 @@ pub fn describe(rules: &Rules) -> String {
                         Some(1) => "one".to_string(),
                         Some(n) => format!("up to {n}"),
                     };
-                    format!(
-                        "slides {how_far} empty squares {}",
-                        dirs_text(spec, *dirs)
-                    )
+                    format!("slides {how_far} empty squares {}", dirs_text(spec, *dirs))
                 }
                 QuietOp::Leap { dirs, over, max } => {
                     let (file, n) = match max {

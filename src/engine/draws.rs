@@ -93,9 +93,11 @@ pub fn move_count_words(spec: &crate::spec::VariantSpec, rule: &MoveCountDraw) -
     }
     if let Some(m) = &rule.material {
         let force = |f: &[u8]| -> String {
+            // The highest kind first: `2 kings and 1 man`.
             let parts: Vec<String> = f
                 .iter()
                 .enumerate()
+                .rev()
                 .filter(|(_, &n)| n > 0)
                 .map(|(k, &n)| format!("{n} {}", plural(name(k), n)))
                 .collect();

@@ -371,7 +371,10 @@ impl Search<'_> {
             return true;
         }
         prog.flies.iter().any(|d| {
-            !self.reverses(last, d) && self.fly_target(cur, d, capturable, prog.fly_reach).is_some()
+            !self.reverses(last, d)
+                && self
+                    .fly_target(cur, d, capturable, prog.fly_reach)
+                    .is_some()
         })
     }
 
@@ -428,9 +431,7 @@ impl Search<'_> {
             self.captured &= !bit(over);
             // A capture that ends the move on a piece of a `behind_last` kind lands directly
             // behind it.
-            let mut left = if !continuing
-                && prog.behind_last & (1 << self.pos.kind_at(over)) != 0
-            {
+            let mut left = if !continuing && prog.behind_last & (1 << self.pos.kind_at(over)) != 0 {
                 1
             } else {
                 prog.fly_land

@@ -862,10 +862,7 @@ fn move_count(pair: Pair<Rule>) -> MoveCountText {
             Rule::resets => {
                 for r in significant(p) {
                     let span = span_of(&r);
-                    let what = r
-                        .into_inner()
-                        .next()
-                        .expect("a reset has one form");
+                    let what = r.into_inner().next().expect("a reset has one form");
                     let node = match what.as_rule() {
                         Rule::moves_of => Some(piece_ref(
                             significant(what).next().expect("`… move` names a piece"),
