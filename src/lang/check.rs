@@ -529,8 +529,9 @@ impl Checker<'_> {
                     let help = match did_you_mean(&d.node, direction_names()) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!(
-                            "directions are {}",
-                            list_names(RELATIVE_DIRECTIONS.into_iter())
+                            "directions are {}, and the compass names {}",
+                            list_names(RELATIVE_DIRECTIONS.into_iter()),
+                            list_names(ANGLE_NAMES.into_iter())
                         ),
                     };
                     self.errors.push(RuleError::UnknownDirection {
@@ -1139,6 +1140,39 @@ impl Checker<'_> {
         });
     }
 
+    /// `most captured`: neither a fixed criterion nor `most <piece>`; list the criteria.
+    fn unknown_criterion(&mut self, span: Span, most: bool, word: &str, pieces: &[PieceInfo]) {
+        let text = self.text(span).to_string();
+        let lead = if most { "most" } else { "earliest" };
+        let mut candidates: Vec<String> = CRITERIA.iter().map(|c| c.to_string()).collect();
+        for p in pieces {
+            candidates.push(format!("most {}", p.name));
+            candidates.push(format!("earliest {}", p.name));
+        }
+        let guess = did_you_mean(
+            &format!("{lead} {word}"),
+            candidates.iter().map(String::as_str),
+        );
+        let names: Vec<String> = pieces.iter().map(|p| format!("`{}`", p.name)).collect();
+        let help =
+            format!(
+            "{}the criteria are {}, `most <piece>` and `earliest <piece>`, with a piece of this \
+             variant: {}",
+            guess.map(|g| format!("did you mean `{g}`? ")).unwrap_or_default(),
+            CRITERIA
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            names.join(", ")
+        );
+        self.errors.push(RuleError::UnknownCriterion {
+            text,
+            span: span.into(),
+            help,
+        });
+    }
+
     fn priority(
         &mut self,
         list: &[Spanned<CriterionText>],
@@ -1173,12 +1207,22 @@ impl Checker<'_> {
                     }
                     Some(Criterion::HighestCapturedRanks)
                 }
-                CriterionText::MostOf(p) => self
-                    .one_piece(pieces, p, PieceUse::Reference)
-                    .map(Criterion::MostOf),
-                CriterionText::EarliestOf(p) => self
-                    .one_piece(pieces, p, PieceUse::Reference)
-                    .map(Criterion::EarliestOf),
+                CriterionText::MostOf(p) | CriterionText::EarliestOf(p) => {
+                    let most = matches!(c.node, CriterionText::MostOf(_));
+                    match p {
+                        PieceRef::Named(n) if find_piece(pieces, &n.node).is_none() => {
+                            self.unknown_criterion(c.span, most, &n.node, pieces);
+                            None
+                        }
+                        _ => self.one_piece(pieces, p, PieceUse::Reference).map(|k| {
+                            if most {
+                                Criterion::MostOf(k)
+                            } else {
+                                Criterion::EarliestOf(k)
+                            }
+                        }),
+                    }
+                }
             };
             out.extend(crit);
         }
@@ -1377,6 +1421,15 @@ pub(crate) fn default_game() -> GameSpec {
         move_count_draws: Vec::new(),
     }
 }
+
+/// The priority criteria that take no piece.
+const CRITERIA: [&str; 5] = [
+    "free",
+    "most pieces",
+    "most value",
+    "highest capturer",
+    "highest captured ranks",
+];
 
 /// The relative direction words; the compass names ([`ANGLE_NAMES`], absolute as the first side
 /// sees the board) are direction words too.

@@ -81,7 +81,7 @@ use crate::spec::VariantSpec;
 /// assert_eq!(spec.setup[1].len(), 4);
 /// ```
 pub fn load(file_name: &str, default_name: &str, source: &str) -> Result<VariantSpec, RulesError> {
-    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![*e]))?;
+    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, e))?;
     check::check(&file, source, default_name)
         .map_err(|errors| RulesError::new(file_name, source, errors))
 }

@@ -13,10 +13,148 @@ use super::error::RuleError;
 #[grammar = "../grammar/rules.pest"]
 struct RulesParser;
 
-/// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
-pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
-    let mut pairs =
-        RulesParser::parse(Rule::file, source).map_err(|e| Box::new(syntax_error(source, e)))?;
+/// The most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Parse a rules file into its syntax tree, or every syntax error in it: after an error the parser
+/// starts again at the next clause line or statement (the broken text is blanked out, so spans
+/// stay those of the file).
+pub fn parse(source: &str) -> Result<RulesFile, Vec<RuleError>> {
+    let mut text = source.to_string();
+    let mut errors: Vec<RuleError> = Vec::new();
+    // Where the last blanked region ends, and the statement start of the last error.
+    let mut last: Option<(usize, usize)> = None;
+    for _ in 0..MAX_SYNTAX_ERRORS * 3 {
+        let err = match RulesParser::parse(Rule::file, &text) {
+            Ok(pairs) if errors.is_empty() => return Ok(build(pairs, source)),
+            Ok(_) => return Err(errors),
+            Err(e) => e,
+        };
+        let pos = match err.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
+        // An error right after the text blanked for the previous one comes of the blanking (a
+        // statement cut short): blank that whole statement instead, and say nothing more.
+        if let Some((end, stmt)) = last {
+            if next_token(&text, end) >= pos {
+                let stop = statement_end(&text, end);
+                if stop <= stmt || !blank(&mut text, stmt, stop) {
+                    break;
+                }
+                last = None;
+                continue;
+            }
+        }
+        let e = syntax_error(&text, err);
+        let at = error_start(&e).min(pos);
+        errors.push(e);
+        if errors.len() == MAX_SYNTAX_ERRORS {
+            break;
+        }
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let stmt = statement_start(&text, at);
+        let indented = text[line_start..at].trim().is_empty() && line_start != stmt;
+        let end = if line_start == at && !indented {
+            // A whole statement line is wrong: the statement goes, with its clause lines.
+            statement_end(&text, at)
+        } else {
+            line_end(&text, at)
+        };
+        let from = if indented { line_start } else { at };
+        if !blank(&mut text, from, end) {
+            break;
+        }
+        last = Some((end, stmt));
+    }
+    if errors.is_empty() {
+        // Only cascades were seen: cannot happen with a first error, kept for safety.
+        errors.push(RuleError::Syntax {
+            expected: "a statement".to_string(),
+            found: "text that does not parse".to_string(),
+            label: "here".to_string(),
+            span: Span::new(0, 0).into(),
+            help: Some("check the file against docs/language.md".to_string()),
+        });
+    }
+    Err(errors)
+}
+
+/// The byte offset where an error's span starts.
+fn error_start(e: &RuleError) -> usize {
+    use miette::Diagnostic;
+    e.labels()
+        .and_then(|mut l| l.next())
+        .map_or(usize::MAX, |l| l.offset())
+}
+
+/// Blank `text[from..to]` with spaces, keeping line breaks (and so every offset). False when there
+/// was nothing left to blank.
+fn blank(text: &mut String, from: usize, to: usize) -> bool {
+    let to = to.min(text.len());
+    if from >= to || text[from..to].trim().is_empty() {
+        return false;
+    }
+    let blanked: String = text[from..to]
+        .chars()
+        .map(|c| {
+            if c == '\n' {
+                "\n".to_string()
+            } else {
+                " ".repeat(c.len_utf8())
+            }
+        })
+        .collect();
+    text.replace_range(from..to, &blanked);
+    true
+}
+
+fn line_end(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |i| at + i)
+}
+
+/// The first offset from `at` that is neither whitespace nor inside a comment.
+fn next_token(text: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            at = line_end(text, at);
+        } else {
+            return at;
+        }
+    }
+}
+
+/// Whether a line starts a statement: it is not indented, and not blank or a comment.
+fn starts_statement(line: &str) -> bool {
+    line.starts_with(|c: char| !c.is_whitespace() && c != '#')
+}
+
+/// The start of the statement holding `at`: the last unindented line at or before it.
+fn statement_start(text: &str, at: usize) -> usize {
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    while start > 0 && !starts_statement(&text[start..]) {
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    start
+}
+
+/// The end of the statement holding `at`: the next unindented line after it (or the end).
+fn statement_end(text: &str, at: usize) -> usize {
+    let mut pos = line_end(text, at);
+    while pos < text.len() {
+        let next = pos + 1;
+        if starts_statement(&text[next..]) {
+            return next;
+        }
+        pos = line_end(text, next);
+    }
+    text.len()
+}
+
+fn build(mut pairs: pest::iterators::Pairs<Rule>, source: &str) -> RulesFile {
     let file = pairs
         .next()
         .expect("the grammar's `file` rule yields one pair");
@@ -25,10 +163,10 @@ pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
         .filter(|p| p.as_rule() == Rule::statement)
         .map(statement)
         .collect();
-    Ok(RulesFile {
+    RulesFile {
         statements,
         end: source.len(),
-    })
+    }
 }
 
 /// The human name of a grammar rule, as it appears in "expected …" messages.
@@ -274,6 +412,9 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
     if let Some(e) = misspelt_statement(source, pos, &err.variant) {
         return e;
     }
+    if let Some(e) = unknown_word(source, pos, &err.variant) {
+        return e;
+    }
     let (found, len) = found_at(source, pos);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
@@ -364,6 +505,97 @@ fn misspelt_statement(source: &str, pos: usize, variant: &ErrorVariant<Rule>) ->
     })
 }
 
+/// The words that start a clause, for naming the clause an unknown word follows.
+const CLAUSE_WORDS: &[&str] = &[
+    "step", "slide", "leap", "capture", "promote", "priority", "draw", "lone",
+];
+
+/// A word after a complete clause on the same line (`capture fly diagonal land behind`) parses as
+/// the name of a new moves section and fails at the missing `:`; report the word itself.
+fn unknown_word(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if positives.as_slice() != [Rule::colon] {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let start = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    let word = &before[start..];
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &source[line_start..start];
+    let prefix_trim = prefix.trim_end();
+    if word.is_empty() || prefix_trim.trim().is_empty() {
+        return None;
+    }
+    // The clause it follows: from its leading word, or after the last separator.
+    let mut clause_at = prefix_trim.rfind([':', ',', ';']).map_or(0, |i| i + 1);
+    let mut word_start = None;
+    for (i, c) in prefix_trim.char_indices() {
+        match (is_word(c), word_start) {
+            (true, None) => word_start = Some(i),
+            (false, Some(ws)) => {
+                if CLAUSE_WORDS.contains(&&prefix_trim[ws..i]) {
+                    clause_at = ws;
+                }
+                word_start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(ws) = word_start {
+        if CLAUSE_WORDS.contains(&&prefix_trim[ws..]) {
+            clause_at = ws;
+        }
+    }
+    let clause = prefix_trim.get(clause_at..).unwrap_or("").trim();
+    if clause.is_empty() {
+        return None;
+    }
+    let first = clause.split_whitespace().next().unwrap_or("");
+    let (what, help) = match first {
+        "step" | "leap" => (
+            "modifier",
+            format!("`{first}` takes directions separated by `,`; start the next clause on a new line or after `,`"),
+        ),
+        "slide" => (
+            "modifier",
+            "`slide` takes directions separated by `,`, then optionally `up to <n>`".to_string(),
+        ),
+        "capture" => (
+            "modifier",
+            "`capture jump|fly` takes directions separated by `,`; a flying capture may add `up to <n>` and `landing directly behind` (optionally `when the last piece taken is a <piece>`)".to_string(),
+        ),
+        "promote" => (
+            "modifier",
+            "`promote to <piece> on` takes `far rank`, `start of enemy <piece>` or squares separated by `,`".to_string(),
+        ),
+        _ => (
+            "word",
+            "separate clauses with `,`; docs/language.md lists every clause".to_string(),
+        ),
+    };
+    let modifiers = ["up", "landing", "directly", "behind"];
+    let guess = modifiers
+        .iter()
+        .find(|m| word.len() >= 3 && m.starts_with(word))
+        .copied()
+        .or_else(|| super::check::did_you_mean(word, modifiers.into_iter()));
+    let help = match guess {
+        Some(k) if first == "capture" || (first == "slide" && k == "up") => {
+            format!("did you mean `{k}`? {help}")
+        }
+        _ => help,
+    };
+    Some(RuleError::UnknownWord {
+        message: format!("unknown {what} `{word}` after `{clause}`; the clause ends here"),
+        span: Span::new(start, start + word.len()).into(),
+        label: format!("not part of `{first}`"),
+        help,
+    })
+}
+
 /// "did you mean `step`?" when the word found is a slip of one of the expected keywords.
 fn did_you_mean_word(expected: &str, source: &str, pos: usize) -> Option<String> {
     let rest = source.get(pos..)?;
@@ -390,6 +622,11 @@ fn syntax_help(variant: &ErrorVariant<Rule>, source: &str, pos: usize) -> Option
     };
     let has = |r: Rule| positives.contains(&r);
     let rest = source.get(pos..).unwrap_or("");
+    if has(Rule::kw_quiet) {
+        return Some(
+            "to limit a slide or a flying capture write `up to <n>`, as in `slide diagonal up to 2`; `at most <n> quiet moves in a row while own <piece> remain` limits moves in a row".to_string(),
+        );
+    }
     if rest.starts_with('-') && has(Rule::range_to) {
         return Some("write a range of squares with `..`, as in `a1..h1`".to_string());
     }
