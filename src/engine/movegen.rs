@@ -458,12 +458,9 @@ impl Search<'_> {
     }
 
     fn advance(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
-        if self.n == MAX_PATH {
-            // A route longer than a move can hold cannot occur on supported boards (at most 31
-            // enemy pieces are ever jumped); stop rather than overflow.
-            self.record(self.path[MAX_PATH - 1], kind);
-            return;
-        }
+        // Every jump takes a distinct enemy piece, so `n < max_captures <= MAX_PATH` (checked
+        // when the rules were compiled): the route always fits, nothing is ever cut short.
+        debug_assert!(self.n < self.rules.max_captures as usize);
         self.path[self.n] = land;
         self.taken[self.n] = self.pos.kind_at(over) as u8;
         self.captured |= bit(over);
@@ -543,16 +540,18 @@ impl Rules {
                         let c = taken
                             .iter()
                             .filter(|&&k| self.spec.pieces[k as usize].rank == r);
-                        v = (v << super::rules::COUNT_BITS) | c.count() as u128;
+                        v = (v << self.count_bits) | c.count() as u128;
                     }
                     v
                 }
                 Criterion::MostOf(k) => taken.iter().filter(|&&t| t == k).count() as u128,
                 Criterion::EarliestOf(k) => {
+                    // The field is `max_captures` bits wide and a route takes at most that many.
+                    let width = field.width as usize;
                     let mut v: u128 = 0;
-                    for (i, &t) in taken.iter().enumerate().take(MAX_PATH) {
+                    for (i, &t) in taken.iter().enumerate().take(width) {
                         if t == k {
-                            v |= 1 << (MAX_PATH - 1 - i);
+                            v |= 1 << (width - 1 - i);
                         }
                     }
                     v
@@ -576,7 +575,7 @@ impl Rules {
             );
             let (mut f, mut r) = (cf as i16 + df, cr as i16 + dr);
             // A leg is a straight line: at most a board's width or height of steps.
-            for _ in 0..16 {
+            for _ in 0..self.geo.width.max(self.geo.height) {
                 if (f, r) == (lf as i16, lr as i16) {
                     break;
                 }

@@ -99,10 +99,17 @@ pub struct KeyField {
     pub width: u32,
 }
 
-/// Bits a count of captured pieces takes in the priority key.
-pub const COUNT_BITS: u32 = 6;
-/// The longest capture sequence a move can record.
-pub const MAX_PATH: usize = 32;
+/// The longest capture sequence a move can record: one more than the most pieces any accepted board
+/// can hold besides the capturing piece. A board is accepted when `(width + 2) x height <= 128`
+/// with both sides at least 2, so it has at most 124 squares (62x2); a capture takes at most every
+/// other piece, 123. [`Rules::compile`] checks each board's own bound against this capacity, so a
+/// capture route is never cut short.
+pub const MAX_PATH: usize = 124;
+
+/// Bits needed to hold every number `0..=n`.
+const fn bits_for(n: u32) -> u32 {
+    u32::BITS - n.leading_zeros()
+}
 
 /// A variant, compiled.
 #[derive(Clone, Debug)]
@@ -120,6 +127,11 @@ pub struct Rules {
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
     pub ranks_desc: Vec<u8>,
     pub start: Position,
+    /// The most pieces one capture can take on this board: every playable square but the
+    /// capturing piece's own. Never more than [`MAX_PATH`] (checked by [`Rules::compile`]).
+    pub max_captures: u32,
+    /// Bits a count of captured pieces takes in the priority key (enough for `max_captures`).
+    pub count_bits: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
 }
@@ -134,6 +146,9 @@ pub enum CompileError {
     KeyTooWide(String, u32),
     #[error("board {0}x{1} is too large: (width + 2) x height must be at most 128")]
     BoardTooLarge(u8, u8),
+    #[error("a capture on board {0}x{1} can take up to {2} pieces; the engine records at most {MAX_PATH}")]
+    #[diagnostic(help("use a smaller board"))]
+    RouteTooLong(u8, u8, u32),
 }
 
 impl Rules {
@@ -147,6 +162,19 @@ impl Rules {
             return Err(CompileError::TooManyKinds(spec.name.clone(), kinds));
         }
         let geo = Geometry::new(b);
+        // A capture takes distinct enemy pieces, each on its own playable square, and the capturing
+        // piece stands on one more: this bounds every route the generator can find.
+        let max_captures = geo.playable.count_ones().saturating_sub(1);
+        if max_captures as usize > MAX_PATH {
+            return Err(CompileError::RouteTooLong(b.width, b.height, max_captures));
+        }
+        let count_bits = bits_for(max_captures);
+        let max_value = spec
+            .pieces
+            .iter()
+            .map(|p| p.value as u32)
+            .max()
+            .unwrap_or(0);
 
         let mut start = Position::empty(spec.first_to_move as usize);
         for side in 0..2 {
@@ -176,11 +204,12 @@ impl Rules {
             .map(|&criterion| KeyField {
                 criterion,
                 width: match criterion {
-                    Criterion::MostPieces | Criterion::MostOf(_) => COUNT_BITS,
-                    Criterion::MostValue => 14,
+                    Criterion::MostPieces | Criterion::MostOf(_) => count_bits,
+                    Criterion::MostValue => bits_for(max_value * max_captures),
                     Criterion::HighestCapturer => 8,
-                    Criterion::HighestCapturedRanks => COUNT_BITS * ranks_desc.len() as u32,
-                    Criterion::EarliestOf(_) => MAX_PATH as u32,
+                    Criterion::HighestCapturedRanks => count_bits * ranks_desc.len() as u32,
+                    // One bit per capture of the longest route, the first capture highest.
+                    Criterion::EarliestOf(_) => max_captures.max(1),
                 },
             })
             .collect();
@@ -201,6 +230,8 @@ impl Rules {
             key,
             ranks_desc,
             start,
+            max_captures,
+            count_bits,
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
         })
