@@ -132,7 +132,7 @@ pub fn describe(rules: &Rules) -> String {
                     let (over, beyond) = match range {
                         None => (
                             "any empty squares".to_string(),
-                            "any empty square".to_string(),
+                            "any empty square beyond".to_string(),
                         ),
                         Some(n) => (
                             format!("at most {} empty squares", n - 1),

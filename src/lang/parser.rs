@@ -658,6 +658,22 @@ fn span_of(pair: &Pair<Rule>) -> Span {
     Span::new(s.start(), s.end())
 }
 
+/// The span of a pair without the whitespace (and comments) it may end with after an optional
+/// part that was not written.
+fn trimmed_span(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    let text = pair.as_str();
+    let mut len = text.trim_end().len();
+    // A comment at the end: cut back to the text before it.
+    while let Some(i) = text[..len].rfind('#') {
+        if text[..i].contains('"') {
+            break;
+        }
+        len = text[..i].trim_end().len();
+    }
+    Span::new(s.start(), s.start() + len)
+}
+
 fn name(pair: Pair<Rule>) -> Name {
     Spanned::new(pair.as_str().to_string(), span_of(&pair))
 }
@@ -915,7 +931,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         match p.as_rule() {
                             Rule::range => range_limit = Some(range(&p)),
                             _ => {
-                                let span = span_of(&p);
+                                let span = trimmed_span(&p);
                                 let last_of = significant(p)
                                     .next()
                                     .and_then(|l| significant(l).next())
@@ -1027,7 +1043,7 @@ fn criterion(pair: Pair<Rule>) -> Spanned<CriterionText> {
 
 fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
     let inner = pair.into_inner().next().expect("game rule has one form");
-    let span = span_of(&inner);
+    let span = trimmed_span(&inner);
     let node = match inner.as_rule() {
         Rule::no_moves_loses => GameRule::NoMovesLoses,
         Rule::lone_beats => {
