@@ -155,8 +155,7 @@ fn parse_counters(
 ) -> Result<(), Box<InputError>> {
     let rules_n = rules.spec.game.move_count_draws.len();
     let mut iat = at;
-    let mut n = 0;
-    for item in field.split(',') {
+    for (n, item) in field.split(',').enumerate() {
         let this_at = iat + (item.len() - item.trim_start().len());
         iat += item.len() + 1;
         let text = item.trim();
@@ -188,7 +187,6 @@ fn parse_counters(
             ));
         };
         pos.counters[n] = v;
-        n += 1;
     }
     Ok(())
 }
