@@ -415,6 +415,9 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
     if let Some(e) = unknown_word(source, pos, &err.variant) {
         return e;
     }
+    if let Some(e) = range_as_at_most(source, pos, &err.variant) {
+        return e;
+    }
     let (found, len) = found_at(source, pos);
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
@@ -593,6 +596,44 @@ fn unknown_word(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Optio
         span: Span::new(start, start + word.len()).into(),
         label: format!("not part of `{first}`"),
         help,
+    })
+}
+
+/// `slide diagonal at most 2` reads `at most 2` as the start of the quiet-move limit and fails at
+/// the missing `quiet`; after a slide or a flying capture it is a range, written `up to 2`.
+fn range_as_at_most(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if !positives.contains(&Rule::kw_quiet) {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let number_start = before.rfind(|c: char| !c.is_ascii_digit())? + 1;
+    let number = &before[number_start..];
+    let most = before[..number_start].trim_end().strip_suffix("most")?;
+    let at = most.trim_end().strip_suffix("at")?;
+    let at_start = at.len();
+    let line_start = source[..at_start].rfind('\n').map_or(0, |i| i + 1);
+    let clause = source[line_start..at_start].trim();
+    let clause = clause
+        .rsplit([':', ',', ';'])
+        .next()
+        .unwrap_or(clause)
+        .trim();
+    if number.is_empty() || !(clause.starts_with("slide") || clause.starts_with("capture fly")) {
+        return None;
+    }
+    Some(RuleError::UnknownWord {
+        message: format!(
+            "`at most {number}` after `{clause}`: a range is written `up to {number}`"
+        ),
+        span: Span::new(at_start, number_start + number.len()).into(),
+        label: "read as the start of `at most <n> quiet moves in a row …`".to_string(),
+        help: format!(
+            "write `{clause} up to {number}`; `at most <n> quiet moves in a row while own <piece> \
+             remain` is the limit on moves in a row"
+        ),
     })
 }
 
