@@ -1,7 +1,7 @@
 //! The `damelab` command line: a thin front end over the library (see DESIGN.md's contract).
 
 use clap::{Parser, Subcommand};
-use damelab::engine::GenOptions;
+use damelab::engine::{GenOptions, PerftLimits};
 use damelab::notation::{move_to_string, parse_fen};
 use damelab::{variants, Position, Variant};
 use miette::Report;
@@ -239,7 +239,8 @@ fn moves(variant: &str, fen: Option<&str>) -> Result<(), Report> {
     let v = load(variant)?;
     let pos = position(&v, fen)?;
     let mut list = Vec::new();
-    v.rules.generate(&pos, &mut list, GenOptions::default());
+    v.rules
+        .try_generate(&pos, &mut list, GenOptions::default())?;
     let mut names: Vec<String> = list.iter().map(|m| move_to_string(&v.rules, m)).collect();
     names.sort();
     for n in names {
@@ -264,7 +265,7 @@ fn perft(
     let mut total = 0u64;
     if divide {
         let mut rows: Vec<(String, u64)> = rules
-            .divide(&pos, depth, opts, threads)
+            .divide_interruptible(&pos, depth, opts, threads, PerftLimits::default())?
             .iter()
             .map(|(m, n)| (move_to_string(rules, m), *n))
             .collect();
@@ -276,7 +277,7 @@ fn perft(
         outln!("perft({depth}) = {total}");
     } else {
         for d in 1..=depth {
-            let n = rules.perft_threads(&pos, d, opts, threads);
+            let n = rules.perft_interruptible(&pos, d, opts, threads, PerftLimits::default())?;
             outln!("perft({d}) = {n}");
             total += n;
         }

@@ -24,3 +24,126 @@ fn a_33_piece_capture_is_found_whole() {
     }
     assert_eq!(moves.len(), 24, "moves of the 33-piece capture");
 }
+
+fn fixture(name: &str) -> Variant {
+    let path = format!("{}/tests/robust/{name}.rules", env!("CARGO_MANIFEST_DIR"));
+    Variant::load(&path).expect("fixture rules load")
+}
+
+/// A king on a1 of a `w` x `h` grid of men with a hole on every square of even file and rank:
+/// its short orthogonal jumps follow the edges of a grid graph.
+fn grid_fen(w: u8, h: u8) -> String {
+    let last = |n: u8| {
+        if (n - 1).is_multiple_of(2) {
+            n - 1
+        } else {
+            n - 2
+        }
+    };
+    let mut men = Vec::new();
+    for r in 0..=last(h) {
+        for f in 0..=last(w) {
+            if f % 2 == 1 || r % 2 == 1 {
+                men.push(format!("{}{}", (b'a' + f) as char, r + 1));
+            }
+        }
+    }
+    format!("W:WKa1:B{}", men.join(","))
+}
+
+#[test]
+fn pathological_capture_search_reports_the_budget() {
+    for (name, w, h) in [("short-jump-king", 14, 8), ("short-jump-king-16x7", 16, 7)] {
+        let v = fixture(name);
+        let pos = parse_fen(&v.rules, &grid_fen(w, h)).expect("valid FEN");
+        let mut moves = vec![];
+        let err = v
+            .rules
+            .try_generate(&pos, &mut moves, GenOptions::default())
+            .expect_err("more routes than the budget");
+        assert_eq!(err.budget, damelab::engine::ROUTE_BUDGET);
+        assert!(moves.is_empty(), "never a partial list");
+    }
+}
+
+/// The search's shortcuts (the count bound, skipping repeated states, the hashed duplicate check)
+/// give the same moves as the plain search that keeps every route.
+#[test]
+fn shortcuts_keep_the_same_moves() {
+    for name in ["short-jump-king", "short-jump-king-free"] {
+        let v = fixture(name);
+        let pos = parse_fen(&v.rules, &grid_fen(8, 6)).expect("valid FEN");
+        let mut fast = vec![];
+        v.rules
+            .try_generate(&pos, &mut fast, GenOptions::default())
+            .expect("within the budget");
+        let mut all = vec![];
+        let keep = GenOptions {
+            keep_duplicates: true,
+        };
+        v.rules.generate(&pos, &mut all, keep);
+        let mut plain: Vec<damelab::Move> = vec![];
+        for m in all {
+            if !plain.iter().any(|p| p.same_move(&m)) {
+                plain.push(m);
+            }
+        }
+        let id = |m: &damelab::Move| (m.from, m.to, m.captured, m.kind_after);
+        let mut a: Vec<_> = fast.iter().map(id).collect();
+        let mut b: Vec<_> = plain.iter().map(id).collect();
+        a.sort();
+        b.sort();
+        assert!(!a.is_empty());
+        assert_eq!(a, b, "{name}");
+    }
+}
+
+#[test]
+fn the_cli_says_so() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args([
+            "moves",
+            &format!(
+                "{}/tests/robust/short-jump-king.rules",
+                env!("CARGO_MANIFEST_DIR")
+            ),
+            "--fen",
+            &grid_fen(14, 8),
+        ])
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("too many capture routes"), "{err}");
+    assert!(out.stdout.is_empty());
+}
+
+/// Ctrl-C (here: its flag, set by hand) stops perft with an error; the node limit bounds it.
+/// The only test of this binary that touches the process-wide flag.
+#[test]
+fn perft_stops_on_request_and_at_the_node_limit() {
+    use damelab::engine::{PerftError, PerftLimits};
+    let v = Variant::load("turkish").expect("bundled");
+    let start = v.rules.start;
+    let opts = GenOptions::default();
+    damelab::interrupt::reset();
+    let n = v
+        .rules
+        .perft_interruptible(&start, 4, opts, 1, PerftLimits::default())
+        .expect("not interrupted");
+    assert_eq!(n, v.rules.perft(&start, 4, opts));
+    damelab::interrupt::request();
+    for threads in [1, 2] {
+        let r = v
+            .rules
+            .perft_interruptible(&start, 6, opts, threads, PerftLimits::default());
+        assert_eq!(r, Err(PerftError::Interrupted));
+    }
+    damelab::interrupt::reset();
+    let limits = PerftLimits {
+        max_nodes: 10_000,
+        ..PerftLimits::default()
+    };
+    let r = v.rules.perft_interruptible(&start, 6, opts, 1, limits);
+    assert_eq!(r, Err(PerftError::NodeLimit(10_000)));
+}

@@ -10,8 +10,9 @@ pub mod position;
 pub mod rules;
 
 pub use geometry::{Geometry, Sq};
-pub use movegen::GenOptions;
+pub use movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 pub use moves::Move;
 pub use outcome::{EndReason, Outcome};
+pub use perft::{PerftError, PerftLimits};
 pub use position::Position;
 pub use rules::{CompileError, Rules};

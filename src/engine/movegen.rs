@@ -1,12 +1,122 @@
 //! The generic move generator. HOT PATH: written for speed. No heap allocation per node (moves go
-//! into a caller-owned, reused buffer; the capture search keeps its route in fixed arrays), and
-//! every direction is a lookup in the precomputed neighbour tables.
+//! into a caller-owned, reused buffer; the capture search keeps its route in fixed arrays and its
+//! hash sets in a per-thread scratch that is reused from call to call), and every direction is a
+//! lookup in the precomputed neighbour tables.
+//!
+//! The capture search is bounded (see `docs/robustness.md`):
+//! - a route never exceeds the board's own bound (`Rules::max_captures`), so none is cut short;
+//! - with `priority most pieces` first, a branch that cannot take as many pieces as the best
+//!   sequence found so far is cut (it could only produce moves the priority drops);
+//! - with an order-free priority and duplicates merged, a search state (square, captured set,
+//!   piece kind, and last direction when the 180° turn is banned) reached a second time is skipped:
+//!   everything it leads to was already found;
+//! - [`Rules::try_generate`] stops after [`ROUTE_BUDGET`] jumps and says so ([`TooManyRoutes`]);
+//!   it never returns a partial list.
 
 use super::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
 use super::rules::{Rules, MAX_KINDS, MAX_PATH};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
+use std::cell::RefCell;
+use std::collections::HashSet;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// The most jumps the capture search of one position may examine in [`Rules::try_generate`].
+/// Every bundled variant needs at most a few thousand even in wild positions; a million takes
+/// well under a second.
+pub const ROUTE_BUDGET: u64 = 1_000_000;
+
+/// Jumps examined before the search starts remembering the states it has seen (small searches,
+/// nearly all of them, never touch the hash set).
+const MEMO_AFTER: u64 = 256;
+
+/// Moves recorded before the duplicate check moves from a scan to a hash set.
+const DEDUP_SCAN: usize = 16;
+
+/// A position whose capture search needs more than the route budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("too many capture routes: the search stopped after examining {budget} jumps")]
+#[diagnostic(
+    code(damelab::too_many_routes),
+    help("the rules allow more capture routes in this position than the engine's budget; no partial answer is given (see docs/robustness.md)")
+)]
+pub struct TooManyRoutes {
+    pub budget: u64,
+}
+
+/// A fast hasher for the search's (bit set, small integers) keys.
+#[derive(Default, Clone, Copy)]
+struct FastHasher(u64);
+
+impl FastHasher {
+    #[inline(always)]
+    fn mix(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for FastHasher {
+    #[inline(always)]
+    fn finish(&self) -> u64 {
+        self.0 ^ (self.0 >> 31)
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.mix(b as u64);
+        }
+    }
+    #[inline(always)]
+    fn write_u32(&mut self, x: u32) {
+        self.mix(x as u64);
+    }
+    #[inline(always)]
+    fn write_u64(&mut self, x: u64) {
+        self.mix(x);
+    }
+    #[inline(always)]
+    fn write_u128(&mut self, x: u128) {
+        self.mix(x as u64);
+        self.mix((x >> 64) as u64);
+    }
+}
+
+type FastSet = HashSet<(Bits, u32), BuildHasherDefault<FastHasher>>;
+
+/// The capture search's reusable sets, one per thread.
+#[derive(Default)]
+struct Scratch {
+    /// States already searched: (captured set, square | kind | last direction | origin).
+    seen: FastSet,
+    /// Moves recorded: (captured set, origin | destination | resulting kind).
+    recorded: FastSet,
+}
+
+impl Scratch {
+    fn reset(&mut self) {
+        for set in [&mut self.seen, &mut self.recorded] {
+            if set.capacity() > 1 << 16 {
+                // Give back the memory of a pathological search.
+                *set = FastSet::default();
+            } else if !set.is_empty() {
+                set.clear();
+            }
+        }
+    }
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// The identity of a move as a hash key: origin, destination, captured set, resulting piece.
+#[inline(always)]
+fn move_id(m: &Move) -> (Bits, u32) {
+    (
+        m.captured,
+        m.from as u32 | (m.to as u32) << 8 | (m.kind_after as u32) << 16,
+    )
+}
 
 /// Options that change what counts as a distinct move.
 #[derive(Clone, Copy, Debug, Default)]
@@ -19,35 +129,73 @@ pub struct GenOptions {
 const NO_DIR: u8 = 8;
 
 impl Rules {
-    /// Append every legal move of `pos` to `out` (which is cleared first).
+    /// Append every legal move of `pos` to `out` (which is cleared first), however long the
+    /// capture search takes. For positions from users, prefer [`Rules::try_generate`].
     pub fn generate(&self, pos: &Position, out: &mut Vec<Move>, opts: GenOptions) {
+        // With no budget the search cannot run out of it.
+        let _ = self.generate_within(pos, out, opts, u64::MAX);
+    }
+
+    /// [`Rules::generate`] within the [`ROUTE_BUDGET`]: every legal move, or an error (and `out`
+    /// empty) when the capture search would examine more jumps than that. Never a partial list.
+    pub fn try_generate(
+        &self,
+        pos: &Position,
+        out: &mut Vec<Move>,
+        opts: GenOptions,
+    ) -> Result<(), TooManyRoutes> {
+        self.generate_within(pos, out, opts, ROUTE_BUDGET)
+    }
+
+    /// Every legal move of `pos`, the capture search stopping after `budget` jumps.
+    pub fn generate_within(
+        &self,
+        pos: &Position,
+        out: &mut Vec<Move>,
+        opts: GenOptions,
+        budget: u64,
+    ) -> Result<(), TooManyRoutes> {
         out.clear();
         if self.has_material_rules && self.material_outcome(pos).is_some() {
-            return;
+            return Ok(());
         }
         let side = pos.turn();
-        let found = self.generate_captures(pos, side, out, opts);
+        let found = self.generate_captures(pos, side, out, opts, budget)?;
         if found && self.compulsory {
-            return;
+            return Ok(());
         }
         self.generate_quiet(pos, side, out);
+        Ok(())
     }
 
     /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
     pub fn count_moves(&self, pos: &Position, buf: &mut Vec<Move>, opts: GenOptions) -> u64 {
+        // With no budget the search cannot run out of it.
+        self.count_moves_within(pos, buf, opts, u64::MAX)
+            .unwrap_or_default()
+    }
+
+    /// [`Rules::count_moves`], the capture search stopping after `budget` jumps.
+    pub fn count_moves_within(
+        &self,
+        pos: &Position,
+        buf: &mut Vec<Move>,
+        opts: GenOptions,
+        budget: u64,
+    ) -> Result<u64, TooManyRoutes> {
         buf.clear();
         if self.has_material_rules && self.material_outcome(pos).is_some() {
-            return 0;
+            return Ok(0);
         }
         let side = pos.turn();
         if self.compulsory && !self.any_capture(pos, side) {
-            return self.count_quiet(pos, side);
+            return Ok(self.count_quiet(pos, side));
         }
-        let found = self.generate_captures(pos, side, buf, opts);
+        let found = self.generate_captures(pos, side, buf, opts, budget)?;
         if found && self.compulsory {
-            return buf.len() as u64;
+            return Ok(buf.len() as u64);
         }
-        buf.len() as u64 + self.count_quiet(pos, side)
+        Ok(buf.len() as u64 + self.count_quiet(pos, side))
     }
 
     /// The enemy pieces a piece of `kind` may capture.
@@ -113,11 +261,31 @@ impl Rules {
         side: usize,
         out: &mut Vec<Move>,
         opts: GenOptions,
-    ) -> bool {
+        budget: u64,
+    ) -> Result<bool, TooManyRoutes> {
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.capture_search(pos, side, out, opts, budget, &mut scratch),
+            // Only if a caller re-entered the generator from inside it: use a fresh scratch.
+            Err(_) => self.capture_search(pos, side, out, opts, budget, &mut Scratch::default()),
+        })
+    }
+
+    fn capture_search(
+        &self,
+        pos: &Position,
+        side: usize,
+        out: &mut Vec<Move>,
+        opts: GenOptions,
+        budget: u64,
+        scratch: &mut Scratch,
+    ) -> Result<bool, TooManyRoutes> {
+        scratch.reset();
         let start = out.len();
         let mut takes = [0; MAX_KINDS];
+        let mut all_takes = 0;
         for (kind, t) in takes.iter_mut().enumerate().take(self.kinds) {
             *t = self.takes_bits(pos, side, kind);
+            all_takes |= *t;
         }
         let mut s = Search {
             rules: self,
@@ -133,8 +301,15 @@ impl Rules {
             taken: [0; MAX_PATH],
             n: 0,
             best: None,
+            best_count: 0,
+            all_takes,
             start,
             keep_duplicates: opts.keep_duplicates,
+            memo: self.order_free_key && !opts.keep_duplicates,
+            nodes: 0,
+            budget,
+            over: false,
+            scratch,
             out,
         };
         let occupied = pos.occupied();
@@ -161,9 +336,14 @@ impl Rules {
                 s.kind0 = kind as u8;
                 s.blockers = occupied & !bit(sq);
                 s.search(sq, kind as u8, NO_DIR);
+                if s.over {
+                    s.out.truncate(start);
+                    s.scratch.reset();
+                    return Err(TooManyRoutes { budget });
+                }
             }
         }
-        s.out.len() > start
+        Ok(s.out.len() > start)
     }
 
     fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move {
@@ -307,8 +487,20 @@ struct Search<'a> {
     taken: [u8; MAX_PATH],
     n: usize,
     best: Option<u128>,
+    /// Pieces taken by the best sequence so far, when the key counts them first (else 0).
+    best_count: u32,
+    /// Every enemy piece some kind of the side may capture.
+    all_takes: Bits,
     start: usize,
     keep_duplicates: bool,
+    /// Whether a state seen before may be skipped (see the module documentation).
+    memo: bool,
+    /// Jumps examined so far, and the most allowed.
+    nodes: u64,
+    budget: u64,
+    /// The budget ran out: the search unwinds and reports it.
+    over: bool,
+    scratch: &'a mut Scratch,
     out: &'a mut Vec<Move>,
 }
 
@@ -389,7 +581,29 @@ impl Search<'_> {
         kind
     }
 
+    /// Whether the search below the current state can be skipped: it cannot take as many pieces
+    /// as the best sequence found (when the count comes first), or the state was searched before.
+    #[inline(always)]
+    fn skip(&mut self, cur: Sq, kind: u8, last: u8) -> bool {
+        if self.best_count != 0
+            && self.n as u32 + (self.all_takes & !self.captured).count_ones() < self.best_count
+        {
+            return true;
+        }
+        if self.memo && self.nodes >= MEMO_AFTER {
+            // The last direction matters to what follows only through the 180° ban.
+            let last = if self.rules.no_180 { last } else { NO_DIR };
+            let state =
+                cur as u32 | (kind as u32) << 8 | (last as u32) << 16 | (self.from as u32) << 24;
+            return !self.scratch.seen.insert((self.captured, state));
+        }
+        false
+    }
+
     fn search(&mut self, cur: Sq, kind: u8, last: u8) {
+        if self.n > 0 && self.skip(cur, kind, last) {
+            return;
+        }
         let rules = self.rules;
         let prog = &rules.programs[self.side][kind as usize];
         let capturable = self.capturable(kind);
@@ -404,6 +618,9 @@ impl Search<'_> {
             };
             found = true;
             self.advance(over, land, kind, d);
+            if self.over {
+                return;
+            }
         }
         for d in prog.flies.iter() {
             if self.reverses(last, d) {
@@ -448,6 +665,9 @@ impl Search<'_> {
                 };
                 if go {
                     self.advance(over, land, kind, d);
+                    if self.over {
+                        return;
+                    }
                 }
                 land = line[land as usize];
             }
@@ -458,6 +678,11 @@ impl Search<'_> {
     }
 
     fn advance(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
+        self.nodes += 1;
+        if self.nodes > self.budget {
+            self.over = true;
+            return;
+        }
         // Every jump takes a distinct enemy piece, so `n < max_captures <= MAX_PATH` (checked
         // when the rules were compiled): the route always fits, nothing is ever cut short.
         debug_assert!(self.n < self.rules.max_captures as usize);
@@ -495,6 +720,13 @@ impl Search<'_> {
             _ => {
                 self.out.truncate(self.start);
                 self.best = Some(key);
+                if self.rules.count_first {
+                    self.best_count =
+                        (key >> (self.rules.key_width - self.rules.count_bits)) as u32;
+                }
+                if !self.scratch.recorded.is_empty() {
+                    self.scratch.recorded.clear();
+                }
             }
         }
         let prog = &self.rules.programs[self.side][kind as usize];
@@ -509,11 +741,28 @@ impl Search<'_> {
             path: self.path,
             run: false,
         };
-        // Routes that take the same pieces in the same order are one move even when kept
-        // duplicates: they differ only in a flying piece's landing squares between captures.
-        if self.out[self.start..].iter().any(|m| {
-            m.same_move(&mv) && (!self.keep_duplicates || self.rules.same_capture_order(m, &mv))
-        }) {
+        if !self.keep_duplicates {
+            // A scan while the list is short, a hash set once it is long: linear overall.
+            let recorded = &self.out[self.start..];
+            if recorded.len() < DEDUP_SCAN {
+                if recorded.iter().any(|m| m.same_move(&mv)) {
+                    return;
+                }
+            } else {
+                if self.scratch.recorded.is_empty() {
+                    self.scratch.recorded.extend(recorded.iter().map(move_id));
+                }
+                if !self.scratch.recorded.insert(move_id(&mv)) {
+                    return;
+                }
+            }
+        } else if self.out[self.start..]
+            .iter()
+            .any(|m| m.same_move(&mv) && self.rules.same_capture_order(m, &mv))
+        {
+            // Kept duplicates are routes taking the pieces in another order: routes that take
+            // the same pieces in the same order differ only in a flying piece's landing squares
+            // between captures, and are one move.
             return;
         }
         self.out.push(mv);

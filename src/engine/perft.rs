@@ -1,11 +1,87 @@
 //! Perft: the number of legal move sequences of a given length, with bulk counting at the last ply
 //! and an optional split of the root moves over threads.
 
-use super::movegen::GenOptions;
+use super::movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 use super::moves::Move;
 use super::position::Position;
 use super::rules::Rules;
+use crate::interrupt::{self, Interrupted};
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Bounds on a perft run (see [`Rules::perft_interruptible`]).
+#[derive(Clone, Copy, Debug)]
+pub struct PerftLimits {
+    /// Stop with [`PerftError::NodeLimit`] once more nodes than this were counted (checked every
+    /// few thousand positions, so the count may pass it by a little before stopping).
+    pub max_nodes: u64,
+    /// The capture search's budget per position (see [`ROUTE_BUDGET`]).
+    pub route_budget: u64,
+}
+
+impl Default for PerftLimits {
+    fn default() -> PerftLimits {
+        PerftLimits {
+            max_nodes: u64::MAX,
+            route_budget: ROUTE_BUDGET,
+        }
+    }
+}
+
+/// Why a bounded perft stopped before the end.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum PerftError {
+    #[error("perft interrupted")]
+    #[diagnostic(help("Ctrl-C stopped the count; nothing else changed"))]
+    Interrupted,
+    #[error("perft stopped after counting more than {0} nodes")]
+    #[diagnostic(help("the node limit bounds the work; give a smaller depth"))]
+    NodeLimit(u64),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    TooManyRoutes(#[from] TooManyRoutes),
+}
+
+impl From<Interrupted> for PerftError {
+    fn from(_: Interrupted) -> PerftError {
+        PerftError::Interrupted
+    }
+}
+
+/// Positions generated between two looks at the Ctrl-C flag and the shared node count.
+const POLL_EVERY: u64 = 4096;
+
+/// The state of a bounded perft on one thread: its share of the count not yet published.
+struct Bounded<'a> {
+    limits: PerftLimits,
+    calls: u64,
+    pending: u64,
+    total: &'a AtomicU64,
+}
+
+impl Bounded<'_> {
+    #[inline(always)]
+    fn tick(&mut self, nodes: u64) -> Result<(), PerftError> {
+        self.pending += nodes;
+        self.calls += 1;
+        if self.calls.is_multiple_of(POLL_EVERY) {
+            self.flush()?;
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> Result<(), PerftError> {
+        let total = self.total.fetch_add(self.pending, Ordering::Relaxed) + self.pending;
+        self.pending = 0;
+        if interrupt::requested() {
+            return Err(PerftError::Interrupted);
+        }
+        if total > self.limits.max_nodes {
+            return Err(PerftError::NodeLimit(self.limits.max_nodes));
+        }
+        Ok(())
+    }
+}
 
 /// Reusable move buffers, one per ply, so perft allocates nothing once warmed up.
 pub struct Buffers(Vec<Vec<Move>>);
@@ -73,6 +149,103 @@ impl Rules {
         } else {
             roots.iter().map(count).collect()
         }
+    }
+
+    /// perft(depth) of `pos` that stops early, with an error, when Ctrl-C was pressed
+    /// ([`interrupt::requested`], polled every few thousand positions), when more than
+    /// `limits.max_nodes` were counted, or when a position's capture search exceeds
+    /// `limits.route_budget`. The root moves are split over `threads` threads when more than one.
+    /// The caller resets the Ctrl-C flag ([`interrupt::reset`]) before starting.
+    pub fn perft_interruptible(
+        &self,
+        pos: &Position,
+        depth: usize,
+        opts: GenOptions,
+        threads: usize,
+        limits: PerftLimits,
+    ) -> Result<u64, PerftError> {
+        if threads <= 1 || depth <= 2 {
+            let total = AtomicU64::new(0);
+            let mut b = Bounded {
+                limits,
+                calls: 0,
+                pending: 0,
+                total: &total,
+            };
+            let mut bufs = Buffers::new(depth);
+            let n = self.perft_bounded(pos, depth, opts, &mut bufs.0, &mut b)?;
+            b.flush()?;
+            return Ok(n);
+        }
+        Ok(self
+            .divide_interruptible(pos, depth, opts, threads, limits)?
+            .iter()
+            .map(|(_, n)| n)
+            .sum())
+    }
+
+    /// [`Rules::divide`] under the bounds of [`Rules::perft_interruptible`].
+    pub fn divide_interruptible(
+        &self,
+        pos: &Position,
+        depth: usize,
+        opts: GenOptions,
+        threads: usize,
+        limits: PerftLimits,
+    ) -> Result<Vec<(Move, u64)>, PerftError> {
+        let mut roots = Vec::new();
+        self.generate_within(pos, &mut roots, opts, limits.route_budget)?;
+        let total = AtomicU64::new(0);
+        let count = |mv: &Move| -> Result<(Move, u64), PerftError> {
+            let mut b = Bounded {
+                limits,
+                calls: 0,
+                pending: 0,
+                total: &total,
+            };
+            let mut bufs = Buffers::new(depth.saturating_sub(1));
+            let n = if depth <= 1 {
+                1
+            } else {
+                self.perft_bounded(&pos.play(mv), depth - 1, opts, &mut bufs.0, &mut b)?
+            };
+            b.flush()?;
+            Ok((*mv, n))
+        };
+        if threads > 1 {
+            if let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+                return pool.install(|| roots.par_iter().map(count).collect());
+            }
+        }
+        roots.iter().map(count).collect()
+    }
+
+    fn perft_bounded(
+        &self,
+        pos: &Position,
+        depth: usize,
+        opts: GenOptions,
+        bufs: &mut [Vec<Move>],
+        b: &mut Bounded,
+    ) -> Result<u64, PerftError> {
+        if depth == 0 {
+            return Ok(1);
+        }
+        let (buf, rest) = bufs
+            .split_first_mut()
+            .expect("one buffer per ply was allocated");
+        if depth == 1 {
+            let n = self.count_moves_within(pos, buf, opts, b.limits.route_budget)?;
+            b.tick(n)?;
+            return Ok(n);
+        }
+        self.generate_within(pos, buf, opts, b.limits.route_budget)?;
+        b.tick(0)?;
+        let mut n = 0;
+        for mv in buf.iter() {
+            n += self.perft_bounded(&pos.play(mv), depth - 1, opts, rest, b)?;
+        }
+        Ok(n)
     }
 
     /// perft(depth), the root moves split over `threads` threads when more than one.

@@ -132,6 +132,15 @@ pub struct Rules {
     pub max_captures: u32,
     /// Bits a count of captured pieces takes in the priority key (enough for `max_captures`).
     pub count_bits: u32,
+    /// The priority key compares sequences by what they capture, not by the order they capture it
+    /// in (no `earliest` criterion): two routes reaching the same state of the search can only
+    /// end in the same moves, so the search may skip the second (see `movegen`).
+    pub order_free_key: bool,
+    /// The number of pieces a sequence takes is the key's first field (`priority most pieces`
+    /// first): a branch that cannot take as many as the best found so far can be cut.
+    pub count_first: bool,
+    /// Total width of the priority key in bits.
+    pub key_width: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
 }
@@ -214,6 +223,12 @@ impl Rules {
             })
             .collect();
         let width: u32 = key.iter().map(|f| f.width).sum();
+        let order_free_key = !key
+            .iter()
+            .any(|f| matches!(f.criterion, Criterion::EarliestOf(_)));
+        let count_first = key
+            .first()
+            .is_some_and(|f| f.criterion == Criterion::MostPieces);
         if width > 128 {
             return Err(CompileError::KeyTooWide(spec.name.clone(), width));
         }
@@ -232,6 +247,9 @@ impl Rules {
             start,
             max_captures,
             count_bits,
+            order_free_key,
+            count_first,
+            key_width: width,
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
         })

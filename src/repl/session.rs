@@ -2,7 +2,7 @@
 //! Every command returns the text to print; an error is a diagnostic and leaves the game as it was.
 
 use super::commands::{self, Command};
-use crate::engine::{GenOptions, Move, Position, Sq};
+use crate::engine::{GenOptions, Move, PerftError, PerftLimits, Position, Sq};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::render::{self, Style};
 use crate::{variants, Game, Variant};
@@ -666,8 +666,11 @@ impl Session {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let mut out = String::new();
         if divide {
+            // Ctrl-C stops the count (the game is untouched); so does the capture route budget.
+            crate::interrupt::reset();
             let mut rows: Vec<(String, u64)> = rules
-                .divide(pos, depth, opts, threads)
+                .divide_interruptible(pos, depth, opts, threads, PerftLimits::default())
+                .map_err(Report::new)?
                 .iter()
                 .map(|(m, n)| (move_to_string(rules, m), *n))
                 .collect();
@@ -679,9 +682,17 @@ impl Session {
             let total: u64 = rows.iter().map(|r| r.1).sum();
             out.push_str(&format!("perft({depth}) = {total}\n"));
         } else {
+            crate::interrupt::reset();
             for d in 1..=depth {
-                let n = rules.perft_threads(pos, d, opts, threads);
-                out.push_str(&format!("perft({d}) = {n}\n"));
+                match rules.perft_interruptible(pos, d, opts, threads, PerftLimits::default()) {
+                    Ok(n) => out.push_str(&format!("perft({d}) = {n}\n")),
+                    // The depths already counted stay on screen.
+                    Err(PerftError::Interrupted) => {
+                        out.push_str(&format!("perft({d}) interrupted\n"));
+                        break;
+                    }
+                    Err(e) => return Err(Report::new(e)),
+                }
             }
         }
         Ok(out)

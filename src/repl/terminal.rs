@@ -44,6 +44,8 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
         unicode: true,
     };
     session.show_after_change = true;
+    // Ctrl-C during long work (perft) stops the work, not the REPL.
+    crate::interrupt::install();
     run_interactive(&mut session, opts.history, color)
 }
 

@@ -1,0 +1,475 @@
+//! A reference move generator: slow and plain, a direct transcription of the rules concepts of a
+//! compiled variant's `VariantSpec` (squares as (file, rank) pairs, pieces in a map, directions as
+//! vectors, capture sequences by depth-first search over the board), sharing nothing with the
+//! engine's generator but the spec and the position's contents. Used to check the fast generator.
+
+use damelab::engine::{Position, Rules};
+use damelab::spec::{
+    CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal, SquareSet, VariantSpec,
+    Zone,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+pub type C = (i32, i32);
+
+/// A move as the reference sees it: squares as coordinates.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RefMove {
+    pub from: C,
+    pub to: C,
+    pub captured: BTreeSet<C>,
+    pub kind_after: u8,
+    pub route: Vec<C>,
+    /// The captured squares in the order taken.
+    pub order: Vec<C>,
+}
+
+impl RefMove {
+    pub fn id(&self) -> (C, C, BTreeSet<C>, u8) {
+        (self.from, self.to, self.captured.clone(), self.kind_after)
+    }
+}
+
+/// The engine's move in the reference's terms.
+pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
+    let c = |sq: u8| {
+        let (f, r) = rules.geo.coord(sq);
+        (f as i32, r as i32)
+    };
+    RefMove {
+        from: c(m.from),
+        to: c(m.to),
+        captured: (0..128u8)
+            .filter(|&s| m.captured & (1u128 << s) != 0)
+            .map(c)
+            .collect(),
+        kind_after: m.kind_after,
+        route: m.route().iter().map(|&s| c(s)).collect(),
+        order: rules.capture_order(m).iter().map(|&s| c(s)).collect(),
+    }
+}
+
+struct Board<'a> {
+    spec: &'a VariantSpec,
+    /// (side, kind) of every piece.
+    pieces: BTreeMap<C, (usize, u8)>,
+    side: usize,
+}
+
+/// One step in absolute angle `a` (north first, clockwise): on a board of dark squares only, an
+/// orthogonal step goes to the next dark square, two squares away.
+fn vector(spec: &VariantSpec, a: u8) -> C {
+    let (df, dr) = [
+        (0, 1),
+        (1, 1),
+        (1, 0),
+        (1, -1),
+        (0, -1),
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+    ][a as usize];
+    let len = if a.is_multiple_of(2) && spec.board.squares != SquareSet::All {
+        2
+    } else {
+        1
+    };
+    (df * len, dr * len)
+}
+
+fn add(c: C, v: C) -> C {
+    (c.0 + v.0, c.1 + v.1)
+}
+
+/// The directions of a set, for `side`: the second side's are the first side's turned 180°.
+fn dirs(set: u8, side: usize) -> Vec<u8> {
+    (0..8u8)
+        .filter(|a| set & (1 << a) != 0)
+        .map(|a| if side == 0 { a } else { (a + 4) % 8 })
+        .collect()
+}
+
+impl Board<'_> {
+    fn playable(&self, (f, r): C) -> bool {
+        let b = &self.spec.board;
+        if f < 0 || r < 0 || f >= b.width as i32 || r >= b.height as i32 {
+            return false;
+        }
+        let dark = (f + r) % 2 == 0;
+        match b.squares {
+            SquareSet::All => true,
+            SquareSet::Dark => dark,
+            SquareSet::DarkA1Light => !dark,
+        }
+    }
+
+    /// The kind a piece of `kind` of the side to move becomes on `c`, if it promotes there.
+    fn promotion(&self, kind: u8, c: C) -> Option<u8> {
+        let (w, h) = (self.spec.board.width as i32, self.spec.board.height as i32);
+        for p in &self.spec.pieces[kind as usize].promotions {
+            let inside = match &p.zone {
+                Zone::FarRank => c.1 == if self.side == 0 { h - 1 } else { 0 },
+                Zone::Squares(list) => {
+                    let seen = if self.side == 0 {
+                        c
+                    } else {
+                        (w - 1 - c.0, h - 1 - c.1)
+                    };
+                    list.iter().any(|&(f, r)| (f as i32, r as i32) == seen)
+                }
+                Zone::EnemyStart(k) => self.spec.setup[1 - self.side]
+                    .iter()
+                    .any(|&(kk, (f, r))| kk == *k && (f as i32, r as i32) == c),
+            };
+            if inside && self.playable(c) {
+                return Some(p.to);
+            }
+        }
+        None
+    }
+}
+
+/// A capture sequence under way.
+#[derive(Clone)]
+struct Seq {
+    origin: C,
+    kind0: u8,
+    cur: C,
+    kind: u8,
+    last: Option<u8>,
+    taken: Vec<(C, u8)>,
+    route: Vec<C>,
+}
+
+impl Board<'_> {
+    fn empty(&self, s: &Seq, c: C) -> bool {
+        if !self.playable(c) {
+            return false;
+        }
+        if c == s.origin {
+            return true;
+        }
+        match self.pieces.get(&c) {
+            None => true,
+            Some(_) => {
+                self.spec.captures.removal == Removal::Immediate
+                    && s.taken.iter().any(|&(t, _)| t == c)
+            }
+        }
+    }
+
+    fn capturable(&self, s: &Seq, c: C) -> bool {
+        let Some(&(side, kind)) = self.pieces.get(&c) else {
+            return false;
+        };
+        side != self.side
+            && !s.taken.iter().any(|&(t, _)| t == c)
+            && (!self.spec.captures.equal_or_lower_rank_only
+                || self.spec.pieces[kind as usize].rank <= self.spec.pieces[s.kind as usize].rank)
+    }
+
+    /// Every single capture from the sequence's square: (direction, captured square, landing
+    /// squares), the continuation rule not yet applied.
+    fn jumps(&self, s: &Seq) -> Vec<(u8, C, Vec<C>)> {
+        let piece = &self.spec.pieces[s.kind as usize];
+        let mut fly_set = 0u8;
+        let mut jump_set = 0u8;
+        // Reach (to the captured piece) and landing distance of the flying captures.
+        let (mut reach, mut land_max) = (0usize, 0usize);
+        for op in &piece.captures {
+            match op {
+                CaptureOp::Jump { dirs } => jump_set |= dirs,
+                CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
+                } => {
+                    fly_set |= dirs;
+                    let r = range.map_or(usize::MAX, |r| r as usize);
+                    reach = reach.max(r);
+                    land_max = land_max.max(if *landing == Landing::DirectlyBehind {
+                        1
+                    } else {
+                        r
+                    });
+                }
+            }
+        }
+        // A fly in a direction includes the short jump that way.
+        jump_set &= !fly_set;
+        let banned =
+            |d: u8| self.spec.captures.no_180_turn && s.last.is_some_and(|l| (l + 4) % 8 == d);
+        let mut out = Vec::new();
+        for d in dirs(jump_set, self.side) {
+            if banned(d) {
+                continue;
+            }
+            let v = vector(self.spec, d);
+            let over = add(s.cur, v);
+            let land = add(over, v);
+            if self.capturable(s, over) && self.empty(s, land) {
+                out.push((d, over, vec![land]));
+            }
+        }
+        for d in dirs(fly_set, self.side) {
+            if banned(d) {
+                continue;
+            }
+            let v = vector(self.spec, d);
+            let mut over = add(s.cur, v);
+            let mut dist = 1;
+            while self.empty(s, over) {
+                over = add(over, v);
+                dist += 1;
+            }
+            if dist > reach || !self.capturable(s, over) {
+                continue;
+            }
+            let mut lands = Vec::new();
+            let mut land = add(over, v);
+            while self.empty(s, land) && lands.len() < land_max {
+                lands.push(land);
+                land = add(land, v);
+            }
+            if !lands.is_empty() {
+                out.push((d, over, lands));
+            }
+        }
+        out
+    }
+
+    /// The sequence after taking `over` and landing on `land` going `d`.
+    fn step(&self, s: &Seq, d: u8, over: C, land: C) -> Seq {
+        let mut n = s.clone();
+        n.taken.push((over, self.pieces[&over].1));
+        n.route.push(land);
+        n.cur = land;
+        n.last = Some(d);
+        if self.spec.captures.mid_capture_promotion == MidCapturePromotion::Continue {
+            if let Some(k) = self.promotion(s.kind, land) {
+                n.kind = k;
+            }
+        }
+        n
+    }
+
+    fn extend(&self, s: Seq, done: &mut Vec<Seq>) {
+        let jumps = self.jumps(&s);
+        if jumps.is_empty() {
+            if !s.taken.is_empty() {
+                done.push(s);
+            }
+            return;
+        }
+        for (d, over, lands) in jumps {
+            let nexts: Vec<Seq> = lands.iter().map(|&l| self.step(&s, d, over, l)).collect();
+            // With several landing squares, one from which the capture can go on must be taken.
+            let on: Vec<bool> = nexts.iter().map(|n| !self.jumps(n).is_empty()).collect();
+            let must_go_on = lands.len() > 1 && on.iter().any(|&b| b);
+            // The killer rule: taking a piece of these kinds last, land directly behind it.
+            let behind_last = self.spec.pieces[s.kind as usize].captures.iter().any(|op| {
+                matches!(op, CaptureOp::Fly { landing: Landing::BehindLast(kinds), .. }
+                        if kinds & (1 << self.pieces[&over].1) != 0)
+            }) && !on.iter().any(|&b| b);
+            for (i, (n, go_on)) in nexts.into_iter().zip(on).enumerate() {
+                if must_go_on && !go_on || behind_last && i > 0 {
+                    continue;
+                }
+                if self.spec.captures.mid_capture_promotion == MidCapturePromotion::Stop
+                    && self.promotion(s.kind, n.cur).is_some()
+                {
+                    done.push(n);
+                    continue;
+                }
+                self.extend(n, done);
+            }
+        }
+    }
+
+    /// The priority of a sequence as a list of numbers compared in order (higher wins).
+    fn priority(&self, s: &Seq) -> Vec<u32> {
+        let pieces = &self.spec.pieces;
+        let mut ranks: Vec<u8> = pieces.iter().map(|p| p.rank).collect();
+        ranks.sort_unstable_by(|a, b| b.cmp(a));
+        ranks.dedup();
+        let mut key = Vec::new();
+        for c in &self.spec.captures.priority {
+            match *c {
+                Criterion::MostPieces => key.push(s.taken.len() as u32),
+                Criterion::MostValue => key.push(
+                    s.taken
+                        .iter()
+                        .map(|&(_, k)| pieces[k as usize].value as u32)
+                        .sum(),
+                ),
+                Criterion::HighestCapturer => key.push(pieces[s.kind0 as usize].rank as u32),
+                Criterion::HighestCapturedRanks => {
+                    for &r in &ranks {
+                        key.push(
+                            s.taken
+                                .iter()
+                                .filter(|&&(_, k)| pieces[k as usize].rank == r)
+                                .count() as u32,
+                        );
+                    }
+                }
+                Criterion::MostOf(k) => {
+                    key.push(s.taken.iter().filter(|&&(_, t)| t == k).count() as u32)
+                }
+                Criterion::EarliestOf(k) => {
+                    for i in 0..128 {
+                        key.push(s.taken.get(i).is_some_and(|&(_, t)| t == k) as u32);
+                    }
+                }
+            }
+        }
+        key
+    }
+
+    fn lost_by_material(&self) -> bool {
+        let game = &self.spec.game;
+        let of = |side: usize| -> Vec<u8> {
+            self.pieces
+                .values()
+                .filter(|(s, _)| *s == side)
+                .map(|&(_, k)| k)
+                .collect()
+        };
+        let (a, b) = (of(0), of(1));
+        for &(win, lose) in &game.lone_wins {
+            if (a == [win] && b == [lose]) || (b == [win] && a == [lose]) {
+                return true;
+            }
+        }
+        game.lose_without
+            .iter()
+            .any(|k| !a.contains(k) || !b.contains(k))
+    }
+}
+
+/// Every legal move of `pos` by the reference rules, every route of every capture kept.
+pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
+    let spec = &rules.spec;
+    let side = pos.turn();
+    let mut pieces = BTreeMap::new();
+    for s in 0..2 {
+        for (sq, kind) in pos.pieces(s) {
+            let (f, r) = rules.geo.coord(sq);
+            pieces.insert((f as i32, r as i32), (s, kind as u8));
+        }
+    }
+    let board = Board { spec, pieces, side };
+    if board.lost_by_material() {
+        return Vec::new();
+    }
+    let own: Vec<(C, u8)> = board
+        .pieces
+        .iter()
+        .filter(|(_, (s, _))| *s == side)
+        .map(|(&c, &(_, k))| (c, k))
+        .collect();
+
+    let mut done = Vec::new();
+    for &(c, kind) in &own {
+        let start = Seq {
+            origin: c,
+            kind0: kind,
+            cur: c,
+            kind,
+            last: None,
+            taken: Vec::new(),
+            route: Vec::new(),
+        };
+        board.extend(start, &mut done);
+    }
+    let mut out = Vec::new();
+    if let Some(best) = done.iter().map(|s| board.priority(s)).max() {
+        for s in done.iter().filter(|s| board.priority(s) == best) {
+            out.push(RefMove {
+                from: s.origin,
+                to: s.cur,
+                captured: s.taken.iter().map(|&(t, _)| t).collect(),
+                kind_after: board.promotion(s.kind, s.cur).unwrap_or(s.kind),
+                route: s.route.clone(),
+                order: s.taken.iter().map(|&(t, _)| t).collect(),
+            });
+        }
+    }
+    if !out.is_empty() && spec.captures.compulsory {
+        return out;
+    }
+
+    // Quiet moves.
+    let mut quiet = BTreeSet::new();
+    let run = pos.runs[side];
+    for &(c, kind) in &own {
+        let piece = &spec.pieces[kind as usize];
+        if let Some(limit) = piece.quiet_limit {
+            let (rf, rr) = rules.geo.coord(run.sq);
+            let still = own.iter().any(|&(_, k)| limit.while_own & (1 << k) != 0);
+            if run.count >= limit.max && still && (rf as i32, rr as i32) == c {
+                continue;
+            }
+        }
+        let free = |t: C| board.playable(t) && !board.pieces.contains_key(&t);
+        for op in &piece.quiet {
+            match *op {
+                QuietOp::Step { dirs: set } => {
+                    for d in dirs(set, side) {
+                        let t = add(c, vector(spec, d));
+                        if free(t) {
+                            quiet.insert((c, t, kind));
+                        }
+                    }
+                }
+                QuietOp::Slide { dirs: set, range } => {
+                    for d in dirs(set, side) {
+                        let v = vector(spec, d);
+                        let mut t = add(c, v);
+                        let mut left = range.map_or(usize::MAX, |r| r as usize);
+                        while free(t) && left > 0 {
+                            quiet.insert((c, t, kind));
+                            t = add(t, v);
+                            left -= 1;
+                        }
+                    }
+                }
+                QuietOp::Leap {
+                    dirs: set,
+                    over,
+                    max,
+                } => {
+                    for d in dirs(set, side) {
+                        let v = vector(spec, d);
+                        let mut t = add(c, v);
+                        let mut len = 0u32;
+                        while board.playable(t)
+                            && board
+                                .pieces
+                                .get(&t)
+                                .is_some_and(|&(s, k)| s == side && over & (1 << k) != 0)
+                        {
+                            len += 1;
+                            t = add(t, v);
+                        }
+                        let ok_len = len > 0 && max.is_none_or(|m| len <= m as u32);
+                        if ok_len && board.playable(t) && !board.pieces.contains_key(&t) {
+                            quiet.insert((c, t, kind));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    for (from, to, kind) in quiet {
+        out.push(RefMove {
+            from,
+            to,
+            captured: BTreeSet::new(),
+            kind_after: board.promotion(kind, to).unwrap_or(kind),
+            route: vec![to],
+            order: Vec::new(),
+        });
+    }
+    out
+}
