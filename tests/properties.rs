@@ -194,6 +194,10 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             EndReason::Repetition(_) => {
                 prop_assert!(false, "{}: repetition in a one-position game", ctx)
             }
+            EndReason::MoveCount(_) => {
+                // Positions played with `Position::play` keep their counts at 0.
+                prop_assert!(false, "{}: move-count draw with every count at 0", ctx)
+            }
         },
         None => {
             prop_assert!(material.is_none(), "{}", ctx);

@@ -238,10 +238,12 @@ impl Rules {
                 for d in prog.flies.iter() {
                     let line = &geo.next[d as usize];
                     let mut t = line[sq as usize];
+                    let mut dist = 1u8;
                     while t != NONE && occupied & bit(t) == 0 {
                         t = line[t as usize];
+                        dist = dist.saturating_add(1);
                     }
-                    if t != NONE && capturable & bit(t) != 0 {
+                    if t != NONE && dist <= prog.fly_reach && capturable & bit(t) != 0 {
                         let land = line[t as usize];
                         if land != NONE && occupied & bit(land) == 0 {
                             return true;
@@ -390,9 +392,11 @@ impl Rules {
                 }
                 for d in prog.slides.iter() {
                     let mut t = next[d as usize][sq as usize];
-                    while t != NONE && empty & bit(t) != 0 {
+                    let mut left = prog.slide_max;
+                    while t != NONE && left > 0 && empty & bit(t) != 0 {
                         out.push(self.quiet_target(side, kind, sq, t));
                         t = next[d as usize][t as usize];
+                        left -= 1;
                     }
                 }
                 for leap in &prog.leaps {
@@ -447,9 +451,11 @@ impl Rules {
             for d in prog.slides.iter() {
                 let delta = geo.delta[d as usize];
                 let mut front = shift(pieces, delta) & empty;
-                while front != 0 {
+                let mut left = prog.slide_max;
+                while front != 0 && left > 0 {
                     n += front.count_ones() as u64;
                     front = shift(front, delta) & empty;
+                    left -= 1;
                 }
             }
             for leap in &prog.leaps {
@@ -527,15 +533,18 @@ impl Search<'_> {
         (land != NONE && self.is_empty(land)).then_some((over, land))
     }
 
-    /// The square a flying jump in direction `d` from `cur` would capture, if any.
+    /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
+    /// piece on the line, at most `reach` squares away.
     #[inline(always)]
-    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<Sq> {
+    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits, reach: u8) -> Option<Sq> {
         let next = &self.rules.geo.next[d as usize];
         let mut sq = next[cur as usize];
+        let mut dist = 1u8;
         while sq != NONE && self.is_empty(sq) {
             sq = next[sq as usize];
+            dist = dist.saturating_add(1);
         }
-        if sq == NONE || capturable & bit(sq) == 0 {
+        if sq == NONE || dist > reach || capturable & bit(sq) == 0 {
             return None;
         }
         let land = next[sq as usize];
@@ -553,9 +562,12 @@ impl Search<'_> {
         {
             return true;
         }
-        prog.flies
-            .iter()
-            .any(|d| !self.reverses(last, d) && self.fly_target(cur, d, capturable).is_some())
+        prog.flies.iter().any(|d| {
+            !self.reverses(last, d)
+                && self
+                    .fly_target(cur, d, capturable, prog.fly_reach)
+                    .is_some()
+        })
     }
 
     /// The kind the capturing piece is after landing on `sq` mid-capture.
@@ -614,7 +626,7 @@ impl Search<'_> {
             if self.reverses(last, d) {
                 continue;
             }
-            let Some(over) = self.fly_target(cur, d, capturable) else {
+            let Some(over) = self.fly_target(cur, d, capturable, prog.fly_reach) else {
                 continue;
             };
             found = true;
@@ -624,16 +636,26 @@ impl Search<'_> {
             self.captured |= bit(over);
             let mut continuing = false;
             let mut land = line[over as usize];
-            while land != NONE && self.is_empty(land) {
+            let mut left = prog.fly_land;
+            while land != NONE && left > 0 && self.is_empty(land) {
                 if self.can_jump(land, self.kind_on_landing(kind, land), d) {
                     continuing = true;
                     break;
                 }
                 land = line[land as usize];
+                left -= 1;
             }
             self.captured &= !bit(over);
+            // A capture that ends the move on a piece of a `behind_last` kind lands directly
+            // behind it.
+            let mut left = if !continuing && prog.behind_last & (1 << self.pos.kind_at(over)) != 0 {
+                1
+            } else {
+                prog.fly_land
+            };
             let mut land = line[over as usize];
-            while land != NONE && self.is_empty(land) {
+            while land != NONE && left > 0 && self.is_empty(land) {
+                left -= 1;
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
                     self.captured |= bit(over);
@@ -734,6 +756,14 @@ impl Search<'_> {
                     return;
                 }
             }
+        } else if self.out[self.start..]
+            .iter()
+            .any(|m| m.same_move(&mv) && self.rules.same_capture_order(m, &mv))
+        {
+            // Kept duplicates are routes taking the pieces in another order: routes that take
+            // the same pieces in the same order differ only in a flying piece's landing squares
+            // between captures, and are one move.
+            return;
         }
         self.out.push(mv);
     }
@@ -810,6 +840,48 @@ impl Rules {
             cur = land;
         }
         order
+    }
+
+    /// Whether two captures take their pieces in the same order (each leg of a route takes one
+    /// piece: the first captured square on the line between its two landing squares that an
+    /// earlier leg has not taken).
+    pub fn same_capture_order(&self, a: &Move, b: &Move) -> bool {
+        if a.path_len != b.path_len || a.from != b.from {
+            return false;
+        }
+        let (mut ca, mut cb) = (a.from, b.from);
+        let (mut da, mut db): (Bits, Bits) = (0, 0);
+        for (&la, &lb) in a.route().iter().zip(b.route()) {
+            let ta = self.leg_capture(ca, la, a.captured & !da);
+            let tb = self.leg_capture(cb, lb, b.captured & !db);
+            if ta != tb {
+                return false;
+            }
+            if let Some(t) = ta {
+                da |= bit(t);
+                db |= bit(t);
+            }
+            (ca, cb) = (la, lb);
+        }
+        true
+    }
+
+    /// The first square of `captured` on the straight line from `from` to `to`.
+    fn leg_capture(&self, from: Sq, to: Sq, captured: Bits) -> Option<Sq> {
+        for line in &self.geo.next {
+            let mut t = line[from as usize];
+            let mut first = None;
+            while t != NONE && t != to {
+                if first.is_none() && captured & bit(t) != 0 {
+                    first = Some(t);
+                }
+                t = line[t as usize];
+            }
+            if t == to {
+                return first;
+            }
+        }
+        None
     }
 
     /// The priority key of a capture `mv` in `pos` (the key the generator compared it by); 0 for a

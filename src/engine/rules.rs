@@ -4,7 +4,8 @@
 use super::geometry::{bit, Bits, Geometry, Sq};
 use super::position::Position;
 use crate::spec::{
-    Angle, AngleSet, CaptureOp, Criterion, MidCapturePromotion, QuietOp, Removal, VariantSpec, Zone,
+    Angle, AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal,
+    VariantSpec, Zone,
 };
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
@@ -64,6 +65,16 @@ pub struct PieceProgram {
     pub value: u8,
     /// (max, own kinds mask): at most `max` quiet moves in a row while the side has one of those.
     pub quiet_limit: Option<(u8, u8)>,
+    /// Longest slide (`slide … up to N`); `u8::MAX` = no limit.
+    pub slide_max: u8,
+    /// Farthest a flying capture reaches for the piece it takes (`up to N`).
+    pub fly_reach: u8,
+    /// Farthest beyond the taken piece a flying capture lands: `up to N`, 1 for `landing directly
+    /// behind`.
+    pub fly_land: u8,
+    /// Kinds (bit mask) whose capture as the last of a move makes a flying piece land directly
+    /// behind (`landing directly behind when the last piece taken is a …`).
+    pub behind_last: u8,
 }
 
 impl PieceProgram {
@@ -254,10 +265,14 @@ impl Rules {
         let mut step_set: AngleSet = 0;
         let mut slide_set: AngleSet = 0;
         let mut leaps = Vec::new();
+        let mut slide_max = 0u8;
         for op in &piece.quiet {
             match *op {
                 QuietOp::Step { dirs } => step_set |= dirs,
-                QuietOp::Slide { dirs } => slide_set |= dirs,
+                QuietOp::Slide { dirs, range } => {
+                    slide_set |= dirs;
+                    slide_max = slide_max.max(range.unwrap_or(u8::MAX));
+                }
                 QuietOp::Leap { dirs, over, max } => {
                     for a in 0..8u8 {
                         if dirs & (1 << a) != 0 {
@@ -275,10 +290,28 @@ impl Rules {
         step_set &= !slide_set;
         let mut jump_set: AngleSet = 0;
         let mut fly_set: AngleSet = 0;
+        let (mut fly_reach, mut fly_land, mut behind_last) = (0u8, 0u8, 0u8);
         for op in &piece.captures {
             match *op {
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
-                CaptureOp::Fly { dirs } => fly_set |= dirs,
+                CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
+                } => {
+                    // A piece's flying captures share one range and landing rule: the widest.
+                    fly_set |= dirs;
+                    let r = range.unwrap_or(u8::MAX);
+                    fly_reach = fly_reach.max(r);
+                    match landing {
+                        Landing::Anywhere => fly_land = fly_land.max(r),
+                        Landing::DirectlyBehind => fly_land = fly_land.max(1),
+                        Landing::BehindLast(kinds) => {
+                            fly_land = fly_land.max(r);
+                            behind_last |= kinds;
+                        }
+                    }
+                }
             }
         }
         jump_set &= !fly_set;
@@ -320,6 +353,10 @@ impl Rules {
             rank: piece.rank,
             value: piece.value,
             quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
+            slide_max,
+            fly_reach,
+            fly_land,
+            behind_last,
         }
     }
 

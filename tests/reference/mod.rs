@@ -5,7 +5,8 @@
 
 use damelab::engine::{Position, Rules};
 use damelab::spec::{
-    CaptureOp, Criterion, MidCapturePromotion, QuietOp, Removal, SquareSet, VariantSpec, Zone,
+    CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal, SquareSet, VariantSpec,
+    Zone,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -19,6 +20,8 @@ pub struct RefMove {
     pub captured: BTreeSet<C>,
     pub kind_after: u8,
     pub route: Vec<C>,
+    /// The captured squares in the order taken.
+    pub order: Vec<C>,
 }
 
 impl RefMove {
@@ -42,6 +45,7 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
             .collect(),
         kind_after: m.kind_after,
         route: m.route().iter().map(|&s| c(s)).collect(),
+        order: rules.capture_order(m).iter().map(|&s| c(s)).collect(),
     }
 }
 
@@ -170,10 +174,25 @@ impl Board<'_> {
         let piece = &self.spec.pieces[s.kind as usize];
         let mut fly_set = 0u8;
         let mut jump_set = 0u8;
+        // Reach (to the captured piece) and landing distance of the flying captures.
+        let (mut reach, mut land_max) = (0usize, 0usize);
         for op in &piece.captures {
             match op {
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
-                CaptureOp::Fly { dirs } => fly_set |= dirs,
+                CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
+                } => {
+                    fly_set |= dirs;
+                    let r = range.map_or(usize::MAX, |r| r as usize);
+                    reach = reach.max(r);
+                    land_max = land_max.max(if *landing == Landing::DirectlyBehind {
+                        1
+                    } else {
+                        r
+                    });
+                }
             }
         }
         // A fly in a direction includes the short jump that way.
@@ -198,15 +217,17 @@ impl Board<'_> {
             }
             let v = vector(self.spec, d);
             let mut over = add(s.cur, v);
+            let mut dist = 1;
             while self.empty(s, over) {
                 over = add(over, v);
+                dist += 1;
             }
-            if !self.capturable(s, over) {
+            if dist > reach || !self.capturable(s, over) {
                 continue;
             }
             let mut lands = Vec::new();
             let mut land = add(over, v);
-            while self.empty(s, land) {
+            while self.empty(s, land) && lands.len() < land_max {
                 lands.push(land);
                 land = add(land, v);
             }
@@ -245,8 +266,13 @@ impl Board<'_> {
             // With several landing squares, one from which the capture can go on must be taken.
             let on: Vec<bool> = nexts.iter().map(|n| !self.jumps(n).is_empty()).collect();
             let must_go_on = lands.len() > 1 && on.iter().any(|&b| b);
-            for (n, go_on) in nexts.into_iter().zip(on) {
-                if must_go_on && !go_on {
+            // The killer rule: taking a piece of these kinds last, land directly behind it.
+            let behind_last = self.spec.pieces[s.kind as usize].captures.iter().any(|op| {
+                matches!(op, CaptureOp::Fly { landing: Landing::BehindLast(kinds), .. }
+                        if kinds & (1 << self.pieces[&over].1) != 0)
+            }) && !on.iter().any(|&b| b);
+            for (i, (n, go_on)) in nexts.into_iter().zip(on).enumerate() {
+                if must_go_on && !go_on || behind_last && i > 0 {
                     continue;
                 }
                 if self.spec.captures.mid_capture_promotion == MidCapturePromotion::Stop
@@ -365,6 +391,7 @@ pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                 captured: s.taken.iter().map(|&(t, _)| t).collect(),
                 kind_after: board.promotion(s.kind, s.cur).unwrap_or(s.kind),
                 route: s.route.clone(),
+                order: s.taken.iter().map(|&(t, _)| t).collect(),
             });
         }
     }
@@ -395,13 +422,15 @@ pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                         }
                     }
                 }
-                QuietOp::Slide { dirs: set } => {
+                QuietOp::Slide { dirs: set, range } => {
                     for d in dirs(set, side) {
                         let v = vector(spec, d);
                         let mut t = add(c, v);
-                        while free(t) {
+                        let mut left = range.map_or(usize::MAX, |r| r as usize);
+                        while free(t) && left > 0 {
                             quiet.insert((c, t, kind));
                             t = add(t, v);
+                            left -= 1;
                         }
                     }
                 }
@@ -439,6 +468,7 @@ pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
             captured: BTreeSet::new(),
             kind_after: board.promotion(kind, to).unwrap_or(kind),
             route: vec![to],
+            order: Vec::new(),
         });
     }
     out
