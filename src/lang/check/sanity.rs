@@ -155,7 +155,7 @@ impl Checker<'_> {
                     }
                 }
             }
-            GameRule::Repetition(n) => {
+            GameRule::Repetition(n, _) => {
                 let text = self.text(n.span).to_string();
                 let digits = text.trim_end_matches(|c: char| c.is_ascii_alphabetic());
                 let want = ordinal_suffix(n.node);
