@@ -8,6 +8,8 @@ pub mod game;
 pub mod interrupt;
 pub mod lang;
 pub mod notation;
+pub mod search;
+pub mod selfplay;
 pub mod spec;
 pub mod util;
 pub mod variant;
