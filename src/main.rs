@@ -98,6 +98,11 @@ enum Command {
     },
     /// Describe a variant in plain English, from its compiled rules.
     Rules { variant: String },
+    /// Search a position: best move, score and principal variation at each depth.
+    Analyse(damelab::selfplay::cli::AnalyseArgs),
+    /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
+    /// combines the JSON files of shards.
+    Selfplay(damelab::selfplay::cli::SelfplayArgs),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         variant: String,
@@ -182,6 +187,10 @@ fn main() -> ExitCode {
         },
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
+        }
+        Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
+        Some(Command::Selfplay(a)) => {
+            damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}"))
         }
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
