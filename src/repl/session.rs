@@ -8,6 +8,9 @@ use crate::render::{self, Style};
 use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
+#[path = "engine.rs"]
+mod engine_cmds;
+
 /// The deepest `perft` the workbench runs: beyond it a count takes hours in the bigger variants.
 const MAX_PERFT: usize = 12;
 
@@ -23,6 +26,8 @@ pub struct Session {
     /// does; scripts ask with `show`).
     pub show_after_change: bool,
     changed: bool,
+    /// The engine of `go`, `hint` and `engine SIDE`.
+    pub engine: crate::search::repl::EngineState,
 }
 
 type Outcome = Result<String, Report>;
@@ -72,6 +77,7 @@ impl Session {
             style: Style::default(),
             show_after_change: false,
             changed: false,
+            engine: Default::default(),
         }
     }
 
@@ -205,6 +211,9 @@ impl Session {
             "turn" => self.turn(arg),
             "perft" => self.perft(arg, false),
             "divide" => self.perft(arg, true),
+            "go" => self.go(arg),
+            "hint" => self.hint(arg),
+            "engine" => self.engine_cmd(arg),
             "explain" => {
                 if arg.is_empty() {
                     return Err(fail(
@@ -363,6 +372,7 @@ impl Session {
         }
         self.game = trial;
         self.changed = true;
+        out.push_str(&self.engine_answer());
         Ok(out)
     }
 

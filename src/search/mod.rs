@@ -7,6 +7,7 @@
 //! live in per-ply buffers owned by the [`Searcher`].
 
 pub mod eval;
+pub mod repl;
 pub mod tt;
 pub mod zobrist;
 
