@@ -189,9 +189,7 @@ fn main() -> ExitCode {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
         Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
-        Some(Command::Selfplay(a)) => {
-            damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}"))
-        }
+        Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -7,7 +7,11 @@ use std::io::Write;
 
 impl Session {
     /// Search; each depth's line is printed as it comes on a terminal, else returned with the rest.
-    fn think(&mut self, arg: &str, cmd: &str) -> Result<(Option<crate::Move>, String), miette::Report> {
+    fn think(
+        &mut self,
+        arg: &str,
+        cmd: &str,
+    ) -> Result<(Option<crate::Move>, String), miette::Report> {
         let limits = parse_limits(arg, cmd)?;
         let live = self.show_after_change;
         let mut out = String::new();

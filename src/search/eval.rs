@@ -74,7 +74,12 @@ impl Eval {
         let geo = &rules.geo;
         let from_rules = rules.spec.pieces.iter().any(|p| p.value != 1);
         let mut values: Vec<i32> = if from_rules {
-            rules.spec.pieces.iter().map(|p| p.value as i32 * 100).collect()
+            rules
+                .spec
+                .pieces
+                .iter()
+                .map(|p| p.value as i32 * 100)
+                .collect()
         } else {
             let squares = BitIter(geo.playable).count().max(1) as f64;
             let mean: Vec<f64> = (0..kinds)

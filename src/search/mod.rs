@@ -186,7 +186,7 @@ impl Searcher {
         for depth in 1..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
-            let score = self.node(pos, hash, depth as i32, 0, -WIN - 1, WIN + 1, base);
+            let score = self.node(pos, hash, depth as i32, 0, -WIN - 1, WIN + 1, 0);
             self.path.truncate(base);
             if self.stop {
                 result.stopped = true;
@@ -383,7 +383,15 @@ impl Searcher {
             if searched == 0 {
                 score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
             } else {
-                score = -self.node(&child, ch, child_depth, ply + 1, -alpha - 1, -alpha, child_irr);
+                score = -self.node(
+                    &child,
+                    ch,
+                    child_depth,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    child_irr,
+                );
                 if score > alpha && score < beta && !self.stop {
                     score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
                 }

@@ -26,7 +26,9 @@ impl Table {
     /// A table of at most `mib` MiB (at least one entry), cleared.
     pub fn new(mib: usize) -> Table {
         let bytes = mib.max(1) * 1024 * 1024;
-        let mut n = (bytes / std::mem::size_of::<Entry>()).max(1).next_power_of_two();
+        let mut n = (bytes / std::mem::size_of::<Entry>())
+            .max(1)
+            .next_power_of_two();
         if n * std::mem::size_of::<Entry>() > bytes {
             n /= 2;
         }

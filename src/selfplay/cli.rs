@@ -268,7 +268,10 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         }
     }
     if a.nodes == Some(0) {
-        return Err(bad("--nodes 0 is out of range".into(), "give at least 1 node"));
+        return Err(bad(
+            "--nodes 0 is out of range".into(),
+            "give at least 1 node",
+        ));
     }
     let threads = match a.threads {
         Some(0) => {
@@ -287,7 +290,10 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     if a.max_plies == 0 {
-        return Err(bad("--max-plies 0 is out of range".into(), "give at least 1"));
+        return Err(bad(
+            "--max-plies 0 is out of range".into(),
+            "give at least 1",
+        ));
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
     for p in [&a.json, &a.svg].into_iter().flatten() {
@@ -330,7 +336,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         format: FORMAT.into(),
         version: VERSION,
         settings,
-        shards: shard.map(|(k, n)| vec![format!("{k}/{n}")]).unwrap_or_default(),
+        shards: shard
+            .map(|(k, n)| vec![format!("{k}/{n}")])
+            .unwrap_or_default(),
         report,
         games,
     };
@@ -483,4 +491,3 @@ fn merge(
     out(merged.report.text().trim_end());
     write_outputs(&merged, json, svg)
 }
-

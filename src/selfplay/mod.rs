@@ -291,11 +291,12 @@ impl Report {
             } else {
                 caps as f64 / plies as f64
             },
-            promotions_per_game: if n == 0 { 0.0 } else { promos as f64 / n as f64 },
-            ends: ENDS
-                .iter()
-                .map(|&e| (e, count(&|g| g.end == e)))
-                .collect(),
+            promotions_per_game: if n == 0 {
+                0.0
+            } else {
+                promos as f64 / n as f64
+            },
+            ends: ENDS.iter().map(|&e| (e, count(&|g| g.end == e))).collect(),
             complexity_log10: if b > 0.0 { mean * b.log10() } else { 0.0 },
         }
     }
@@ -419,8 +420,7 @@ pub fn run(
             .par_iter()
             .map_init(
                 || {
-                    let engine =
-                        (!settings.random).then(|| Searcher::new(rules.clone(), TT_MIB));
+                    let engine = (!settings.random).then(|| Searcher::new(rules.clone(), TT_MIB));
                     (engine, Vec::with_capacity(128))
                 },
                 |(engine, buf), &i| {
