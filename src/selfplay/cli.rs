@@ -54,6 +54,14 @@ pub enum MergeCommand {
         #[arg(long)]
         svg: Option<PathBuf>,
     },
+    /// Draw the draw rate against search depth (random play as depth 0), one line per variant,
+    /// from the JSON files of several runs.
+    Chart {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long, required = true)]
+        svg: PathBuf,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -243,6 +251,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
         (Some(MergeCommand::Merge { files, json, svg }), _) => {
             merge(files, json.as_deref(), svg.as_deref(), out)
         }
+        (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
         (None, Some(run)) => play(run, out),
         (None, None) => Err(bad(
             "`selfplay` needs a variant and --games".into(),
@@ -490,4 +499,41 @@ fn merge(
     out(&header(&merged));
     out(merged.report.text().trim_end());
     write_outputs(&merged, json, svg)
+}
+
+fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    check_writable(svg)?;
+    let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
+    for p in paths {
+        let f = read_run(p)?;
+        let depth = if f.settings.random {
+            0
+        } else {
+            f.settings.depth.ok_or_else(|| {
+                bad(
+                    format!(
+                        "`{}` was played with a node budget, not a depth",
+                        p.display()
+                    ),
+                    "chart runs played with --depth or --random",
+                )
+            })?
+        };
+        let name = f.settings.variant.clone();
+        let point = (depth, f.report.draws.rate);
+        match series.iter_mut().find(|s| s.0 == name) {
+            Some(s) => s.1.push(point),
+            None => series.push((name, vec![point])),
+        }
+    }
+    for (name, points) in &mut series {
+        points.sort_by_key(|p| p.0);
+        let cells: Vec<String> = points
+            .iter()
+            .map(|(d, r)| format!("depth {d}: {:.1}%", 100.0 * r))
+            .collect();
+        out(&format!("{name:<20} {}", cells.join("  ")));
+    }
+    let text = chart::draw_rate_svg(&series).map_err(|e| bad(e, ""))?;
+    write_atomic(svg, text.as_bytes())
 }
