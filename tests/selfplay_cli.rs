@@ -133,3 +133,41 @@ fn bad_input_is_a_diagnostic_and_exit_1() {
         "not JSON",
     );
 }
+
+#[test]
+fn repl_go_hint_and_engine() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(["repl", "turkish", "--echo"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the damelab binary runs");
+    let script = "hint depth 3\ngo depth 2\nengine white\nb6-b5\nengine off\ngo depth 99\nengine purple\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    let after = |cmd: &str| -> String {
+        let start = out.find(&format!("> {cmd}\n")).expect(cmd) + cmd.len() + 3;
+        out[start..].split("\n> ").next().unwrap().to_string()
+    };
+    let hint = after("hint depth 3");
+    assert_eq!(
+        hint.lines().filter(|l| l.starts_with("depth")).count(),
+        3,
+        "{hint}"
+    );
+    assert!(hint.contains("best "));
+    // `go` plays white's move; the engine then plays white and answers black's move.
+    assert!(after("go depth 2").contains("1. "), "{out}");
+    assert!(after("engine white").contains("the engine plays white"));
+    assert!(after("b6-b5").contains("2. "), "{out}");
+    assert!(after("engine off").contains("engine off"));
+    assert!(after("go depth 99").contains("out of range"));
+    assert!(after("engine purple").contains("is not a side"));
+}
