@@ -144,7 +144,8 @@ fn repl_go_hint_and_engine() {
         .stdout(std::process::Stdio::piped())
         .spawn()
         .expect("the damelab binary runs");
-    let script = "hint depth 3\ngo depth 2\nengine white\nb6-b5\nengine off\ngo depth 99\nengine purple\n";
+    let script =
+        "hint depth 3\ngo depth 2\nengine white\nb6-b5\nengine off\ngo depth 99\nengine purple\n";
     child
         .stdin
         .take()

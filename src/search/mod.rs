@@ -75,7 +75,7 @@ pub fn format_score(s: Score) -> String {
 
 pub struct Searcher {
     pub rules: Arc<Rules>,
-    pub keys: zobrist::Keys,
+    pub keys: &'static zobrist::Keys,
     pub eval: eval::Eval,
     tt: tt::Table,
     history: Box<[[[i32; 128]; 128]; 2]>,
@@ -99,7 +99,7 @@ impl Searcher {
         let eval = eval::Eval::new(&rules);
         let repetition = rules.spec.game.repetition_draw > 0;
         Searcher {
-            keys: zobrist::Keys::new(),
+            keys: zobrist::Keys::shared(),
             eval,
             tt: tt::Table::new(tt_mib),
             history: Box::new([[[0; 128]; 128]; 2]),

@@ -52,6 +52,12 @@ impl Keys {
         splitmix(&mut st)
     }
 
+    /// The one key set of the process (the keys are fixed, so every user may share them).
+    pub fn shared() -> &'static Keys {
+        static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+        KEYS.get_or_init(Keys::new)
+    }
+
     /// The hash of a position, computed from scratch.
     pub fn hash(&self, pos: &Position) -> u64 {
         let mut h = if pos.turn == 0 { 0 } else { self.turn };

@@ -108,8 +108,7 @@ pub fn play_game(
     if let Some(e) = engine.as_deref_mut() {
         e.clear();
     }
-    // The keys are fixed (a constant seed): a set of our own hashes as the engine's would.
-    let keys = crate::search::zobrist::Keys::new();
+    let keys = crate::search::zobrist::Keys::shared();
     let limits = Limits {
         depth: settings.depth,
         nodes: settings.nodes,
