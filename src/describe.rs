@@ -4,8 +4,8 @@
 use crate::engine::geometry::{BitIter, ANGLE_NAMES};
 use crate::engine::Rules;
 use crate::spec::{
-    AngleSet, CaptureOp, Criterion, MidCapturePromotion, Notation, QuietOp, Removal, SquareSet,
-    VariantSpec, Zone,
+    AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, Notation, QuietOp, Removal,
+    SquareSet, VariantSpec, Zone,
 };
 use std::fmt::Write;
 
@@ -83,11 +83,13 @@ pub fn describe(rules: &Rules) -> String {
         for op in &piece.quiet {
             let line = match op {
                 QuietOp::Step { dirs } => format!("steps one square {}", dirs_text(spec, *dirs)),
-                QuietOp::Slide { dirs } => {
-                    format!(
-                        "slides any number of empty squares {}",
-                        dirs_text(spec, *dirs)
-                    )
+                QuietOp::Slide { dirs, range } => {
+                    let how_far = match range {
+                        None => "any number of".to_string(),
+                        Some(1) => "one".to_string(),
+                        Some(n) => format!("up to {n}"),
+                    };
+                    format!("slides {how_far} empty squares {}", dirs_text(spec, *dirs))
                 }
                 QuietOp::Leap { dirs, over, max } => {
                     let (file, n) = match max {
@@ -122,11 +124,37 @@ pub fn describe(rules: &Rules) -> String {
                     "captures by a short jump over an adjacent enemy piece {}",
                     dirs_text(spec, *dirs)
                 ),
-                CaptureOp::Fly { dirs } => format!(
-                    "captures by a long jump {}: over any empty squares and one enemy piece, \
-                     landing on any empty square beyond",
-                    dirs_text(spec, *dirs)
-                ),
+                CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
+                } => {
+                    let (over, beyond) = match range {
+                        None => (
+                            "any empty squares".to_string(),
+                            "any empty square beyond".to_string(),
+                        ),
+                        Some(n) => (
+                            format!("at most {} empty squares", n - 1),
+                            format!("an empty square at most {n} beyond"),
+                        ),
+                    };
+                    let landing = match landing {
+                        Landing::Anywhere => format!("landing on {beyond}"),
+                        Landing::DirectlyBehind => {
+                            "landing on the square directly behind it".to_string()
+                        }
+                        Landing::BehindLast(kinds) => format!(
+                            "landing on {beyond}; when the last piece a move takes is a {}, \
+                             directly behind it",
+                            kinds_text(spec, *kinds, 1)
+                        ),
+                    };
+                    format!(
+                        "captures by a long jump {}: over {over} and one enemy piece, {landing}",
+                        dirs_text(spec, *dirs)
+                    )
+                }
             };
             let _ = writeln!(w, "    {line}");
         }
@@ -277,6 +305,25 @@ pub fn describe(rules: &Rules) -> String {
             w,
             "  a position occurring for the {} time with the same side to move is a draw",
             ordinal(g.repetition_draw)
+        );
+        if g.repetition_claimed {
+            let _ = writeln!(
+                w,
+                "    (if claimed: the player to move may claim it; otherwise play goes on)"
+            );
+        }
+    }
+    for rule in &g.move_count_draws {
+        let plies = rule.plies();
+        let _ = writeln!(
+            w,
+            "  draw after {} ({plies} single moves){}",
+            crate::engine::draws::move_count_words(spec, rule),
+            if rule.claimed {
+                ", if claimed; otherwise play goes on"
+            } else {
+                ""
+            }
         );
     }
     out

@@ -49,7 +49,7 @@ impl Game {
 
     /// The legal moves of the current position (none once the game is over).
     pub fn legal_moves(&self) -> Vec<Move> {
-        if self.repetition().is_some() {
+        if self.automatic_draw().is_some() {
             return Vec::new();
         }
         let mut out = Vec::new();
@@ -60,7 +60,7 @@ impl Game {
 
     /// Play a move (which must be one of [`Game::legal_moves`]).
     pub fn play(&mut self, mv: Move) {
-        let next = self.position().play(&mv);
+        let next = self.rules.play(self.position(), &mv);
         self.positions.push(next);
         self.moves.push(mv);
         self.undone.clear();
@@ -75,7 +75,7 @@ impl Game {
 
     pub fn redo(&mut self) -> Option<Move> {
         let mv = self.undone.pop()?;
-        let next = self.position().play(&mv);
+        let next = self.rules.play(self.position(), &mv);
         self.positions.push(next);
         self.moves.push(mv);
         Some(mv)
@@ -89,8 +89,41 @@ impl Game {
             return None;
         }
         let cur = self.position();
-        let count = self.positions.iter().filter(|p| *p == cur).count();
-        (count >= n as usize).then_some(count as u8)
+        let count = self
+            .positions
+            .iter()
+            .filter(|p| p.same_placement(cur))
+            .count();
+        (count >= n as usize).then_some(count.min(255) as u8)
+    }
+
+    /// A draw that ends the game by itself: repetition (unless it must be claimed) or a
+    /// move-count rule (likewise).
+    fn automatic_draw(&self) -> Option<EndReason> {
+        if !self.rules.spec.game.repetition_claimed {
+            if let Some(n) = self.repetition() {
+                return Some(EndReason::Repetition(n));
+            }
+        }
+        self.rules
+            .move_count_reached(self.position(), false)
+            .map(|(i, _)| EndReason::MoveCount(i as u8))
+    }
+
+    /// A draw the player to move may claim (`… if claimed`); the game goes on unless it is
+    /// claimed. `None` once the game is over.
+    pub fn claimable_draw(&self) -> Option<EndReason> {
+        if self.result().is_some() {
+            return None;
+        }
+        if self.rules.spec.game.repetition_claimed {
+            if let Some(n) = self.repetition() {
+                return Some(EndReason::Repetition(n));
+            }
+        }
+        self.rules
+            .move_count_reached(self.position(), true)
+            .map(|(i, _)| EndReason::MoveCount(i as u8))
     }
 
     /// The game's result, if it is over.
@@ -98,10 +131,10 @@ impl Game {
         if let Some(o) = self.rules.material_outcome(self.position()) {
             return Some(o);
         }
-        if let Some(n) = self.repetition() {
+        if let Some(reason) = self.automatic_draw() {
             return Some(Outcome {
                 winner: None,
-                reason: EndReason::Repetition(n),
+                reason,
             });
         }
         let legal = self.legal_moves().len();
@@ -113,8 +146,23 @@ impl Game {
         let spec = &self.rules.spec;
         let side = |s: usize| spec.sides[s].name.clone();
         let piece = |k: u8| spec.pieces[k as usize].name.clone();
+        let why = |reason: EndReason| match reason {
+            EndReason::Repetition(n) => format!("the position occurred {n} times"),
+            EndReason::MoveCount(i) => crate::engine::draws::move_count_words(
+                spec,
+                &spec.game.move_count_draws[i as usize],
+            ),
+            _ => String::new(),
+        };
         match self.result() {
-            None => format!("{} to move", side(self.position().turn())),
+            None => match self.claimable_draw() {
+                Some(reason) => format!(
+                    "{} to move; a draw may be claimed: {}",
+                    side(self.position().turn()),
+                    why(reason)
+                ),
+                None => format!("{} to move", side(self.position().turn())),
+            },
             Some(o) => {
                 let head = match o.winner {
                     Some(w) => format!("{} wins", side(w)),
@@ -130,7 +178,7 @@ impl Game {
                         format!("lone {} against lone {}", piece(w), piece(l))
                     }
                     EndReason::LostKind(k) => format!("{loser} has no {} left", piece(k)),
-                    EndReason::Repetition(n) => format!("the position occurred {n} times"),
+                    EndReason::Repetition(_) | EndReason::MoveCount(_) => why(o.reason),
                 };
                 format!("{head}: {why}")
             }

@@ -65,7 +65,7 @@ enum Command {
     /// Print the legal moves of a position, one a line, sorted.
     Moves {
         variant: String,
-        /// The position (FEN of RULES.md); the start position when absent.
+        /// The position (FEN, see docs/notation.md); the start position when absent.
         #[arg(long)]
         fen: Option<String>,
     },

@@ -118,8 +118,12 @@ pub struct QuietLimit {
 pub enum QuietOp {
     /// One square to an empty square.
     Step { dirs: AngleSet },
-    /// Any number of squares over empty squares.
-    Slide { dirs: AngleSet },
+    /// Any number of squares over empty squares (at most `range` when given: `up to N`).
+    Slide {
+        dirs: AngleSet,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<u8>,
+    },
     /// Over an unbroken file of own pieces of the given kinds (bit mask of piece indices), directly
     /// in front, to the empty square beyond the last of them. `max` limits the file's length
     /// (`None` = any length).
@@ -137,7 +141,36 @@ pub enum CaptureOp {
     /// Short jump over an adjacent enemy piece to the square directly beyond.
     Jump { dirs: AngleSet },
     /// Long (flying) jump: over empty squares, one enemy piece, and any empty square beyond.
-    Fly { dirs: AngleSet },
+    Fly {
+        dirs: AngleSet,
+        /// `up to N`: the captured piece at most N squares away, the landing square at most N
+        /// squares beyond it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        range: Option<u8>,
+        /// Where it may land.
+        #[serde(default, skip_serializing_if = "Landing::is_anywhere")]
+        landing: Landing,
+    },
+}
+
+/// Where a flying capture may land beyond the piece it takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Landing {
+    /// On any empty square beyond (within the range), by the continuation rule.
+    #[default]
+    Anywhere,
+    /// Always on the square directly behind the captured piece (Thai draughts).
+    DirectlyBehind,
+    /// Directly behind the captured piece when it is the last piece the move takes and of one of
+    /// these kinds (bit mask; Killer draughts: a king).
+    BehindLast(u8),
+}
+
+impl Landing {
+    pub fn is_anywhere(&self) -> bool {
+        *self == Landing::Anywhere
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -219,4 +252,52 @@ pub struct GameSpec {
     pub lose_without: Vec<u8>,
     /// Draw when a position occurs for the n-th time with the same side to move (0 = never).
     pub repetition_draw: u8,
+    /// The repetition draw is not automatic: a player may claim it, and play goes on otherwise.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub repetition_claimed: bool,
+    /// Move-count draws, in file order (at most [`MAX_MOVE_COUNT_RULES`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub move_count_draws: Vec<MoveCountDraw>,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+/// The most move-count draw rules a variant may have (a position keeps one counter per rule).
+pub const MAX_MOVE_COUNT_RULES: usize = 4;
+
+/// `draw after N moves [each] without … [with … against …] [if claimed]`: the game is drawn when
+/// `plies` single moves (either side's) have been played since the last reset — a capture (with
+/// `reset_on_capture`) or a move of a piece of a kind in `reset_on_move_of` — while the material,
+/// when given, holds all along (the count starts again when it begins to hold).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveCountDraw {
+    /// N as written.
+    pub moves: u8,
+    /// `N moves each`: N moves of each side (2N single moves); else N single moves.
+    pub each: bool,
+    pub reset_on_capture: bool,
+    /// Bit mask of piece kinds whose moves reset the count.
+    pub reset_on_move_of: u8,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub material: Option<Material>,
+    /// A player may claim the draw; play goes on otherwise.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub claimed: bool,
+}
+
+impl MoveCountDraw {
+    /// The limit in single moves.
+    pub fn plies(&self) -> u16 {
+        self.moves as u16 * if self.each { 2 } else { 1 }
+    }
+}
+
+/// `with 3 kings or 2 kings and 1 man against 1 king`: one side has exactly one of `strong` and
+/// the other exactly `weak`. Each force counts pieces per kind (index = piece index).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Material {
+    pub strong: Vec<Vec<u8>>,
+    pub weak: Vec<u8>,
 }

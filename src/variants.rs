@@ -27,6 +27,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("spanish", include_str!("../variants/spanish.rules")),
     ("czech", include_str!("../variants/czech.rules")),
     ("frisian", include_str!("../variants/frisian.rules")),
+    ("thai", include_str!("../variants/thai.rules")),
+    ("killer", include_str!("../variants/killer.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

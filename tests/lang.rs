@@ -1,4 +1,4 @@
-//! The bundled rules files load, and the key fields of Dameo and Turkish draughts are as RULES.md says.
+//! The bundled rules files load, and the key fields of Dameo and Turkish draughts are as their rules say.
 
 use damelab::lang::load;
 use damelab::spec::*;
@@ -114,11 +114,19 @@ fn dameo() {
             zone: Zone::FarRank
         }]
     );
-    assert_eq!(king.quiet, vec![QuietOp::Slide { dirs: 0xff }]);
+    assert_eq!(
+        king.quiet,
+        vec![QuietOp::Slide {
+            dirs: 0xff,
+            range: None
+        }]
+    );
     assert_eq!(
         king.captures,
         vec![CaptureOp::Fly {
-            dirs: dirs(&[0, 2, 4, 6])
+            dirs: dirs(&[0, 2, 4, 6]),
+            range: None,
+            landing: Landing::Anywhere
         }]
     );
     assert!(king.promotions.is_empty());
@@ -138,7 +146,9 @@ fn dameo() {
             no_moves_loses: true,
             lone_wins: vec![],
             lose_without: vec![],
-            repetition_draw: 3
+            repetition_draw: 3,
+            repetition_claimed: false,
+            move_count_draws: vec![]
         }
     );
 }
@@ -184,13 +194,16 @@ fn turkish() {
     assert_eq!(
         king.quiet,
         vec![QuietOp::Slide {
-            dirs: dirs(&[0, 2, 4, 6])
+            dirs: dirs(&[0, 2, 4, 6]),
+            range: None
         }]
     );
     assert_eq!(
         king.captures,
         vec![CaptureOp::Fly {
-            dirs: dirs(&[0, 2, 4, 6])
+            dirs: dirs(&[0, 2, 4, 6]),
+            range: None,
+            landing: Landing::Anywhere
         }]
     );
 
@@ -244,7 +257,10 @@ fn keny_and_armenian() {
     );
     assert_eq!(
         armenian.pieces[1].quiet,
-        vec![QuietOp::Slide { dirs: 0xff }]
+        vec![QuietOp::Slide {
+            dirs: 0xff,
+            range: None
+        }]
     );
     assert_eq!(armenian.captures.removal, Removal::Immediate);
 }

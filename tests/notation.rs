@@ -107,3 +107,22 @@ fn move_text_full_short_ambiguous_illegal() {
         insta::assert_snapshot!(rendered);
     });
 }
+
+/// The move-count field: read, written back only when a count is not 0, and checked.
+#[test]
+fn move_count_field() {
+    let v = Variant::load("international").expect("bundled");
+    let rules = &v.rules;
+    let pos = parse_fen(rules, "W:WK47,35:BK4,16:49").expect("valid FEN with counts");
+    assert_eq!(pos.counters[..3], [49, 0, 0]);
+    assert_eq!(to_fen(rules, &pos), "W:W35,K47:BK4,16:49,0,0");
+    let start = parse_fen(rules, "W:W31-50:B1-20:0,0,0").expect("zero counts");
+    assert_eq!(to_fen(rules, &start), "W:W31-50:B1-20");
+    for bad in ["W:W31:B1:1,2,3,4", "W:W31:B1:x", "W:W31:B1:300"] {
+        let e = parse_fen(rules, bad).expect_err(bad);
+        assert!(render(e.as_ref()).contains("move"), "{bad}: {}", render(e.as_ref()));
+    }
+    // A variant without move-count rules has no such field.
+    let t = Variant::load("turkish").expect("bundled");
+    assert!(parse_fen(&t.rules, "W:Wa2:Bh7:3").is_err());
+}

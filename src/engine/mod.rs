@@ -1,5 +1,6 @@
 //! The generic move generator: compiled tables, positions, moves, perft.
 
+pub mod draws;
 pub mod geometry;
 pub mod movegen;
 pub mod moves;

@@ -90,10 +90,12 @@ impl Rules {
                 for d in prog.flies.iter() {
                     let line = &geo.next[d as usize];
                     let mut t = line[sq as usize];
+                    let mut dist = 1u8;
                     while t != NONE && occupied & bit(t) == 0 {
                         t = line[t as usize];
+                        dist = dist.saturating_add(1);
                     }
-                    if t != NONE && capturable & bit(t) != 0 {
+                    if t != NONE && dist <= prog.fly_reach && capturable & bit(t) != 0 {
                         let land = line[t as usize];
                         if land != NONE && occupied & bit(land) == 0 {
                             return true;
@@ -210,9 +212,11 @@ impl Rules {
                 }
                 for d in prog.slides.iter() {
                     let mut t = next[d as usize][sq as usize];
-                    while t != NONE && empty & bit(t) != 0 {
+                    let mut left = prog.slide_max;
+                    while t != NONE && left > 0 && empty & bit(t) != 0 {
                         out.push(self.quiet_target(side, kind, sq, t));
                         t = next[d as usize][t as usize];
+                        left -= 1;
                     }
                 }
                 for leap in &prog.leaps {
@@ -267,9 +271,11 @@ impl Rules {
             for d in prog.slides.iter() {
                 let delta = geo.delta[d as usize];
                 let mut front = shift(pieces, delta) & empty;
-                while front != 0 {
+                let mut left = prog.slide_max;
+                while front != 0 && left > 0 {
                     n += front.count_ones() as u64;
                     front = shift(front, delta) & empty;
+                    left -= 1;
                 }
             }
             for leap in &prog.leaps {
@@ -335,15 +341,18 @@ impl Search<'_> {
         (land != NONE && self.is_empty(land)).then_some((over, land))
     }
 
-    /// The square a flying jump in direction `d` from `cur` would capture, if any.
+    /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
+    /// piece on the line, at most `reach` squares away.
     #[inline(always)]
-    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<Sq> {
+    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits, reach: u8) -> Option<Sq> {
         let next = &self.rules.geo.next[d as usize];
         let mut sq = next[cur as usize];
+        let mut dist = 1u8;
         while sq != NONE && self.is_empty(sq) {
             sq = next[sq as usize];
+            dist = dist.saturating_add(1);
         }
-        if sq == NONE || capturable & bit(sq) == 0 {
+        if sq == NONE || dist > reach || capturable & bit(sq) == 0 {
             return None;
         }
         let land = next[sq as usize];
@@ -361,9 +370,12 @@ impl Search<'_> {
         {
             return true;
         }
-        prog.flies
-            .iter()
-            .any(|d| !self.reverses(last, d) && self.fly_target(cur, d, capturable).is_some())
+        prog.flies.iter().any(|d| {
+            !self.reverses(last, d)
+                && self
+                    .fly_target(cur, d, capturable, prog.fly_reach)
+                    .is_some()
+        })
     }
 
     /// The kind the capturing piece is after landing on `sq` mid-capture.
@@ -397,7 +409,7 @@ impl Search<'_> {
             if self.reverses(last, d) {
                 continue;
             }
-            let Some(over) = self.fly_target(cur, d, capturable) else {
+            let Some(over) = self.fly_target(cur, d, capturable, prog.fly_reach) else {
                 continue;
             };
             found = true;
@@ -407,16 +419,26 @@ impl Search<'_> {
             self.captured |= bit(over);
             let mut continuing = false;
             let mut land = line[over as usize];
-            while land != NONE && self.is_empty(land) {
+            let mut left = prog.fly_land;
+            while land != NONE && left > 0 && self.is_empty(land) {
                 if self.can_jump(land, self.kind_on_landing(kind, land), d) {
                     continuing = true;
                     break;
                 }
                 land = line[land as usize];
+                left -= 1;
             }
             self.captured &= !bit(over);
+            // A capture that ends the move on a piece of a `behind_last` kind lands directly
+            // behind it.
+            let mut left = if !continuing && prog.behind_last & (1 << self.pos.kind_at(over)) != 0 {
+                1
+            } else {
+                prog.fly_land
+            };
             let mut land = line[over as usize];
-            while land != NONE && self.is_empty(land) {
+            while land != NONE && left > 0 && self.is_empty(land) {
+                left -= 1;
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
                     self.captured |= bit(over);
@@ -436,12 +458,9 @@ impl Search<'_> {
     }
 
     fn advance(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
-        if self.n == MAX_PATH {
-            // A route longer than a move can hold cannot occur on supported boards (at most 31
-            // enemy pieces are ever jumped); stop rather than overflow.
-            self.record(self.path[MAX_PATH - 1], kind);
-            return;
-        }
+        // Every jump takes a distinct enemy piece, so `n < max_captures <= MAX_PATH` (checked
+        // when the rules were compiled): the route always fits, nothing is ever cut short.
+        debug_assert!(self.n < self.rules.max_captures as usize);
         self.path[self.n] = land;
         self.taken[self.n] = self.pos.kind_at(over) as u8;
         self.captured |= bit(over);
@@ -490,7 +509,11 @@ impl Search<'_> {
             path: self.path,
             run: false,
         };
-        if !self.keep_duplicates && self.out[self.start..].iter().any(|m| m.same_move(&mv)) {
+        // Routes that take the same pieces in the same order are one move even when kept
+        // duplicates: they differ only in a flying piece's landing squares between captures.
+        if self.out[self.start..].iter().any(|m| {
+            m.same_move(&mv) && (!self.keep_duplicates || self.rules.same_capture_order(m, &mv))
+        }) {
             return;
         }
         self.out.push(mv);
@@ -517,16 +540,18 @@ impl Rules {
                         let c = taken
                             .iter()
                             .filter(|&&k| self.spec.pieces[k as usize].rank == r);
-                        v = (v << super::rules::COUNT_BITS) | c.count() as u128;
+                        v = (v << self.count_bits) | c.count() as u128;
                     }
                     v
                 }
                 Criterion::MostOf(k) => taken.iter().filter(|&&t| t == k).count() as u128,
                 Criterion::EarliestOf(k) => {
+                    // The field is `max_captures` bits wide and a route takes at most that many.
+                    let width = field.width as usize;
                     let mut v: u128 = 0;
-                    for (i, &t) in taken.iter().enumerate().take(MAX_PATH) {
+                    for (i, &t) in taken.iter().enumerate().take(width) {
                         if t == k {
-                            v |= 1 << (MAX_PATH - 1 - i);
+                            v |= 1 << (width - 1 - i);
                         }
                     }
                     v
@@ -550,7 +575,7 @@ impl Rules {
             );
             let (mut f, mut r) = (cf as i16 + df, cr as i16 + dr);
             // A leg is a straight line: at most a board's width or height of steps.
-            for _ in 0..16 {
+            for _ in 0..self.geo.width.max(self.geo.height) {
                 if (f, r) == (lf as i16, lr as i16) {
                     break;
                 }
@@ -566,6 +591,48 @@ impl Rules {
             cur = land;
         }
         order
+    }
+
+    /// Whether two captures take their pieces in the same order (each leg of a route takes one
+    /// piece: the first captured square on the line between its two landing squares that an
+    /// earlier leg has not taken).
+    pub fn same_capture_order(&self, a: &Move, b: &Move) -> bool {
+        if a.path_len != b.path_len || a.from != b.from {
+            return false;
+        }
+        let (mut ca, mut cb) = (a.from, b.from);
+        let (mut da, mut db): (Bits, Bits) = (0, 0);
+        for (&la, &lb) in a.route().iter().zip(b.route()) {
+            let ta = self.leg_capture(ca, la, a.captured & !da);
+            let tb = self.leg_capture(cb, lb, b.captured & !db);
+            if ta != tb {
+                return false;
+            }
+            if let Some(t) = ta {
+                da |= bit(t);
+                db |= bit(t);
+            }
+            (ca, cb) = (la, lb);
+        }
+        true
+    }
+
+    /// The first square of `captured` on the straight line from `from` to `to`.
+    fn leg_capture(&self, from: Sq, to: Sq, captured: Bits) -> Option<Sq> {
+        for line in &self.geo.next {
+            let mut t = line[from as usize];
+            let mut first = None;
+            while t != NONE && t != to {
+                if first.is_none() && captured & bit(t) != 0 {
+                    first = Some(t);
+                }
+                t = line[t as usize];
+            }
+            if t == to {
+                return first;
+            }
+        }
+        None
     }
 
     /// The priority key of a capture `mv` in `pos` (the key the generator compared it by); 0 for a

@@ -50,7 +50,7 @@ impl Move {
         self.captured.count_ones()
     }
 
-    /// The identity of RULES.md: origin, destination, captured set and resulting piece.
+    /// The identity of a move (docs/notation.md): origin, destination, captured set and resulting piece.
     #[inline(always)]
     pub fn same_move(&self, other: &Move) -> bool {
         self.from == other.from

@@ -15,6 +15,8 @@ pub enum EndReason {
     LostKind(u8),
     /// The same position occurred this many times with the same side to move.
     Repetition(u8),
+    /// A move-count draw rule (its index in the variant's rules) reached its count.
+    MoveCount(u8),
 }
 
 /// The end of a game: who won (`None` for a draw) and why.

@@ -4,6 +4,7 @@
 use super::geometry::{bit, BitIter, Bits, Sq};
 use super::moves::Move;
 use super::rules::MAX_KINDS;
+use crate::spec::MAX_MOVE_COUNT_RULES;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Position {
@@ -16,6 +17,11 @@ pub struct Position {
     /// Per side, the run of quiet moves in a row of a piece whose quiet moves are limited
     /// (`at most N quiet moves in a row`); all zero in variants without the limit.
     pub runs: [Run; 2],
+    /// Per move-count draw rule of the variant (in file order), the single moves played since its
+    /// count last started again. Kept by [`Rules::play`](super::Rules::play) (games); perft and
+    /// [`Position::play`] leave them as they are. Not part of the placement: see
+    /// [`Position::same_placement`].
+    pub counters: [u8; MAX_MOVE_COUNT_RULES],
 }
 
 /// A run of quiet moves in a row by one piece: where it stands now, and how many moves.
@@ -32,7 +38,17 @@ impl Position {
             kinds: [0; MAX_KINDS],
             turn: turn as u8,
             runs: [Run::default(); 2],
+            counters: [0; MAX_MOVE_COUNT_RULES],
         }
+    }
+
+    /// The same position for repetition: the same pieces, side to move and runs of quiet moves,
+    /// whatever the move-count counters say.
+    pub fn same_placement(&self, other: &Position) -> bool {
+        self.sides == other.sides
+            && self.kinds == other.kinds
+            && self.turn == other.turn
+            && self.runs == other.runs
     }
 
     #[inline(always)]

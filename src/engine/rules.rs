@@ -4,7 +4,8 @@
 use super::geometry::{bit, Bits, Geometry, Sq};
 use super::position::Position;
 use crate::spec::{
-    Angle, AngleSet, CaptureOp, Criterion, MidCapturePromotion, QuietOp, Removal, VariantSpec, Zone,
+    Angle, AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal,
+    VariantSpec, Zone,
 };
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
@@ -64,6 +65,16 @@ pub struct PieceProgram {
     pub value: u8,
     /// (max, own kinds mask): at most `max` quiet moves in a row while the side has one of those.
     pub quiet_limit: Option<(u8, u8)>,
+    /// Longest slide (`slide … up to N`); `u8::MAX` = no limit.
+    pub slide_max: u8,
+    /// Farthest a flying capture reaches for the piece it takes (`up to N`).
+    pub fly_reach: u8,
+    /// Farthest beyond the taken piece a flying capture lands: `up to N`, 1 for `landing directly
+    /// behind`.
+    pub fly_land: u8,
+    /// Kinds (bit mask) whose capture as the last of a move makes a flying piece land directly
+    /// behind (`landing directly behind when the last piece taken is a …`).
+    pub behind_last: u8,
 }
 
 impl PieceProgram {
@@ -88,10 +99,17 @@ pub struct KeyField {
     pub width: u32,
 }
 
-/// Bits a count of captured pieces takes in the priority key.
-pub const COUNT_BITS: u32 = 6;
-/// The longest capture sequence a move can record.
-pub const MAX_PATH: usize = 32;
+/// The longest capture sequence a move can record: one more than the most pieces any accepted board
+/// can hold besides the capturing piece. A board is accepted when `(width + 2) x height <= 128`
+/// with both sides at least 2, so it has at most 124 squares (62x2); a capture takes at most every
+/// other piece, 123. [`Rules::compile`] checks each board's own bound against this capacity, so a
+/// capture route is never cut short.
+pub const MAX_PATH: usize = 124;
+
+/// Bits needed to hold every number `0..=n`.
+const fn bits_for(n: u32) -> u32 {
+    u32::BITS - n.leading_zeros()
+}
 
 /// A variant, compiled.
 #[derive(Clone, Debug)]
@@ -109,6 +127,11 @@ pub struct Rules {
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
     pub ranks_desc: Vec<u8>,
     pub start: Position,
+    /// The most pieces one capture can take on this board: every playable square but the
+    /// capturing piece's own. Never more than [`MAX_PATH`] (checked by [`Rules::compile`]).
+    pub max_captures: u32,
+    /// Bits a count of captured pieces takes in the priority key (enough for `max_captures`).
+    pub count_bits: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
 }
@@ -123,6 +146,9 @@ pub enum CompileError {
     KeyTooWide(String, u32),
     #[error("board {0}x{1} is too large: (width + 2) x height must be at most 128")]
     BoardTooLarge(u8, u8),
+    #[error("a capture on board {0}x{1} can take up to {2} pieces; the engine records at most {MAX_PATH}")]
+    #[diagnostic(help("use a smaller board"))]
+    RouteTooLong(u8, u8, u32),
 }
 
 impl Rules {
@@ -136,6 +162,19 @@ impl Rules {
             return Err(CompileError::TooManyKinds(spec.name.clone(), kinds));
         }
         let geo = Geometry::new(b);
+        // A capture takes distinct enemy pieces, each on its own playable square, and the capturing
+        // piece stands on one more: this bounds every route the generator can find.
+        let max_captures = geo.playable.count_ones().saturating_sub(1);
+        if max_captures as usize > MAX_PATH {
+            return Err(CompileError::RouteTooLong(b.width, b.height, max_captures));
+        }
+        let count_bits = bits_for(max_captures);
+        let max_value = spec
+            .pieces
+            .iter()
+            .map(|p| p.value as u32)
+            .max()
+            .unwrap_or(0);
 
         let mut start = Position::empty(spec.first_to_move as usize);
         for side in 0..2 {
@@ -165,11 +204,12 @@ impl Rules {
             .map(|&criterion| KeyField {
                 criterion,
                 width: match criterion {
-                    Criterion::MostPieces | Criterion::MostOf(_) => COUNT_BITS,
-                    Criterion::MostValue => 14,
+                    Criterion::MostPieces | Criterion::MostOf(_) => count_bits,
+                    Criterion::MostValue => bits_for(max_value * max_captures),
                     Criterion::HighestCapturer => 8,
-                    Criterion::HighestCapturedRanks => COUNT_BITS * ranks_desc.len() as u32,
-                    Criterion::EarliestOf(_) => MAX_PATH as u32,
+                    Criterion::HighestCapturedRanks => count_bits * ranks_desc.len() as u32,
+                    // One bit per capture of the longest route, the first capture highest.
+                    Criterion::EarliestOf(_) => max_captures.max(1),
                 },
             })
             .collect();
@@ -190,6 +230,8 @@ impl Rules {
             key,
             ranks_desc,
             start,
+            max_captures,
+            count_bits,
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
         })
@@ -205,10 +247,14 @@ impl Rules {
         let mut step_set: AngleSet = 0;
         let mut slide_set: AngleSet = 0;
         let mut leaps = Vec::new();
+        let mut slide_max = 0u8;
         for op in &piece.quiet {
             match *op {
                 QuietOp::Step { dirs } => step_set |= dirs,
-                QuietOp::Slide { dirs } => slide_set |= dirs,
+                QuietOp::Slide { dirs, range } => {
+                    slide_set |= dirs;
+                    slide_max = slide_max.max(range.unwrap_or(u8::MAX));
+                }
                 QuietOp::Leap { dirs, over, max } => {
                     for a in 0..8u8 {
                         if dirs & (1 << a) != 0 {
@@ -226,10 +272,28 @@ impl Rules {
         step_set &= !slide_set;
         let mut jump_set: AngleSet = 0;
         let mut fly_set: AngleSet = 0;
+        let (mut fly_reach, mut fly_land, mut behind_last) = (0u8, 0u8, 0u8);
         for op in &piece.captures {
             match *op {
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
-                CaptureOp::Fly { dirs } => fly_set |= dirs,
+                CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
+                } => {
+                    // A piece's flying captures share one range and landing rule: the widest.
+                    fly_set |= dirs;
+                    let r = range.unwrap_or(u8::MAX);
+                    fly_reach = fly_reach.max(r);
+                    match landing {
+                        Landing::Anywhere => fly_land = fly_land.max(r),
+                        Landing::DirectlyBehind => fly_land = fly_land.max(1),
+                        Landing::BehindLast(kinds) => {
+                            fly_land = fly_land.max(r);
+                            behind_last |= kinds;
+                        }
+                    }
+                }
             }
         }
         jump_set &= !fly_set;
@@ -271,6 +335,10 @@ impl Rules {
             rank: piece.rank,
             value: piece.value,
             quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
+            slide_max,
+            fly_reach,
+            fly_land,
+            behind_last,
         }
     }
 

@@ -141,7 +141,11 @@ pub struct MovesDecl {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveClause {
     Step(Vec<Name>),
-    Slide(Vec<Name>),
+    /// `slide DIRS`, optionally `up to N`.
+    Slide {
+        dirs: Vec<Name>,
+        range: Option<Spanned<u64>>,
+    },
     Leap {
         max: Option<Spanned<u64>>,
         over: PieceRef,
@@ -150,6 +154,10 @@ pub enum MoveClause {
     Capture {
         fly: bool,
         dirs: Vec<Name>,
+        /// `up to N`.
+        range: Option<Spanned<u64>>,
+        /// `landing directly behind [when the last piece taken is a PIECE]`.
+        landing: Option<Spanned<LandingText>>,
     },
     Promote {
         to: PieceRef,
@@ -160,6 +168,12 @@ pub enum MoveClause {
         max: Spanned<u64>,
         while_own: PieceRef,
     },
+}
+
+/// `landing directly behind`, optionally only `when the last piece taken is a PIECE`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LandingText {
+    pub last_of: Option<PieceRef>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -203,7 +217,23 @@ pub enum GameRule {
     NoMovesLoses,
     LoneBeats(PieceRef, PieceRef),
     LoseWithout(PieceRef),
-    /// `draw on 3rd repetition`; the number as written.
-    Repetition(Spanned<u64>),
+    /// `draw on 3rd repetition [if claimed]`; the number as written.
+    Repetition(Spanned<u64>, bool),
     NoRepetition,
+    /// `draw after N moves [each] without … [with … against …] [if claimed]`.
+    MoveCount(MoveCountText),
 }
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveCountText {
+    pub moves: Spanned<u64>,
+    pub each: bool,
+    /// `without capture or man move`: `None` for `capture`, else the piece whose moves reset.
+    pub resets: Vec<Spanned<Option<PieceRef>>>,
+    /// `with 3 kings or 2 kings and 1 man against 1 king`: the stronger side's forces, then the
+    /// weaker side's; each force a list of (count, piece).
+    pub material: Option<(Vec<ForceText>, ForceText)>,
+    pub claimed: bool,
+}
+
+pub type ForceText = Vec<(Spanned<u64>, PieceRef)>;

@@ -529,8 +529,9 @@ impl Checker<'_> {
                     let help = match did_you_mean(&d.node, direction_names()) {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!(
-                            "directions are {}",
-                            list_names(RELATIVE_DIRECTIONS.into_iter())
+                            "directions are {}, and the compass names {}",
+                            list_names(RELATIVE_DIRECTIONS.into_iter()),
+                            list_names(ANGLE_NAMES.into_iter())
                         ),
                     };
                     self.errors.push(RuleError::UnknownDirection {
@@ -617,9 +618,10 @@ impl Checker<'_> {
                 let dirs = self.quiet_directions(board, forward, d, "step");
                 spec.quiet.push(QuietOp::Step { dirs });
             }
-            MoveClause::Slide(d) => {
+            MoveClause::Slide { dirs: d, range } => {
                 let dirs = self.quiet_directions(board, forward, d, "slide");
-                spec.quiet.push(QuietOp::Slide { dirs });
+                let range = range.as_ref().and_then(|r| self.range(r, "slide"));
+                spec.quiet.push(QuietOp::Slide { dirs, range });
             }
             MoveClause::Leap { max, over, dirs } => {
                 let dirs = self.quiet_directions(board, forward, dirs, "leap");
@@ -641,12 +643,50 @@ impl Checker<'_> {
                 };
                 spec.quiet.push(QuietOp::Leap { dirs, over, max });
             }
-            MoveClause::Capture { fly, dirs } => {
+            MoveClause::Capture {
+                fly,
+                dirs,
+                range,
+                landing,
+            } => {
                 let dirs = self.directions(forward, dirs);
-                spec.captures.push(if *fly {
-                    CaptureOp::Fly { dirs }
-                } else {
-                    CaptureOp::Jump { dirs }
+                if !*fly {
+                    if let Some(r) = range {
+                        self.errors.push(RuleError::Conflict {
+                            message: "`up to` on a short jump, which always goes one square over \
+                                      and one beyond"
+                                .to_string(),
+                            span: r.span.into(),
+                            help: "limit a flying capture instead: `capture fly diagonal up to 2`"
+                                .to_string(),
+                        });
+                    }
+                    if let Some(l) = landing {
+                        self.errors.push(RuleError::Conflict {
+                            message: "a landing rule on a short jump, which always lands directly \
+                                      behind the piece it takes"
+                                .to_string(),
+                            span: l.span.into(),
+                            help: "landing rules are for flying captures: `capture fly diagonal \
+                                   landing directly behind`"
+                                .to_string(),
+                        });
+                    }
+                    spec.captures.push(CaptureOp::Jump { dirs });
+                    return;
+                }
+                let range = range.as_ref().and_then(|r| self.range(r, "flying capture"));
+                let landing = match landing {
+                    None => Landing::Anywhere,
+                    Some(l) => match &l.node.last_of {
+                        None => Landing::DirectlyBehind,
+                        Some(p) => Landing::BehindLast(self.piece_mask(pieces, p).unwrap_or(0)),
+                    },
+                };
+                spec.captures.push(CaptureOp::Fly {
+                    dirs,
+                    range,
+                    landing,
                 });
             }
             MoveClause::Promote { to, zone } => {
@@ -702,6 +742,21 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// `up to N`: from 1 to 255.
+    fn range(&mut self, r: &Spanned<u64>, what: &str) -> Option<u8> {
+        if (1..=255).contains(&r.node) {
+            return Some(r.node as u8);
+        }
+        self.errors.push(RuleError::OutOfRange {
+            what: format!("range of a {what}"),
+            value: self.text(r.span).to_string(),
+            span: r.span.into(),
+            range: "from 1 to 255".to_string(),
+            help: format!("a {what} goes at least one square; leave `up to` out for no limit"),
+        });
+        None
     }
 
     /// The squares of a square or a range, each with the span to blame for it. Errors are reported
@@ -1085,6 +1140,39 @@ impl Checker<'_> {
         });
     }
 
+    /// `most captured`: neither a fixed criterion nor `most <piece>`; list the criteria.
+    fn unknown_criterion(&mut self, span: Span, most: bool, word: &str, pieces: &[PieceInfo]) {
+        let text = self.text(span).to_string();
+        let lead = if most { "most" } else { "earliest" };
+        let mut candidates: Vec<String> = CRITERIA.iter().map(|c| c.to_string()).collect();
+        for p in pieces {
+            candidates.push(format!("most {}", p.name));
+            candidates.push(format!("earliest {}", p.name));
+        }
+        let guess = did_you_mean(
+            &format!("{lead} {word}"),
+            candidates.iter().map(String::as_str),
+        );
+        let names: Vec<String> = pieces.iter().map(|p| format!("`{}`", p.name)).collect();
+        let help =
+            format!(
+            "{}the criteria are {}, `most <piece>` and `earliest <piece>`, with a piece of this \
+             variant: {}",
+            guess.map(|g| format!("did you mean `{g}`? ")).unwrap_or_default(),
+            CRITERIA
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            names.join(", ")
+        );
+        self.errors.push(RuleError::UnknownCriterion {
+            text,
+            span: span.into(),
+            help,
+        });
+    }
+
     fn priority(
         &mut self,
         list: &[Spanned<CriterionText>],
@@ -1119,12 +1207,22 @@ impl Checker<'_> {
                     }
                     Some(Criterion::HighestCapturedRanks)
                 }
-                CriterionText::MostOf(p) => self
-                    .one_piece(pieces, p, PieceUse::Reference)
-                    .map(Criterion::MostOf),
-                CriterionText::EarliestOf(p) => self
-                    .one_piece(pieces, p, PieceUse::Reference)
-                    .map(Criterion::EarliestOf),
+                CriterionText::MostOf(p) | CriterionText::EarliestOf(p) => {
+                    let most = matches!(c.node, CriterionText::MostOf(_));
+                    match p {
+                        PieceRef::Named(n) if find_piece(pieces, &n.node).is_none() => {
+                            self.unknown_criterion(c.span, most, &n.node, pieces);
+                            None
+                        }
+                        _ => self.one_piece(pieces, p, PieceUse::Reference).map(|k| {
+                            if most {
+                                Criterion::MostOf(k)
+                            } else {
+                                Criterion::EarliestOf(k)
+                            }
+                        }),
+                    }
+                }
             };
             out.extend(crit);
         }
@@ -1149,7 +1247,22 @@ impl Checker<'_> {
                         spec.lose_without.push(p);
                     }
                 }
-                GameRule::Repetition(_) | GameRule::NoRepetition => {
+                GameRule::MoveCount(m) => {
+                    if let Some(rule) = self.move_count(m, r.span, pieces) {
+                        if spec.move_count_draws.len() == MAX_MOVE_COUNT_RULES {
+                            self.errors.push(RuleError::Conflict {
+                                message: format!(
+                                    "too many move-count rules: at most {MAX_MOVE_COUNT_RULES}"
+                                ),
+                                span: r.span.into(),
+                                help: "keep the rules the variant really has".to_string(),
+                            });
+                        } else {
+                            spec.move_count_draws.push(rule);
+                        }
+                    }
+                }
+                GameRule::Repetition(..) | GameRule::NoRepetition => {
                     if let Some(first) = repetition {
                         self.errors.push(RuleError::DefinedTwice {
                             what: "the repetition rule".to_string(),
@@ -1161,8 +1274,11 @@ impl Checker<'_> {
                     }
                     repetition = Some(r.span);
                     spec.repetition_draw = match &r.node {
-                        GameRule::Repetition(n) if (2..=255).contains(&n.node) => n.node as u8,
-                        GameRule::Repetition(n) => {
+                        GameRule::Repetition(n, claimed) if (2..=255).contains(&n.node) => {
+                            spec.repetition_claimed = *claimed;
+                            n.node as u8
+                        }
+                        GameRule::Repetition(n, _) => {
                             self.errors.push(RuleError::OutOfRange {
                                 what: "repetition".to_string(),
                                 value: self.text(n.span).to_string(),
@@ -1182,6 +1298,90 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// A move-count draw rule: its number of moves, resets and material, checked.
+    fn move_count(
+        &mut self,
+        m: &MoveCountText,
+        span: Span,
+        pieces: &[PieceInfo],
+    ) -> Option<MoveCountDraw> {
+        let mut ok = true;
+        let max = if m.each { 127 } else { 255 };
+        if !(1..=max).contains(&m.moves.node) {
+            self.errors.push(RuleError::OutOfRange {
+                what: "number of moves".to_string(),
+                value: self.text(m.moves.span).to_string(),
+                span: m.moves.span.into(),
+                range: format!("from 1 to {max}"),
+                help: "a move-count draw counts at most 255 single moves (127 moves each)"
+                    .to_string(),
+            });
+            ok = false;
+        }
+        if m.resets.is_empty() {
+            self.errors.push(RuleError::Conflict {
+                message: "a move-count rule with no reset: nothing starts the count again"
+                    .to_string(),
+                span: span.into(),
+                help: "say what starts the count again, as in `draw after 25 moves each without \
+                       capture or man move`"
+                    .to_string(),
+            });
+            ok = false;
+        }
+        let mut reset_on_capture = false;
+        let mut reset_on_move_of = 0u8;
+        for r in &m.resets {
+            match &r.node {
+                None => reset_on_capture = true,
+                Some(p) => reset_on_move_of |= self.piece_mask(pieces, p).unwrap_or(0),
+            }
+        }
+        let material = match &m.material {
+            None => None,
+            Some((strong, weak)) => {
+                let strong = strong
+                    .iter()
+                    .map(|f| self.force(f, pieces))
+                    .collect::<Vec<_>>();
+                let weak = self.force(weak, pieces);
+                Some(Material { strong, weak })
+            }
+        };
+        ok.then_some(MoveCountDraw {
+            moves: m.moves.node.min(255) as u8,
+            each: m.each,
+            reset_on_capture,
+            reset_on_move_of,
+            material,
+            claimed: m.claimed,
+        })
+    }
+
+    /// `2 kings and 1 man`: the count of each kind.
+    fn force(&mut self, force: &ForceText, pieces: &[PieceInfo]) -> Vec<u8> {
+        let mut counts = vec![0u8; pieces.len()];
+        for (n, p) in force {
+            if !(1..=64).contains(&n.node) {
+                self.errors.push(RuleError::OutOfRange {
+                    what: "number of pieces".to_string(),
+                    value: self.text(n.span).to_string(),
+                    span: n.span.into(),
+                    range: "from 1 to 64".to_string(),
+                    help: "count the pieces of each kind, as in `2 kings and 1 man`".to_string(),
+                });
+                continue;
+            }
+            if let Some(k) = self.one_piece(pieces, p, PieceUse::Reference) {
+                let c = &mut counts[k as usize];
+                *c = c.saturating_add(n.node as u8);
+            }
+        }
+        counts
+    }
+}
+
 struct SidesInfo {
     spec: [SideSpec; 2],
     first: u8,
@@ -1196,7 +1396,7 @@ enum PieceUse {
 }
 
 /// Defaults when a file has no `captures:` section (and for each clause it leaves out): capture is
-/// compulsory (RULES.md: "compulsory in every variant here unless stated otherwise"), jumped pieces
+/// compulsory (as in almost every draughts game), jumped pieces
 /// leave at the end of the turn, no 180° rule, no rank restriction, a piece reaching its promotion
 /// zone mid-capture promotes only if the move ends there, and free choice among the sequences.
 pub(crate) fn default_captures() -> CaptureSpec {
@@ -1217,8 +1417,19 @@ pub(crate) fn default_game() -> GameSpec {
         lone_wins: Vec::new(),
         lose_without: Vec::new(),
         repetition_draw: 3,
+        repetition_claimed: false,
+        move_count_draws: Vec::new(),
     }
 }
+
+/// The priority criteria that take no piece.
+const CRITERIA: [&str; 5] = [
+    "free",
+    "most pieces",
+    "most value",
+    "highest capturer",
+    "highest captured ranks",
+];
 
 /// The relative direction words; the compass names ([`ANGLE_NAMES`], absolute as the first side
 /// sees the board) are direction words too.

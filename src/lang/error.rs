@@ -31,6 +31,27 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("unknown priority criterion `{text}`")]
+    #[diagnostic(code(rules::unknown_criterion))]
+    UnknownCriterion {
+        text: String,
+        #[label("not a criterion")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
+    #[error("{message}")]
+    #[diagnostic(code(rules::unknown_word))]
+    UnknownWord {
+        message: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
+
     #[error("unknown side `{name}`")]
     #[diagnostic(code(rules::unknown_side))]
     UnknownSide {

@@ -51,9 +51,9 @@
 //! - `setup`: a side with no setup line gets the other side's turned through 180°.
 //! - `piece`: rank 1, value 1; a piece without a moves section cannot move.
 //! - `captures:` compulsory, removed at end of turn, no 180° rule, any rank may be taken, promotion
-//!   only at the end of the move, free choice among the complete capture sequences (RULES.md:
-//!   capture is compulsory everywhere unless stated otherwise; the other choices are the classic
-//!   draughts defaults and the weakest priority).
+//!   only at the end of the move, free choice among the complete capture sequences (capture is
+//!   compulsory in almost every draughts game; the other choices are the classic draughts defaults
+//!   and the weakest priority). `docs/language.md` is the user's reference.
 //! - `game:` no legal move loses, draw on the third repetition.
 
 mod ast;
@@ -81,7 +81,7 @@ use crate::spec::VariantSpec;
 /// assert_eq!(spec.setup[1].len(), 4);
 /// ```
 pub fn load(file_name: &str, default_name: &str, source: &str) -> Result<VariantSpec, RulesError> {
-    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, vec![*e]))?;
+    let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, e))?;
     check::check(&file, source, default_name)
         .map_err(|errors| RulesError::new(file_name, source, errors))
 }

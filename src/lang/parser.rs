@@ -13,10 +13,148 @@ use super::error::RuleError;
 #[grammar = "../grammar/rules.pest"]
 struct RulesParser;
 
-/// Parse a rules file into its syntax tree, or the syntax error (pest stops at the first one).
-pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
-    let mut pairs =
-        RulesParser::parse(Rule::file, source).map_err(|e| Box::new(syntax_error(source, e)))?;
+/// The most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Parse a rules file into its syntax tree, or every syntax error in it: after an error the parser
+/// starts again at the next clause line or statement (the broken text is blanked out, so spans
+/// stay those of the file).
+pub fn parse(source: &str) -> Result<RulesFile, Vec<RuleError>> {
+    let mut text = source.to_string();
+    let mut errors: Vec<RuleError> = Vec::new();
+    // Where the last blanked region ends, and the statement start of the last error.
+    let mut last: Option<(usize, usize)> = None;
+    for _ in 0..MAX_SYNTAX_ERRORS * 3 {
+        let err = match RulesParser::parse(Rule::file, &text) {
+            Ok(pairs) if errors.is_empty() => return Ok(build(pairs, source)),
+            Ok(_) => return Err(errors),
+            Err(e) => e,
+        };
+        let pos = match err.location {
+            InputLocation::Pos(p) => p,
+            InputLocation::Span((s, _)) => s,
+        };
+        // An error right after the text blanked for the previous one comes of the blanking (a
+        // statement cut short): blank that whole statement instead, and say nothing more.
+        if let Some((end, stmt)) = last {
+            if next_token(&text, end) >= pos {
+                let stop = statement_end(&text, end);
+                if stop <= stmt || !blank(&mut text, stmt, stop) {
+                    break;
+                }
+                last = None;
+                continue;
+            }
+        }
+        let e = syntax_error(&text, err);
+        let at = error_start(&e).min(pos);
+        errors.push(e);
+        if errors.len() == MAX_SYNTAX_ERRORS {
+            break;
+        }
+        let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let stmt = statement_start(&text, at);
+        let indented = text[line_start..at].trim().is_empty() && line_start != stmt;
+        let end = if line_start == at && !indented {
+            // A whole statement line is wrong: the statement goes, with its clause lines.
+            statement_end(&text, at)
+        } else {
+            line_end(&text, at)
+        };
+        let from = if indented { line_start } else { at };
+        if !blank(&mut text, from, end) {
+            break;
+        }
+        last = Some((end, stmt));
+    }
+    if errors.is_empty() {
+        // Only cascades were seen: cannot happen with a first error, kept for safety.
+        errors.push(RuleError::Syntax {
+            expected: "a statement".to_string(),
+            found: "text that does not parse".to_string(),
+            label: "here".to_string(),
+            span: Span::new(0, 0).into(),
+            help: Some("check the file against docs/language.md".to_string()),
+        });
+    }
+    Err(errors)
+}
+
+/// The byte offset where an error's span starts.
+fn error_start(e: &RuleError) -> usize {
+    use miette::Diagnostic;
+    e.labels()
+        .and_then(|mut l| l.next())
+        .map_or(usize::MAX, |l| l.offset())
+}
+
+/// Blank `text[from..to]` with spaces, keeping line breaks (and so every offset). False when there
+/// was nothing left to blank.
+fn blank(text: &mut String, from: usize, to: usize) -> bool {
+    let to = to.min(text.len());
+    if from >= to || text[from..to].trim().is_empty() {
+        return false;
+    }
+    let blanked: String = text[from..to]
+        .chars()
+        .map(|c| {
+            if c == '\n' {
+                "\n".to_string()
+            } else {
+                " ".repeat(c.len_utf8())
+            }
+        })
+        .collect();
+    text.replace_range(from..to, &blanked);
+    true
+}
+
+fn line_end(text: &str, at: usize) -> usize {
+    text[at..].find('\n').map_or(text.len(), |i| at + i)
+}
+
+/// The first offset from `at` that is neither whitespace nor inside a comment.
+fn next_token(text: &str, mut at: usize) -> usize {
+    loop {
+        let rest = &text[at..];
+        let trimmed = rest.trim_start();
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            at = line_end(text, at);
+        } else {
+            return at;
+        }
+    }
+}
+
+/// Whether a line starts a statement: it is not indented, and not blank or a comment.
+fn starts_statement(line: &str) -> bool {
+    line.starts_with(|c: char| !c.is_whitespace() && c != '#')
+}
+
+/// The start of the statement holding `at`: the last unindented line at or before it.
+fn statement_start(text: &str, at: usize) -> usize {
+    let mut start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    while start > 0 && !starts_statement(&text[start..]) {
+        start = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+    }
+    start
+}
+
+/// The end of the statement holding `at`: the next unindented line after it (or the end).
+fn statement_end(text: &str, at: usize) -> usize {
+    let mut pos = line_end(text, at);
+    while pos < text.len() {
+        let next = pos + 1;
+        if starts_statement(&text[next..]) {
+            return next;
+        }
+        pos = line_end(text, next);
+    }
+    text.len()
+}
+
+fn build(mut pairs: pest::iterators::Pairs<Rule>, source: &str) -> RulesFile {
     let file = pairs
         .next()
         .expect("the grammar's `file` rule yields one pair");
@@ -25,10 +163,10 @@ pub fn parse(source: &str) -> Result<RulesFile, Box<RuleError>> {
         .filter(|p| p.as_rule() == Rule::statement)
         .map(statement)
         .collect();
-    Ok(RulesFile {
+    RulesFile {
         statements,
         end: source.len(),
-    })
+    }
 }
 
 /// The human name of a grammar rule, as it appears in "expected …" messages.
@@ -100,7 +238,7 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::earliest_of => "`earliest <piece>`",
         Rule::game_section => "a `game:` section",
         Rule::game_rule => {
-            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition` or `no repetition draw`)"
+            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition`, `no repetition draw` or `draw after <n> moves …`)"
         }
         Rule::no_moves_loses => "`no moves loses`",
         Rule::lone_beats => "`lone <piece> beats lone <piece>`",
@@ -197,6 +335,33 @@ pub fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_lone => "`lone`",
         Rule::kw_beats => "`beats`",
         Rule::kw_draw => "`draw`",
+        Rule::range => "`up to <number>`",
+        Rule::landing => "`landing directly behind`",
+        Rule::last_taken => "`when the last piece taken is a <piece>`",
+        Rule::move_count => "`draw after <n> moves …`",
+        Rule::resets => "`without capture` or `without <piece> move`",
+        Rule::reset => "`capture` or `<piece> move`",
+        Rule::moves_of => "`<piece> move`",
+        Rule::material => "`with <count> <piece>… against <count> <piece>`",
+        Rule::force => "pieces like `2 kings and 1 man`",
+        Rule::count_of => "a number of pieces like `2 kings`",
+        Rule::if_claimed => "`if claimed`",
+        Rule::kw_up => "`up`",
+        Rule::kw_landing => "`landing`",
+        Rule::kw_directly => "`directly`",
+        Rule::kw_behind => "`behind`",
+        Rule::kw_when => "`when`",
+        Rule::kw_the => "`the`",
+        Rule::kw_last => "`last`",
+        Rule::kw_taken => "`taken`",
+        Rule::kw_after => "`after`",
+        Rule::kw_each => "`each`",
+        Rule::kw_without => "`without`",
+        Rule::kw_with => "`with`",
+        Rule::kw_against => "`against`",
+        Rule::kw_and => "`and`",
+        Rule::kw_if => "`if`",
+        Rule::kw_claimed => "`claimed`",
         Rule::kw_repetition => "`repetition`",
     }
 }
@@ -245,6 +410,12 @@ fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
         InputLocation::Span((s, _)) => s,
     };
     if let Some(e) = misspelt_statement(source, pos, &err.variant) {
+        return e;
+    }
+    if let Some(e) = unknown_word(source, pos, &err.variant) {
+        return e;
+    }
+    if let Some(e) = range_as_at_most(source, pos, &err.variant) {
         return e;
     }
     let (found, len) = found_at(source, pos);
@@ -337,6 +508,135 @@ fn misspelt_statement(source: &str, pos: usize, variant: &ErrorVariant<Rule>) ->
     })
 }
 
+/// The words that start a clause, for naming the clause an unknown word follows.
+const CLAUSE_WORDS: &[&str] = &[
+    "step", "slide", "leap", "capture", "promote", "priority", "draw", "lone",
+];
+
+/// A word after a complete clause on the same line (`capture fly diagonal land behind`) parses as
+/// the name of a new moves section and fails at the missing `:`; report the word itself.
+fn unknown_word(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if positives.as_slice() != [Rule::colon] {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let start = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    let word = &before[start..];
+    let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
+    let prefix = &source[line_start..start];
+    let prefix_trim = prefix.trim_end();
+    if word.is_empty() || prefix_trim.trim().is_empty() {
+        return None;
+    }
+    // The clause it follows: from its leading word, or after the last separator.
+    let mut clause_at = prefix_trim.rfind([':', ',', ';']).map_or(0, |i| i + 1);
+    let mut word_start = None;
+    for (i, c) in prefix_trim.char_indices() {
+        match (is_word(c), word_start) {
+            (true, None) => word_start = Some(i),
+            (false, Some(ws)) => {
+                if CLAUSE_WORDS.contains(&&prefix_trim[ws..i]) {
+                    clause_at = ws;
+                }
+                word_start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(ws) = word_start {
+        if CLAUSE_WORDS.contains(&&prefix_trim[ws..]) {
+            clause_at = ws;
+        }
+    }
+    let clause = prefix_trim.get(clause_at..).unwrap_or("").trim();
+    if clause.is_empty() {
+        return None;
+    }
+    let first = clause.split_whitespace().next().unwrap_or("");
+    let (what, help) = match first {
+        "step" | "leap" => (
+            "modifier",
+            format!("`{first}` takes directions separated by `,`; start the next clause on a new line or after `,`"),
+        ),
+        "slide" => (
+            "modifier",
+            "`slide` takes directions separated by `,`, then optionally `up to <n>`".to_string(),
+        ),
+        "capture" => (
+            "modifier",
+            "`capture jump|fly` takes directions separated by `,`; a flying capture may add `up to <n>` and `landing directly behind` (optionally `when the last piece taken is a <piece>`)".to_string(),
+        ),
+        "promote" => (
+            "modifier",
+            "`promote to <piece> on` takes `far rank`, `start of enemy <piece>` or squares separated by `,`".to_string(),
+        ),
+        _ => (
+            "word",
+            "separate clauses with `,`; docs/language.md lists every clause".to_string(),
+        ),
+    };
+    let modifiers = ["up", "landing", "directly", "behind"];
+    let guess = modifiers
+        .iter()
+        .find(|m| word.len() >= 3 && m.starts_with(word))
+        .copied()
+        .or_else(|| super::check::did_you_mean(word, modifiers.into_iter()));
+    let help = match guess {
+        Some(k) if first == "capture" || (first == "slide" && k == "up") => {
+            format!("did you mean `{k}`? {help}")
+        }
+        _ => help,
+    };
+    Some(RuleError::UnknownWord {
+        message: format!("unknown {what} `{word}` after `{clause}`; the clause ends here"),
+        span: Span::new(start, start + word.len()).into(),
+        label: format!("not part of `{first}`"),
+        help,
+    })
+}
+
+/// `slide diagonal at most 2` reads `at most 2` as the start of the quiet-move limit and fails at
+/// the missing `quiet`; after a slide or a flying capture it is a range, written `up to 2`.
+fn range_as_at_most(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Option<RuleError> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    if !positives.contains(&Rule::kw_quiet) {
+        return None;
+    }
+    let before = source.get(..pos)?.trim_end();
+    let number_start = before.rfind(|c: char| !c.is_ascii_digit())? + 1;
+    let number = &before[number_start..];
+    let most = before[..number_start].trim_end().strip_suffix("most")?;
+    let at = most.trim_end().strip_suffix("at")?;
+    let at_start = at.len();
+    let line_start = source[..at_start].rfind('\n').map_or(0, |i| i + 1);
+    let clause = source[line_start..at_start].trim();
+    let clause = clause
+        .rsplit([':', ',', ';'])
+        .next()
+        .unwrap_or(clause)
+        .trim();
+    if number.is_empty() || !(clause.starts_with("slide") || clause.starts_with("capture fly")) {
+        return None;
+    }
+    Some(RuleError::UnknownWord {
+        message: format!(
+            "`at most {number}` after `{clause}`: a range is written `up to {number}`"
+        ),
+        span: Span::new(at_start, number_start + number.len()).into(),
+        label: "read as the start of `at most <n> quiet moves in a row …`".to_string(),
+        help: format!(
+            "write `{clause} up to {number}`; `at most <n> quiet moves in a row while own <piece> \
+             remain` is the limit on moves in a row"
+        ),
+    })
+}
+
 /// "did you mean `step`?" when the word found is a slip of one of the expected keywords.
 fn did_you_mean_word(expected: &str, source: &str, pos: usize) -> Option<String> {
     let rest = source.get(pos..)?;
@@ -363,6 +663,11 @@ fn syntax_help(variant: &ErrorVariant<Rule>, source: &str, pos: usize) -> Option
     };
     let has = |r: Rule| positives.contains(&r);
     let rest = source.get(pos..).unwrap_or("");
+    if has(Rule::kw_quiet) {
+        return Some(
+            "to limit a slide or a flying capture write `up to <n>`, as in `slide diagonal up to 2`; `at most <n> quiet moves in a row while own <piece> remain` limits moves in a row".to_string(),
+        );
+    }
     if rest.starts_with('-') && has(Rule::range_to) {
         return Some("write a range of squares with `..`, as in `a1..h1`".to_string());
     }
@@ -392,6 +697,22 @@ fn syntax_help(variant: &ErrorVariant<Rule>, source: &str, pos: usize) -> Option
 fn span_of(pair: &Pair<Rule>) -> Span {
     let s = pair.as_span();
     Span::new(s.start(), s.end())
+}
+
+/// The span of a pair without the whitespace (and comments) it may end with after an optional
+/// part that was not written.
+fn trimmed_span(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    let text = pair.as_str();
+    let mut len = text.trim_end().len();
+    // A comment at the end: cut back to the text before it.
+    while let Some(i) = text[..len].rfind('#') {
+        if text[..i].contains('"') {
+            break;
+        }
+        len = text[..i].trim_end().len();
+    }
+    Span::new(s.start(), s.start() + len)
 }
 
 fn name(pair: Pair<Rule>) -> Name {
@@ -611,7 +932,9 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     MoveClause::Step(directions(parts.next().expect("step has directions")))
                 }
                 Rule::slide_clause => {
-                    MoveClause::Slide(directions(parts.next().expect("slide has directions")))
+                    let dirs = directions(parts.next().expect("slide has directions"));
+                    let range = parts.next().map(|r| range(&r));
+                    MoveClause::Slide { dirs, range }
                 }
                 Rule::leap_clause => {
                     let mut max = None;
@@ -643,7 +966,27 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let kind = parts.next().expect("capture has a kind");
                     let fly = kind.into_inner().any(|k| k.as_rule() == Rule::kw_fly);
                     let dirs = directions(parts.next().expect("capture has directions"));
-                    MoveClause::Capture { fly, dirs }
+                    let mut range_limit = None;
+                    let mut landing = None;
+                    for p in parts {
+                        match p.as_rule() {
+                            Rule::range => range_limit = Some(range(&p)),
+                            _ => {
+                                let span = trimmed_span(&p);
+                                let last_of = significant(p)
+                                    .next()
+                                    .and_then(|l| significant(l).next())
+                                    .map(piece_ref);
+                                landing = Some(Spanned::new(LandingText { last_of }, span));
+                            }
+                        }
+                    }
+                    MoveClause::Capture {
+                        fly,
+                        dirs,
+                        range: range_limit,
+                        landing,
+                    }
                 }
                 Rule::promote_clause => {
                     let to = piece_ref(parts.next().expect("promote names a piece"));
@@ -741,7 +1084,7 @@ fn criterion(pair: Pair<Rule>) -> Spanned<CriterionText> {
 
 fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
     let inner = pair.into_inner().next().expect("game rule has one form");
-    let span = span_of(&inner);
+    let span = trimmed_span(&inner);
     let node = match inner.as_rule() {
         Rule::no_moves_loses => GameRule::NoMovesLoses,
         Rule::lone_beats => {
@@ -756,7 +1099,7 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .expect("`no <piece> loses` names a piece"),
         )),
         Rule::repetition => {
-            let ord = significant(inner)
+            let ord = significant(inner.clone())
                 .next()
                 .expect("repetition has an ordinal");
             let digits: String = ord
@@ -764,13 +1107,73 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .chars()
                 .take_while(char::is_ascii_digit)
                 .collect();
-            GameRule::Repetition(Spanned::new(
-                digits.parse().unwrap_or(u64::MAX),
-                span_of(&ord),
-            ))
+            let claimed = significant(inner).any(|p| p.as_rule() == Rule::if_claimed);
+            GameRule::Repetition(
+                Spanned::new(digits.parse().unwrap_or(u64::MAX), span_of(&ord)),
+                claimed,
+            )
         }
+        Rule::move_count => GameRule::MoveCount(move_count(inner)),
         Rule::no_repetition => GameRule::NoRepetition,
         r => unreachable!("game rule alternatives, got {r:?}"),
     };
     Spanned::new(node, span)
+}
+
+/// `up to N`: the number, with its span.
+fn range(pair: &Pair<Rule>) -> Spanned<u64> {
+    let num = pair
+        .clone()
+        .into_inner()
+        .find(|q| q.as_rule() == Rule::number)
+        .expect("a range has a number");
+    Spanned::new(number(&num), span_of(&num))
+}
+
+fn force(pair: Pair<Rule>) -> ForceText {
+    significant(pair)
+        .map(|count_of| {
+            let mut it = significant(count_of);
+            let n = it.next().expect("a count has a number");
+            let piece = piece_ref(it.next().expect("a count names a piece"));
+            (Spanned::new(number(&n), span_of(&n)), piece)
+        })
+        .collect()
+}
+
+fn move_count(pair: Pair<Rule>) -> MoveCountText {
+    let mut text = MoveCountText {
+        moves: Spanned::new(0, Span::default()),
+        each: false,
+        resets: Vec::new(),
+        material: None,
+        claimed: false,
+    };
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::number => text.moves = Spanned::new(number(&p), span_of(&p)),
+            Rule::kw_each => text.each = true,
+            Rule::resets => {
+                for r in significant(p) {
+                    let span = span_of(&r);
+                    let what = r.into_inner().next().expect("a reset has one form");
+                    let node = match what.as_rule() {
+                        Rule::moves_of => Some(piece_ref(
+                            significant(what).next().expect("`… move` names a piece"),
+                        )),
+                        _ => None,
+                    };
+                    text.resets.push(Spanned::new(node, span));
+                }
+            }
+            Rule::material => {
+                let mut forces: Vec<ForceText> = significant(p).map(force).collect();
+                let weak = forces.pop().expect("material has a weaker side");
+                text.material = Some((forces, weak));
+            }
+            Rule::if_claimed => text.claimed = true,
+            _ => {}
+        }
+    }
+    text
 }

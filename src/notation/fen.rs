@@ -1,4 +1,4 @@
-//! The FEN of RULES.md: `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
+//! The FEN (docs/notation.md): `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
 //! numbered boards, `W:W31-50:B1-20`.
 
 use super::InputError;
@@ -55,6 +55,14 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
                 ),
             )
         })?;
+    // The optional move-count field: it starts with a digit, where a group starts with a letter.
+    let counters = match fields.get(3) {
+        Some(&(cat, f)) if f.trim_start().starts_with(|c: char| c.is_ascii_digit()) => {
+            fields.remove(3);
+            Some((cat, f))
+        }
+        _ => None,
+    };
     if fields.len() > 3 {
         let (at, f) = fields[3];
         return Err(err(
@@ -67,6 +75,9 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         ));
     }
     let mut pos = Position::empty(turn);
+    if let Some((cat, f)) = counters {
+        parse_counters(rules, input, cat, f, &mut pos)?;
+    }
     let mut seen = [false; 2];
     for &(gat, group) in &fields[1..] {
         let gtrim_start = group.len() - group.trim_start().len();
@@ -131,6 +142,53 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         }
     }
     Ok(pos)
+}
+
+/// `12,0`: per move-count rule of the variant, in file order, the single moves since its count
+/// last started again.
+fn parse_counters(
+    rules: &Rules,
+    input: &str,
+    at: usize,
+    field: &str,
+    pos: &mut Position,
+) -> Result<(), Box<InputError>> {
+    let rules_n = rules.spec.game.move_count_draws.len();
+    let mut iat = at;
+    for (n, item) in field.split(',').enumerate() {
+        let this_at = iat + (item.len() - item.trim_start().len());
+        iat += item.len() + 1;
+        let text = item.trim();
+        if n >= rules_n {
+            return Err(err(
+                input,
+                this_at,
+                text.len(),
+                format!(
+                    "`{text}`: this variant has {rules_n} move-count rule{}",
+                    if rules_n == 1 { "" } else { "s" }
+                ),
+                "one count too many",
+                "the last field holds one count per move-count rule of the variant, in the \
+                 order of its rules file"
+                    .into(),
+            ));
+        }
+        let Ok(v) = text.parse::<u8>() else {
+            return Err(err(
+                input,
+                this_at,
+                text.len(),
+                format!("`{text}` is not a move count"),
+                "a number from 0 to 255 expected",
+                "the last field counts the single moves since each move-count rule's count \
+                 started, as in `:12` or `:12,3`"
+                    .into(),
+            ));
+        };
+        pos.counters[n] = v;
+    }
+    Ok(())
 }
 
 fn parse_item(
@@ -281,6 +339,12 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
             }
         }
         out.push_str(&parts.join(","));
+    }
+    let n = rules.spec.game.move_count_draws.len();
+    if pos.counters[..n].iter().any(|&c| c != 0) {
+        out.push(':');
+        let counts: Vec<String> = pos.counters[..n].iter().map(|c| c.to_string()).collect();
+        out.push_str(&counts.join(","));
     }
     out
 }

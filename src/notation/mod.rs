@@ -1,4 +1,4 @@
-//! Text forms of positions and moves: the FEN of RULES.md and move notation (`c3-c4`, `c3xe5xc7`,
+//! Text forms of positions and moves: the FEN (docs/notation.md) and move notation (`c3-c4`, `c3xe5xc7`,
 //! `32-28`), both printed and parsed, with diagnostics that point into the text.
 
 mod fen;

@@ -91,6 +91,7 @@ pub struct Searcher {
     stop: bool,
     probe: Option<Probe>,
     repetition: bool,
+    move_counts: bool,
 }
 
 impl Searcher {
@@ -98,6 +99,7 @@ impl Searcher {
     pub fn new(rules: Arc<Rules>, tt_mib: usize) -> Searcher {
         let eval = eval::Eval::new(&rules);
         let repetition = rules.spec.game.repetition_draw > 0;
+        let move_counts = !rules.spec.game.move_count_draws.is_empty();
         Searcher {
             keys: zobrist::Keys::shared(),
             eval,
@@ -115,6 +117,7 @@ impl Searcher {
             stop: false,
             probe: None,
             repetition,
+            move_counts,
             rules,
         }
     }
@@ -142,7 +145,7 @@ impl Searcher {
         let mut h = self.keys.hash(&pos);
         for mv in moves {
             out.push(h);
-            let next = pos.play(mv);
+            let next = self.rules.play(&pos, mv);
             h = self.keys.after(&pos, h, mv, &next);
             if mv.is_capture() || mv.kind_after != mv.kind_before {
                 out.clear();
@@ -276,6 +279,13 @@ impl Searcher {
             if self.repetition && self.repeated(hash, irr) {
                 return 0;
             }
+            // A move-count draw, automatic or claimable (the side to move is taken to claim it).
+            if self.move_counts
+                && (self.rules.move_count_reached(pos, false).is_some()
+                    || self.rules.move_count_reached(pos, true).is_some())
+            {
+                return 0;
+            }
         }
         self.nodes += 1;
         self.pv[ply].clear();
@@ -371,7 +381,7 @@ impl Searcher {
                 continue;
             }
             let mv_index = order[n].1;
-            let child = pos.play(&mv);
+            let child = self.rules.play(pos, &mv);
             let ch = self.keys.after(pos, hash, &mv, &child);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()

@@ -47,7 +47,7 @@ pub enum End {
     Material,
     /// A position occurred the variant's number of times.
     Repetition,
-    /// A move-count draw rule of the variant (none in the language yet).
+    /// A move-count draw rule of the variant (a claimable one is taken as claimed).
     MoveCount,
     /// The `--max-plies` cap: scored as a draw, reported apart.
     Cap,
@@ -115,6 +115,7 @@ pub fn play_game(
         time: None,
     };
     let rep = rules.spec.game.repetition_draw as usize;
+    let move_counts = !rules.spec.game.move_count_draws.is_empty();
     let mut pos: Position = rules.start;
     let mut hash = keys.hash(&pos);
     let mut history: Vec<u64> = Vec::with_capacity(256);
@@ -133,8 +134,16 @@ pub fn play_game(
             rec.end = End::Material;
             break;
         }
+        // Draws that must be claimed are taken to be claimed at once by the side to move.
         if rep > 0 && history.iter().filter(|&&h| h == hash).count() + 1 >= rep {
             rec.end = End::Repetition;
+            break;
+        }
+        if move_counts
+            && (rules.move_count_reached(&pos, false).is_some()
+                || rules.move_count_reached(&pos, true).is_some())
+        {
+            rec.end = End::MoveCount;
             break;
         }
         rules.generate(&pos, buf, GenOptions::default());
@@ -158,7 +167,7 @@ pub fn play_game(
             _ => buf[rng.random_range(0..buf.len())],
         };
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
-        let next = pos.play(&mv);
+        let next = rules.play(&pos, &mv);
         let nh = keys.after(&pos, hash, &mv, &next);
         if mv.is_capture() || mv.kind_after != mv.kind_before {
             history.clear();

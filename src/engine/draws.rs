@@ -1,0 +1,125 @@
+//! Move-count draws: the counters a position carries for them, kept as moves are played in a game,
+//! and the test of whether one is reached. Perft does not use them (published tables ignore
+//! move-count draws): it plays moves with [`Position::play`], which leaves the counters alone.
+
+use super::moves::Move;
+use super::position::Position;
+use super::rules::Rules;
+use crate::spec::{Material, MoveCountDraw};
+
+impl Rules {
+    /// The position after `mv` in a game: [`Position::play`] and the move-count counters.
+    pub fn play(&self, pos: &Position, mv: &Move) -> Position {
+        let mut next = pos.play(mv);
+        self.count_move(pos, mv, &mut next);
+        next
+    }
+
+    /// Update `after`'s move-count counters for `mv`, played from `before`.
+    pub fn count_move(&self, before: &Position, mv: &Move, after: &mut Position) {
+        for (i, rule) in self.spec.game.move_count_draws.iter().enumerate() {
+            let reset = (rule.reset_on_capture && mv.is_capture())
+                || rule.reset_on_move_of & (1 << mv.kind_before) != 0
+                || rule.material.as_ref().is_some_and(|m| {
+                    !self.material_holds(m, before) || !self.material_holds(m, after)
+                });
+            after.counters[i] = if reset {
+                0
+            } else {
+                before.counters[i].saturating_add(1)
+            };
+        }
+    }
+
+    /// Whether one side has one of the strong forces and the other the weak one, exactly.
+    pub fn material_holds(&self, m: &Material, pos: &Position) -> bool {
+        let counts = |side: usize| -> [u8; super::rules::MAX_KINDS] {
+            let mut c = [0u8; super::rules::MAX_KINDS];
+            for (k, n) in c.iter_mut().enumerate().take(self.kinds) {
+                *n = pos.kind_bits(side, k).count_ones() as u8;
+            }
+            c
+        };
+        let same = |force: &[u8], have: &[u8; super::rules::MAX_KINDS]| {
+            (0..self.kinds).all(|k| force.get(k).copied().unwrap_or(0) == have[k])
+        };
+        let c = [counts(0), counts(1)];
+        (0..2).any(|s| m.strong.iter().any(|f| same(f, &c[s])) && same(&m.weak, &c[1 - s]))
+    }
+
+    /// The first move-count rule whose count is reached in `pos` (index and rule), among the
+    /// automatic ones (`claimed` false) or the claimable ones (`claimed` true).
+    pub fn move_count_reached(
+        &self,
+        pos: &Position,
+        claimed: bool,
+    ) -> Option<(usize, &MoveCountDraw)> {
+        self.spec
+            .game
+            .move_count_draws
+            .iter()
+            .enumerate()
+            .find(|(i, r)| {
+                r.claimed == claimed
+                    && pos.counters[*i] as u16 >= r.plies()
+                    && r.material
+                        .as_ref()
+                        .is_none_or(|m| self.material_holds(m, pos))
+            })
+    }
+}
+
+/// A move-count rule in words, as written in a rules file: `25 moves each without capture or man
+/// move`, `16 moves each without capture with 3 kings or 2 kings and 1 man against 1 king`.
+pub fn move_count_words(spec: &crate::spec::VariantSpec, rule: &MoveCountDraw) -> String {
+    let name = |k: usize| spec.pieces[k].name.as_str();
+    let mut s = format!(
+        "{} moves{}",
+        rule.moves,
+        if rule.each { " each" } else { "" }
+    );
+    let mut resets: Vec<String> = Vec::new();
+    if rule.reset_on_capture {
+        resets.push("capture".to_string());
+    }
+    for k in 0..spec.pieces.len() {
+        if rule.reset_on_move_of & (1 << k) != 0 {
+            resets.push(format!("{} move", name(k)));
+        }
+    }
+    if !resets.is_empty() {
+        s.push_str(" without ");
+        s.push_str(&resets.join(" or "));
+    }
+    if let Some(m) = &rule.material {
+        let force = |f: &[u8]| -> String {
+            // The highest kind first: `2 kings and 1 man`.
+            let parts: Vec<String> = f
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|(_, &n)| n > 0)
+                .map(|(k, &n)| format!("{n} {}", plural(name(k), n)))
+                .collect();
+            parts.join(" and ")
+        };
+        let strong: Vec<String> = m.strong.iter().map(|f| force(f)).collect();
+        s.push_str(&format!(
+            " with {} against {}",
+            strong.join(" or "),
+            force(&m.weak)
+        ));
+    }
+    s
+}
+
+/// `king`, 2 → `kings`; `man`, 2 → `men`.
+fn plural(name: &str, n: u8) -> String {
+    if n == 1 {
+        name.to_string()
+    } else if let Some(stem) = name.strip_suffix("man") {
+        format!("{stem}men")
+    } else {
+        format!("{name}s")
+    }
+}
