@@ -120,7 +120,11 @@ fn move_count_field() {
     assert_eq!(to_fen(rules, &start), "W:W31-50:B1-20");
     for bad in ["W:W31:B1:1,2,3,4", "W:W31:B1:x", "W:W31:B1:300"] {
         let e = parse_fen(rules, bad).expect_err(bad);
-        assert!(render(e.as_ref()).contains("move"), "{bad}: {}", render(e.as_ref()));
+        assert!(
+            render(e.as_ref()).contains("move"),
+            "{bad}: {}",
+            render(e.as_ref())
+        );
     }
     // A variant without move-count rules has no such field.
     let t = Variant::load("turkish").expect("bundled");
