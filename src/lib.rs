@@ -11,6 +11,8 @@ pub mod lang;
 pub mod limits;
 pub mod notation;
 pub mod pdn;
+pub mod search;
+pub mod selfplay;
 pub mod spec;
 mod spec_serde;
 pub mod util;

@@ -156,6 +156,11 @@ enum Command {
     },
     /// Solve an endgame by retrograde analysis: `damelab endgame turkish "KK v K"`.
     Endgame(damelab::endgame::cli::Args),
+    /// Search a position: best move, score and principal variation at each depth.
+    Analyse(damelab::selfplay::cli::AnalyseArgs),
+    /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
+    /// combines the JSON files of shards.
+    Selfplay(damelab::selfplay::cli::SelfplayArgs),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -260,6 +265,8 @@ fn main() -> ExitCode {
             last,
             output,
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
+        Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
+        Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -152,6 +152,31 @@ pub const COMMANDS: &[Command] = &[
         details: "Prints each legal move with the perft(N - 1) count below it, then perft(N).",
     },
     Command {
+        name: "go",
+        aliases: &["g"],
+        args: "[depth N | time S]",
+        summary: "the computer plays the side to move",
+        details: "Searches the position (by default to depth 8 or for 5 seconds, whichever \
+                  comes first), printing for each depth the score and the principal variation, \
+                  then plays the best move. Ctrl-C stops the search and keeps the game.",
+    },
+    Command {
+        name: "hint",
+        aliases: &["hn"],
+        args: "[depth N | time S]",
+        summary: "the engine's best move, not played",
+        details: "Searches like `go` but only names the best move and its score.",
+    },
+    Command {
+        name: "engine",
+        aliases: &["en"],
+        args: "SIDE|off",
+        summary: "the computer answers for a side",
+        details: "`engine black` makes the computer play black: it answers each of your moves \
+                  (and moves at once when it is black's turn). `engine off` gives you both \
+                  sides again.",
+    },
+    Command {
         name: "explain",
         aliases: &["e", "why"],
         args: "MOVE",

@@ -8,6 +8,9 @@ use crate::render::{self, Style};
 use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
+#[path = "engine.rs"]
+mod engine_cmds;
+
 /// The deepest `perft` the workbench runs: beyond it a count takes hours in the bigger variants.
 const MAX_PERFT: usize = crate::limits::MAX_CASE_PERFT_DEPTH;
 
@@ -30,6 +33,8 @@ pub struct Session {
     /// most recent last: `undo` at the start of a game goes back to them.
     saved: Vec<(Variant, Game, String)>,
     pub(crate) changed: bool,
+    /// The engine of `go`, `hint` and `engine SIDE`.
+    pub engine: crate::search::repl::EngineState,
 }
 
 type Outcome = Result<String, Report>;
@@ -82,6 +87,7 @@ impl Session {
             saved: Vec::new(),
             changed: false,
             pdn: None,
+            engine: Default::default(),
         }
     }
 
@@ -220,6 +226,9 @@ impl Session {
             "turn" => self.turn(arg),
             "perft" => self.perft(arg, false),
             "divide" => self.perft(arg, true),
+            "go" => self.go(arg),
+            "hint" => self.hint(arg),
+            "engine" => self.engine_cmd(arg),
             "explain" => {
                 if arg.is_empty() {
                     return Err(fail(
@@ -422,6 +431,7 @@ impl Session {
         }
         self.game = trial;
         self.changed = true;
+        out.push_str(&self.engine_answer());
         Ok(out)
     }
 

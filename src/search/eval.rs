@@ -1,0 +1,174 @@
+//! A generic evaluation, derived from the compiled rules alone (no variant names):
+//!
+//! - **material**: a piece's `value` from the rules file when the file gives values (any kind with a
+//!   value other than 1), in hundredths; otherwise derived from the piece's reach on an empty board:
+//!   the mean number of squares its quiet moves and captures can go to from a square, relative to
+//!   the first kind's, as `100 × (1 + (ratio − 1) / 2)`, capped at 500, and never below a kind that
+//!   promotes to it;
+//! - **advancement**: a piece that promotes gains `ADVANCE` per rank it has travelled toward the
+//!   nearest square of its promotion zone;
+//! - **mobility**: `MOBILITY` per empty square a piece's step or slide directions reach in one step
+//!   (a cheap, allocation-free stand-in for the number of quiet moves).
+//!
+//! Both material and advancement live in one piece-square table per (side, kind, square), so the
+//! evaluation is a handful of bit-set loops.
+
+use crate::engine::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
+use crate::engine::rules::MAX_KINDS;
+use crate::engine::{Position, Rules};
+
+/// Score units per rank of advancement toward the promotion zone.
+pub const ADVANCE: i32 = 4;
+/// Score units per empty neighbouring square in a piece's quiet directions.
+pub const MOBILITY: i32 = 2;
+
+const SQUARES: usize = Bits::BITS as usize;
+
+pub struct Eval {
+    /// `table[side][kind][sq]`: material plus advancement.
+    table: Box<[[[i32; SQUARES]; MAX_KINDS]; 2]>,
+    /// Per side and kind, the bit-set deltas of its one-step quiet directions.
+    dirs: [[[i16; 8]; MAX_KINDS]; 2],
+    ndirs: [[u8; MAX_KINDS]; 2],
+    kinds: usize,
+    playable: Bits,
+    /// The material value of each kind (hundredths of the first kind, when derived).
+    pub values: Vec<i32>,
+    /// Whether the values come from the rules file (`true`) or were derived.
+    pub from_rules: bool,
+}
+
+/// Squares a piece of this program reaches from `sq` on an otherwise empty board.
+fn reach(rules: &Rules, side: usize, kind: usize, sq: Sq) -> u32 {
+    let p = &rules.programs[side][kind];
+    let geo = &rules.geo;
+    let mut set: Bits = 0;
+    let ray = |d: u8, long: bool, set: &mut Bits| {
+        let mut s = geo.next[d as usize][sq as usize];
+        while s != NONE {
+            *set |= bit(s);
+            if !long {
+                break;
+            }
+            s = geo.next[d as usize][s as usize];
+        }
+    };
+    for d in p.steps.iter() {
+        ray(d, false, &mut set);
+    }
+    for d in p.slides.iter().chain(p.flies.iter()) {
+        ray(d, true, &mut set);
+    }
+    for d in p.jumps.iter() {
+        let s = geo.next[d as usize][sq as usize];
+        if s != NONE && geo.next[d as usize][s as usize] != NONE {
+            set |= bit(geo.next[d as usize][s as usize]);
+        }
+    }
+    set.count_ones()
+}
+
+impl Eval {
+    pub fn new(rules: &Rules) -> Eval {
+        let kinds = rules.kinds;
+        let geo = &rules.geo;
+        let from_rules = rules.spec.pieces.iter().any(|p| p.value != 1);
+        let mut values: Vec<i32> = if from_rules {
+            rules
+                .spec
+                .pieces
+                .iter()
+                .map(|p| p.value as i32 * 100)
+                .collect()
+        } else {
+            let squares = BitIter(geo.playable).count().max(1) as f64;
+            let mean: Vec<f64> = (0..kinds)
+                .map(|k| {
+                    BitIter(geo.playable)
+                        .map(|sq| reach(rules, 0, k, sq) as f64)
+                        .sum::<f64>()
+                        / squares
+                })
+                .collect();
+            let base = mean[0].max(0.5);
+            mean.iter()
+                .map(|m| {
+                    let ratio = (m / base).max(1.0);
+                    ((100.0 * (1.0 + (ratio - 1.0) / 2.0)).round() as i32).min(500)
+                })
+                .collect()
+        };
+        if !from_rules {
+            // A promotion never loses value: the piece promoted to is worth at least the promoter.
+            for _ in 0..kinds {
+                for k in 0..kinds {
+                    for &(to, _) in &rules.programs[0][k].promotions {
+                        values[to as usize] = values[to as usize].max(values[k]);
+                    }
+                }
+            }
+        }
+        let mut table = Box::new([[[0i32; SQUARES]; MAX_KINDS]; 2]);
+        let mut dirs = [[[0i16; 8]; MAX_KINDS]; 2];
+        let mut ndirs = [[0u8; MAX_KINDS]; 2];
+        for side in 0..2 {
+            for kind in 0..kinds {
+                let p = &rules.programs[side][kind];
+                let zone: Bits = p.promotions.iter().fold(0, |z, (_, b)| z | b);
+                for sq in BitIter(geo.playable) {
+                    let mut v = values[kind];
+                    if zone != 0 {
+                        let (_, r) = geo.coord(sq);
+                        let dist = BitIter(zone)
+                            .map(|z| (geo.coord(z).1 as i32 - r as i32).abs())
+                            .min()
+                            .unwrap_or(0);
+                        v += ADVANCE * (geo.height as i32 - 1 - dist).max(0);
+                    }
+                    table[side][kind][sq as usize] = v;
+                }
+                for d in p.steps.iter().chain(p.slides.iter()) {
+                    if (ndirs[side][kind] as usize) < 8 {
+                        dirs[side][kind][ndirs[side][kind] as usize] = geo.delta[d as usize];
+                        ndirs[side][kind] += 1;
+                    }
+                }
+            }
+        }
+        Eval {
+            table,
+            dirs,
+            ndirs,
+            kinds,
+            playable: geo.playable,
+            values,
+            from_rules,
+        }
+    }
+
+    /// The score of `pos` for the side to move (positive: better for it).
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let empty = self.playable & !pos.occupied();
+        let mut score = [0i32; 2];
+        for (side, s) in score.iter_mut().enumerate() {
+            for kind in 0..self.kinds {
+                let bits = pos.kind_bits(side, kind);
+                if bits == 0 {
+                    continue;
+                }
+                let t = &self.table[side][kind];
+                for sq in BitIter(bits) {
+                    *s += t[sq as usize];
+                }
+                let mut reach: Bits = 0;
+                for &d in &self.dirs[side][kind][..self.ndirs[side][kind] as usize] {
+                    reach |= shift(bits, d) & empty;
+                }
+                *s += MOBILITY * reach.count_ones() as i32;
+            }
+        }
+        let me = pos.turn();
+        score[me] - score[1 - me]
+    }
+}

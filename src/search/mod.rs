@@ -1,0 +1,471 @@
+//! A game-tree search for any rules file: iterative deepening principal-variation alpha-beta over
+//! the generic move generator, with Zobrist hashing, a transposition table, move ordering (table
+//! move, captures, history), a capture quiescence (a search never stops while a capture is pending)
+//! and the game-end rules of the variant (material rules, no moves, repetition) inside the tree.
+//!
+//! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
+//! live in per-ply buffers owned by the [`Searcher`].
+
+pub mod eval;
+pub mod repl;
+pub mod tt;
+pub mod zobrist;
+
+use crate::engine::{GenOptions, Move, Position, Rules};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A score in hundredths of the first kind of piece (when values are derived), for the side to move.
+pub type Score = i32;
+/// The score of a won position at the root; a win in `n` plies scores `WIN - n`.
+pub const WIN: Score = 30_000;
+/// The deepest a search path may go (quiescence included).
+pub const MAX_PLY: usize = 128;
+/// The deepest nominal depth a search accepts.
+pub const MAX_DEPTH: u32 = 64;
+const WIN_BOUND: Score = WIN - MAX_PLY as Score;
+
+/// An outside oracle (an endgame table): the exact score of a position for the side to move, if it
+/// knows it. Called at every node before the table look-up.
+pub type Probe = Arc<dyn Fn(&Position) -> Option<Score> + Send + Sync>;
+
+/// When to stop: any limit reached ends the search (the last finished iteration counts).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub time: Option<Duration>,
+}
+
+/// One finished iteration (or the final answer).
+#[derive(Clone, Debug)]
+pub struct Info {
+    pub depth: u32,
+    pub score: Score,
+    pub nodes: u64,
+    pub elapsed: Duration,
+    pub pv: Vec<Move>,
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The best move, `None` when the position has no legal move (or the game is over).
+    pub best: Option<Move>,
+    pub score: Score,
+    /// The deepest finished iteration.
+    pub depth: u32,
+    pub pv: Vec<Move>,
+    pub nodes: u64,
+    /// Stopped by a limit or by Ctrl-C before the depth limit.
+    pub stopped: bool,
+}
+
+/// A won or lost score as "win in N" / "loss in N" plies, else the score in units of the first
+/// kind of piece (`+1.25`).
+pub fn format_score(s: Score) -> String {
+    if s >= WIN_BOUND {
+        format!("win in {}", WIN - s)
+    } else if s <= -WIN_BOUND {
+        format!("loss in {}", WIN + s)
+    } else {
+        format!("{:+.2}", s as f64 / 100.0)
+    }
+}
+
+pub struct Searcher {
+    pub rules: Arc<Rules>,
+    pub keys: &'static zobrist::Keys,
+    pub eval: eval::Eval,
+    tt: tt::Table,
+    history: Box<[[[i32; 128]; 128]; 2]>,
+    moves: Vec<Vec<Move>>,
+    order: Vec<Vec<(i32, u16)>>,
+    pv: Vec<Vec<Move>>,
+    /// Hashes of the positions on the path (game history since the last irreversible move, then
+    /// the search path).
+    path: Vec<u64>,
+    nodes: u64,
+    limits: Limits,
+    start: Instant,
+    stop: bool,
+    probe: Option<Probe>,
+    repetition: bool,
+    move_counts: bool,
+}
+
+impl Searcher {
+    /// A searcher for these rules with a transposition table of `tt_mib` MiB.
+    pub fn new(rules: Arc<Rules>, tt_mib: usize) -> Searcher {
+        let eval = eval::Eval::new(&rules);
+        let repetition = rules.spec.game.repetition_draw > 0;
+        let move_counts = !rules.spec.game.move_count_draws.is_empty();
+        Searcher {
+            keys: zobrist::Keys::shared(),
+            eval,
+            tt: tt::Table::new(tt_mib),
+            history: Box::new([[[0; 128]; 128]; 2]),
+            moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            pv: (0..MAX_PLY + 1)
+                .map(|_| Vec::with_capacity(MAX_PLY))
+                .collect(),
+            path: Vec::with_capacity(1024),
+            nodes: 0,
+            limits: Limits::default(),
+            start: Instant::now(),
+            stop: false,
+            probe: None,
+            repetition,
+            move_counts,
+            rules,
+        }
+    }
+
+    /// Use an outside oracle (e.g. endgame tables) at every node.
+    pub fn set_probe(&mut self, probe: Option<Probe>) {
+        self.probe = probe;
+    }
+
+    /// Forget the transposition table and the history heuristic (a new game).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for side in self.history.iter_mut() {
+            for row in side.iter_mut() {
+                row.fill(0);
+            }
+        }
+    }
+
+    /// The hashes of a game's positions before its last one, since its last capture or promotion:
+    /// the history a search needs for repetition.
+    pub fn history_of(&self, start: &Position, moves: &[Move]) -> Vec<u64> {
+        let mut out = Vec::new();
+        let mut pos = *start;
+        let mut h = self.keys.hash(&pos);
+        for mv in moves {
+            out.push(h);
+            let next = self.rules.play(&pos, mv);
+            h = self.keys.after(&pos, h, mv, &next);
+            if mv.is_capture() || mv.kind_after != mv.kind_before {
+                out.clear();
+            }
+            pos = next;
+        }
+        out
+    }
+
+    /// Search `pos` (reached after the positions hashed in `history`, see [`Searcher::history_of`])
+    /// within `limits`; `report` is called after each finished iteration.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: Limits,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        self.limits = limits;
+        self.start = Instant::now();
+        self.stop = false;
+        self.nodes = 0;
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        let hash = self.keys.hash(pos);
+        let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+
+        let mut root = Vec::new();
+        self.rules.generate(pos, &mut root, GenOptions::default());
+        let mut result = SearchResult {
+            best: root.first().copied(),
+            score: 0,
+            depth: 0,
+            pv: root.first().copied().into_iter().collect(),
+            nodes: 0,
+            stopped: false,
+        };
+        if root.is_empty() {
+            return result;
+        }
+        for depth in 1..=max_depth {
+            let base = self.path.len();
+            self.path.push(hash);
+            let score = self.node(pos, hash, depth as i32, 0, -WIN - 1, WIN + 1, 0);
+            self.path.truncate(base);
+            if self.stop {
+                result.stopped = true;
+                break;
+            }
+            result.score = score;
+            result.depth = depth;
+            result.pv.clone_from(&self.pv[0]);
+            result.best = self.pv[0].first().copied().or(result.best);
+            report(&Info {
+                depth,
+                score,
+                nodes: self.nodes,
+                elapsed: self.start.elapsed(),
+                pv: result.pv.clone(),
+            });
+            // A forced win or loss is found: deeper iterations cannot change it.
+            if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
+                break;
+            }
+        }
+        result.nodes = self.nodes;
+        result
+    }
+
+    #[inline]
+    fn check_stop(&mut self) -> bool {
+        if self.stop {
+            return true;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes >= n {
+                self.stop = true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if crate::interrupt::requested() {
+                self.stop = true;
+            }
+            if let Some(t) = self.limits.time {
+                if self.start.elapsed() >= t {
+                    self.stop = true;
+                }
+            }
+        }
+        self.stop
+    }
+
+    /// Whether the position on top of the path occurred before (same side to move) since `irr`.
+    #[inline]
+    fn repeated(&self, hash: u64, irr: usize) -> bool {
+        let top = self.path.len() - 1;
+        let mut i = top;
+        while i >= irr + 2 {
+            i -= 2;
+            if self.path[i] == hash {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn end_score(&self, pos: &Position, legal: usize, ply: usize) -> Option<Score> {
+        let o = self.rules.outcome(pos, legal)?;
+        Some(match o.winner {
+            None => 0,
+            Some(w) if w == pos.turn() => WIN - ply as Score,
+            Some(_) => -(WIN - ply as Score),
+        })
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn node(
+        &mut self,
+        pos: &Position,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        irr: usize,
+    ) -> Score {
+        if ply > 0 {
+            if self.check_stop() {
+                return 0;
+            }
+            if self.repetition && self.repeated(hash, irr) {
+                return 0;
+            }
+            // A move-count draw, automatic or claimable (the side to move is taken to claim it).
+            if self.move_counts
+                && (self.rules.move_count_reached(pos, false).is_some()
+                    || self.rules.move_count_reached(pos, true).is_some())
+            {
+                return 0;
+            }
+        }
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.rules.has_material_rules {
+            if let Some(s) = self.end_score(pos, 1, ply) {
+                return s;
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.eval.evaluate(pos);
+        }
+        if let Some(p) = &self.probe {
+            if let Some(s) = p(pos) {
+                return s;
+            }
+        }
+        let mut tt_move = u16::MAX;
+        if let Some(e) = self.tt.probe(hash) {
+            tt_move = e.mv;
+            if ply > 0 && e.depth as i32 >= depth {
+                let s = from_tt(e.score as Score, ply);
+                let cut = match e.flag {
+                    tt::EXACT => true,
+                    tt::LOWER => s >= beta,
+                    _ => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut order = std::mem::take(&mut self.order[ply]);
+        self.rules.generate(pos, &mut moves, GenOptions::default());
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.order[ply] = order;
+            return self.end_score(pos, 0, ply).unwrap_or(0);
+        }
+        let capturing = moves[0].is_capture();
+        let alpha0 = alpha;
+        let mut best = -WIN - 1;
+        if depth <= 0 {
+            if !capturing {
+                self.moves[ply] = moves;
+                self.order[ply] = order;
+                return self.eval.evaluate(pos);
+            }
+            if !self.rules.compulsory {
+                // Captures are optional: the side may decline them (stand pat).
+                best = self.eval.evaluate(pos);
+                if best >= beta {
+                    self.moves[ply] = moves;
+                    self.order[ply] = order;
+                    return best;
+                }
+                alpha = alpha.max(best);
+            }
+        }
+        let side = pos.turn();
+        order.clear();
+        for (i, m) in moves.iter().enumerate() {
+            let promo = (m.kind_after != m.kind_before) as i32;
+            let s = if i as u16 == tt_move {
+                i32::MAX
+            } else if m.is_capture() {
+                1 << 28 | (m.captures() as i32) << 8 | promo << 4
+            } else if promo != 0 {
+                1 << 27
+            } else {
+                self.history[side][m.from as usize][m.to as usize]
+            };
+            order.push((s, i as u16));
+        }
+        let child_depth = if depth > 0 { depth - 1 } else { 0 };
+        let mut best_idx = u16::MAX;
+        let mut searched = 0;
+        for n in 0..moves.len() {
+            // Pick the best-ordered move left.
+            let mut bi = n;
+            for j in n + 1..moves.len() {
+                if order[j].0 > order[bi].0 {
+                    bi = j;
+                }
+            }
+            if bi != n {
+                moves.swap(n, bi);
+                order.swap(n, bi);
+            }
+            let mv = moves[n];
+            if depth <= 0 && !mv.is_capture() {
+                continue;
+            }
+            let mv_index = order[n].1;
+            let child = self.rules.play(pos, &mv);
+            let ch = self.keys.after(pos, hash, &mv, &child);
+            let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
+                self.path.len()
+            } else {
+                irr
+            };
+            self.path.push(ch);
+            let mut score;
+            if searched == 0 {
+                score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+            } else {
+                score = -self.node(
+                    &child,
+                    ch,
+                    child_depth,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    child_irr,
+                );
+                if score > alpha && score < beta && !self.stop {
+                    score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+                }
+            }
+            self.path.pop();
+            searched += 1;
+            if self.stop {
+                self.moves[ply] = moves;
+                self.order[ply] = order;
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_idx = mv_index;
+                if score > alpha {
+                    alpha = score;
+                    let (head, tail) = self.pv.split_at_mut(ply + 1);
+                    let line = &mut head[ply];
+                    line.clear();
+                    line.push(mv);
+                    line.extend_from_slice(&tail[0]);
+                    if alpha >= beta {
+                        if !mv.is_capture() && depth > 0 {
+                            let h = &mut self.history[side][mv.from as usize][mv.to as usize];
+                            *h = (*h + depth * depth).min(1 << 26);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        let stored = best_idx;
+        let flag = if best >= beta {
+            tt::LOWER
+        } else if best > alpha0 {
+            tt::EXACT
+        } else {
+            tt::UPPER
+        };
+        self.tt.store(hash, depth, flag, to_tt(best, ply), stored);
+        self.moves[ply] = moves;
+        self.order[ply] = order;
+        best
+    }
+}
+
+#[inline(always)]
+fn to_tt(s: Score, ply: usize) -> Score {
+    if s >= WIN_BOUND {
+        s + ply as Score
+    } else if s <= -WIN_BOUND {
+        s - ply as Score
+    } else {
+        s
+    }
+}
+
+#[inline(always)]
+fn from_tt(s: Score, ply: usize) -> Score {
+    if s >= WIN_BOUND {
+        s - ply as Score
+    } else if s <= -WIN_BOUND {
+        s + ply as Score
+    } else {
+        s
+    }
+}

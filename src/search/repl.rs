@@ -1,0 +1,87 @@
+//! The engine in the workbench: `go`, `hint` and `engine SIDE|off` (the computer answers moves).
+
+use super::{format_score, Limits, Searcher};
+use crate::notation::move_to_string;
+use crate::Game;
+use miette::{miette, Report};
+use std::time::Duration;
+
+/// Default limits of `go`, `hint` and the answering engine.
+pub const DEFAULT_DEPTH: u32 = 8;
+pub const DEFAULT_SECONDS: f64 = 5.0;
+const TT_MIB: usize = 32;
+
+/// The engine's state in a session: which side it plays and its searcher (kept between moves).
+#[derive(Default)]
+pub struct EngineState {
+    /// The side the computer plays, if any.
+    pub side: Option<usize>,
+    searcher: Option<Searcher>,
+}
+
+/// `go [depth N | time S]` and `hint [depth N | time S]`.
+pub fn parse_limits(arg: &str, cmd: &str) -> Result<Limits, Report> {
+    let words: Vec<&str> = arg.split_whitespace().collect();
+    let help = format!("e.g. `{cmd}`, `{cmd} depth 6` or `{cmd} time 2.5`");
+    match words.as_slice() {
+        [] => Ok(Limits {
+            depth: Some(DEFAULT_DEPTH),
+            nodes: None,
+            time: Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
+        }),
+        ["depth", n] => {
+            let d: u32 = n
+                .parse()
+                .map_err(|_| miette!(help = help.clone(), "`{n}` is not a depth"))?;
+            crate::selfplay::cli::limits(Some(d), None, DEFAULT_DEPTH)
+        }
+        ["time", s] => {
+            let t: f64 = s
+                .parse()
+                .map_err(|_| miette!(help = help.clone(), "`{s}` is not a number of seconds"))?;
+            crate::selfplay::cli::limits(None, Some(t), DEFAULT_DEPTH)
+        }
+        _ => Err(miette!(help = help, "`{arg}` is not a search limit")),
+    }
+}
+
+impl EngineState {
+    /// Search the game's position; each finished depth goes to `line` as it comes. Returns the
+    /// best move's text and the final line.
+    pub fn think(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        line: &mut dyn FnMut(String),
+    ) -> Result<Option<crate::Move>, Report> {
+        if game.result().is_some() {
+            return Err(miette!(
+                help = "`undo` a move or start a `new` game",
+                "the game is over: {}",
+                game.describe_result()
+            ));
+        }
+        let rules = game.rules.clone();
+        let s = match &mut self.searcher {
+            Some(s) if std::sync::Arc::ptr_eq(&s.rules, &rules) => s,
+            slot => slot.insert(Searcher::new(rules.clone(), TT_MIB)),
+        };
+        let history = s.history_of(game.start(), game.moves());
+        crate::interrupt::install();
+        crate::interrupt::reset();
+        let r = s.search(game.position(), &history, limits, &mut |i| {
+            line(crate::selfplay::cli::info_line(&rules, i))
+        });
+        let stopped = crate::interrupt::requested();
+        crate::interrupt::reset();
+        if let Some(m) = &r.best {
+            line(format!(
+                "best {}  score {}{}",
+                move_to_string(&rules, m),
+                format_score(r.score),
+                if stopped { "  (interrupted)" } else { "" }
+            ));
+        }
+        Ok(r.best)
+    }
+}

@@ -1,0 +1,97 @@
+//! Zobrist hashing of a [`Position`]: one random key per (side, kind, square), one for the side to
+//! move, and a mix of the quiet-move runs. The only place that knows which fields a position has;
+//! a change of the bit-set type touches this file and [`super::eval`] only.
+
+use crate::engine::geometry::{bit, BitIter, Bits};
+use crate::engine::rules::MAX_KINDS;
+use crate::engine::{Move, Position};
+
+/// Squares a bit set can hold.
+const SQUARES: usize = Bits::BITS as usize;
+
+pub struct Keys {
+    piece: [[[u64; SQUARES]; MAX_KINDS]; 2],
+    turn: u64,
+}
+
+/// SplitMix64: a fixed, well-mixed sequence for the keys (the same in every run and build).
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Keys {
+    pub fn new() -> Keys {
+        let mut s = 0x5EED_DA3E_1AB0_0001u64;
+        let mut piece = [[[0u64; SQUARES]; MAX_KINDS]; 2];
+        for side in piece.iter_mut() {
+            for kind in side.iter_mut() {
+                for k in kind.iter_mut() {
+                    *k = splitmix(&mut s);
+                }
+            }
+        }
+        Keys {
+            piece,
+            turn: splitmix(&mut s),
+        }
+    }
+
+    #[inline(always)]
+    fn runs(&self, pos: &Position) -> u64 {
+        let r = pos.runs;
+        if (r[0].count | r[1].count) == 0 {
+            return 0;
+        }
+        let mut s = (r[0].sq as u64) | (r[0].count as u64) << 8;
+        s |= ((r[1].sq as u64) | (r[1].count as u64) << 8) << 16;
+        let mut st = s ^ 0xA5A5_0000_0000_0000;
+        splitmix(&mut st)
+    }
+
+    /// The one key set of the process (the keys are fixed, so every user may share them).
+    pub fn shared() -> &'static Keys {
+        static KEYS: std::sync::OnceLock<Keys> = std::sync::OnceLock::new();
+        KEYS.get_or_init(Keys::new)
+    }
+
+    /// The hash of a position, computed from scratch.
+    pub fn hash(&self, pos: &Position) -> u64 {
+        let mut h = if pos.turn == 0 { 0 } else { self.turn };
+        for side in 0..2 {
+            for kind in 0..MAX_KINDS {
+                for sq in BitIter(pos.kind_bits(side, kind)) {
+                    h ^= self.piece[side][kind][sq as usize];
+                }
+            }
+        }
+        h ^ self.runs(pos)
+    }
+
+    /// The hash of `parent.play(mv)`, given the parent's hash and the child (copy-make).
+    #[inline]
+    pub fn after(&self, parent: &Position, parent_hash: u64, mv: &Move, child: &Position) -> u64 {
+        let me = parent.turn();
+        let mut h = parent_hash ^ self.turn ^ self.runs(parent) ^ self.runs(child);
+        h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];
+        let mut cap = mv.captured;
+        while cap != 0 {
+            let sq = cap.trailing_zeros() as u8;
+            cap &= cap - 1;
+            if parent.sides[1 - me] & bit(sq) != 0 {
+                h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
+            }
+        }
+        h ^= self.piece[me][mv.kind_after as usize][mv.to as usize];
+        h
+    }
+}
+
+impl Default for Keys {
+    fn default() -> Keys {
+        Keys::new()
+    }
+}

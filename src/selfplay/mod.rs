@@ -1,0 +1,449 @@
+//! Self-play statistics: many games of a variant between two copies of the engine (or random
+//! players), each seeded from (seed, game index) so the figures never depend on the thread count or
+//! on how the games are split into shards; the figures are computed from the per-game records, so
+//! merging shards gives exactly the figures of one run.
+
+pub mod chart;
+pub mod cli;
+
+use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::search::{zobrist::splitmix, Limits, Searcher};
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+/// The name and version of the JSON format; `merge` refuses any other.
+pub const FORMAT: &str = "damelab-selfplay";
+pub const VERSION: u32 = 1;
+/// Transposition table per engine in self-play (cleared before each game).
+pub const TT_MIB: usize = 4;
+
+/// What was played: everything that decides the games. Two runs with equal settings play the same
+/// games.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Settings {
+    pub variant: String,
+    /// A fingerprint of the compiled rules, so a changed rules file of the same name is noticed.
+    pub rules_fingerprint: String,
+    /// Games of the whole run (all shards).
+    pub games: u64,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub random: bool,
+    pub seed: u64,
+    pub max_plies: u32,
+    /// Uniformly random plies at the start of every game (the varied openings).
+    pub opening_plies: u32,
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum End {
+    /// The side to move had no legal move.
+    NoMoves,
+    /// A material rule decided (lone piece against lone piece, no piece of a kind left).
+    Material,
+    /// A position occurred the variant's number of times.
+    Repetition,
+    /// A move-count draw rule of the variant (a claimable one is taken as claimed).
+    MoveCount,
+    /// The `--max-plies` cap: scored as a draw, reported apart.
+    Cap,
+}
+
+pub const ENDS: [End; 5] = [
+    End::NoMoves,
+    End::Material,
+    End::Repetition,
+    End::MoveCount,
+    End::Cap,
+];
+
+impl End {
+    pub fn label(self) -> &'static str {
+        match self {
+            End::NoMoves => "no legal move",
+            End::Material => "material rule",
+            End::Repetition => "repetition",
+            End::MoveCount => "move-count rule",
+            End::Cap => "length cap (draw)",
+        }
+    }
+}
+
+/// One game, as the figures need it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// The game's index in the run (its seed is derived from it).
+    pub i: u64,
+    /// The winning side (0 or 1), or -1 for a draw.
+    pub w: i8,
+    pub end: End,
+    pub plies: u32,
+    /// Sum over the positions played of their number of legal moves.
+    pub moves: u64,
+    /// Positions played in which the side to move had a capture.
+    pub caps: u32,
+    pub promos: u32,
+}
+
+/// The seed of game `index` of a run seeded with `seed`.
+pub fn game_seed(seed: u64, index: u64) -> u64 {
+    let mut s = seed ^ index.wrapping_mul(0xD1B5_4A32_D192_ED03);
+    splitmix(&mut s)
+}
+
+/// Play game `index` of a run. `engine` is required unless the settings say `random`.
+pub fn play_game(
+    rules: &Rules,
+    settings: &Settings,
+    engine: Option<&mut Searcher>,
+    index: u64,
+    buf: &mut Vec<Move>,
+) -> GameRecord {
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
+    let mut engine = engine;
+    if let Some(e) = engine.as_deref_mut() {
+        e.clear();
+    }
+    let keys = crate::search::zobrist::Keys::shared();
+    let limits = Limits {
+        depth: settings.depth,
+        nodes: settings.nodes,
+        time: None,
+    };
+    let rep = rules.spec.game.repetition_draw as usize;
+    let move_counts = !rules.spec.game.move_count_draws.is_empty();
+    let mut pos: Position = rules.start;
+    let mut hash = keys.hash(&pos);
+    let mut history: Vec<u64> = Vec::with_capacity(256);
+    let mut rec = GameRecord {
+        i: index,
+        w: -1,
+        end: End::Cap,
+        plies: 0,
+        moves: 0,
+        caps: 0,
+        promos: 0,
+    };
+    loop {
+        if let Some(o) = rules.material_outcome(&pos) {
+            rec.w = o.winner.map_or(-1, |w| w as i8);
+            rec.end = End::Material;
+            break;
+        }
+        // Draws that must be claimed are taken to be claimed at once by the side to move.
+        if rep > 0 && history.iter().filter(|&&h| h == hash).count() + 1 >= rep {
+            rec.end = End::Repetition;
+            break;
+        }
+        if move_counts
+            && (rules.move_count_reached(&pos, false).is_some()
+                || rules.move_count_reached(&pos, true).is_some())
+        {
+            rec.end = End::MoveCount;
+            break;
+        }
+        rules.generate(&pos, buf, GenOptions::default());
+        if buf.is_empty() {
+            let o = rules.outcome(&pos, 0);
+            rec.w = o.and_then(|o| o.winner).map_or(-1, |w| w as i8);
+            rec.end = End::NoMoves;
+            break;
+        }
+        if rec.plies >= settings.max_plies {
+            rec.end = End::Cap;
+            break;
+        }
+        rec.moves += buf.len() as u64;
+        rec.caps += buf[0].is_capture() as u32;
+        let mv = match engine.as_deref_mut() {
+            Some(e) if !settings.random && rec.plies >= settings.opening_plies => {
+                let r = e.search(&pos, &history, limits, &mut |_| {});
+                r.best.unwrap_or(buf[0])
+            }
+            _ => buf[rng.random_range(0..buf.len())],
+        };
+        rec.promos += (mv.kind_after != mv.kind_before) as u32;
+        let next = rules.play(&pos, &mv);
+        let nh = keys.after(&pos, hash, &mv, &next);
+        if mv.is_capture() || mv.kind_after != mv.kind_before {
+            history.clear();
+        } else {
+            history.push(hash);
+        }
+        pos = next;
+        hash = nh;
+        rec.plies += 1;
+    }
+    rec
+}
+
+/// A 95% Wilson score interval for `k` successes in `n` trials.
+pub fn wilson(k: u64, n: u64) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let den = 1.0 + z * z / n;
+    let centre = (p + z * z / (2.0 * n)) / den;
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / den;
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// A share with its 95% interval.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Share {
+    pub count: u64,
+    pub rate: f64,
+    pub ci95: (f64, f64),
+}
+
+fn share(k: u64, n: u64) -> Share {
+    Share {
+        count: k,
+        rate: if n == 0 { 0.0 } else { k as f64 / n as f64 },
+        ci95: wilson(k, n),
+    }
+}
+
+/// The figures of a run, all computed from its game records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub games: u64,
+    /// Index of the side that moves first.
+    pub first_side: u8,
+    pub side_names: [String; 2],
+    pub wins: [Share; 2],
+    pub draws: Share,
+    /// The first player's score (win 1, draw ½) and its excess over ½.
+    pub first_player_score: f64,
+    pub first_player_advantage: f64,
+    pub length_mean: f64,
+    pub length_min: u32,
+    pub length_p10: u32,
+    pub length_p25: u32,
+    pub length_median: u32,
+    pub length_p75: u32,
+    pub length_p90: u32,
+    pub length_max: u32,
+    pub branching_mean: f64,
+    pub capture_share: f64,
+    pub promotions_per_game: f64,
+    /// (how, count) for every way a game can end.
+    pub ends: Vec<(End, u64)>,
+    /// log10 of b^d: mean branching factor to the power of the mean game length.
+    pub complexity_log10: f64,
+}
+
+fn percentile(sorted: &[u32], p: f64) -> u32 {
+    if sorted.is_empty() {
+        return 0;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+impl Report {
+    pub fn from_games(rules: &Rules, games: &[GameRecord]) -> Report {
+        let n = games.len() as u64;
+        let count = |f: &dyn Fn(&GameRecord) -> bool| games.iter().filter(|g| f(g)).count() as u64;
+        let w0 = count(&|g| g.w == 0);
+        let w1 = count(&|g| g.w == 1);
+        let d = n - w0 - w1;
+        let first = rules.spec.first_to_move as usize;
+        let wf = if first == 0 { w0 } else { w1 };
+        let fscore = if n == 0 {
+            0.0
+        } else {
+            (wf as f64 + d as f64 / 2.0) / n as f64
+        };
+        let mut lengths: Vec<u32> = games.iter().map(|g| g.plies).collect();
+        lengths.sort_unstable();
+        let plies: u64 = lengths.iter().map(|&l| l as u64).sum();
+        let moves: u64 = games.iter().map(|g| g.moves).sum();
+        let caps: u64 = games.iter().map(|g| g.caps as u64).sum();
+        let promos: u64 = games.iter().map(|g| g.promos as u64).sum();
+        let mean = if n == 0 { 0.0 } else { plies as f64 / n as f64 };
+        let b = if plies == 0 {
+            0.0
+        } else {
+            moves as f64 / plies as f64
+        };
+        Report {
+            games: n,
+            first_side: first as u8,
+            side_names: [
+                rules.spec.sides[0].name.clone(),
+                rules.spec.sides[1].name.clone(),
+            ],
+            wins: [share(w0, n), share(w1, n)],
+            draws: share(d, n),
+            first_player_score: fscore,
+            first_player_advantage: fscore - 0.5,
+            length_mean: mean,
+            length_min: lengths.first().copied().unwrap_or(0),
+            length_p10: percentile(&lengths, 0.10),
+            length_p25: percentile(&lengths, 0.25),
+            length_median: percentile(&lengths, 0.5),
+            length_p75: percentile(&lengths, 0.75),
+            length_p90: percentile(&lengths, 0.90),
+            length_max: lengths.last().copied().unwrap_or(0),
+            branching_mean: b,
+            capture_share: if plies == 0 {
+                0.0
+            } else {
+                caps as f64 / plies as f64
+            },
+            promotions_per_game: if n == 0 {
+                0.0
+            } else {
+                promos as f64 / n as f64
+            },
+            ends: ENDS.iter().map(|&e| (e, count(&|g| g.end == e))).collect(),
+            complexity_log10: if b > 0.0 { mean * b.log10() } else { 0.0 },
+        }
+    }
+
+    /// The report as text.
+    pub fn text(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let ci = |s: &Share| format!("[{} – {}]", pct(s.ci95.0), pct(s.ci95.1));
+        let mut out = String::new();
+        out.push_str(&format!("games            {}\n", self.games));
+        for side in 0..2 {
+            let s = &self.wins[side];
+            out.push_str(&format!(
+                "{:<16} {:>6}  {:>6}  95% CI {}\n",
+                format!("{} wins", self.side_names[side]),
+                s.count,
+                pct(s.rate),
+                ci(s)
+            ));
+        }
+        out.push_str(&format!(
+            "{:<16} {:>6}  {:>6}  95% CI {}\n",
+            "draws",
+            self.draws.count,
+            pct(self.draws.rate),
+            ci(&self.draws)
+        ));
+        out.push_str(&format!(
+            "first player     {} scores {:.3} (advantage {:+.3})\n",
+            self.side_names[self.first_side as usize],
+            self.first_player_score,
+            self.first_player_advantage
+        ));
+        out.push_str(&format!(
+            "game length      mean {:.1} plies; min {} p10 {} p25 {} median {} p75 {} p90 {} max {}\n",
+            self.length_mean,
+            self.length_min,
+            self.length_p10,
+            self.length_p25,
+            self.length_median,
+            self.length_p75,
+            self.length_p90,
+            self.length_max
+        ));
+        out.push_str(&format!(
+            "branching factor {:.2} legal moves per position\n",
+            self.branching_mean
+        ));
+        out.push_str(&format!(
+            "capture pending  {} of positions\n",
+            pct(self.capture_share)
+        ));
+        out.push_str(&format!(
+            "promotions       {:.2} per game\n",
+            self.promotions_per_game
+        ));
+        out.push_str("endings         ");
+        let ends: Vec<String> = self
+            .ends
+            .iter()
+            .filter(|(_, c)| *c > 0)
+            .map(|(e, c)| format!(" {} {c}", e.label()))
+            .collect();
+        out.push_str(&ends.join(","));
+        out.push('\n');
+        out.push_str(&format!(
+            "complexity       b^d = {:.2}^{:.1} ≈ 10^{:.0}\n",
+            self.branching_mean, self.length_mean, self.complexity_log10
+        ));
+        out
+    }
+}
+
+/// A run (or a shard of one, or a merge of shards) as written to `--json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunFile {
+    pub format: String,
+    pub version: u32,
+    pub settings: Settings,
+    /// The shards this file holds, as `K/N` strings (empty for a whole run).
+    pub shards: Vec<String>,
+    pub report: Report,
+    pub games: Vec<GameRecord>,
+}
+
+/// A fingerprint of compiled rules: FNV-1a of their JSON form, hex.
+pub fn fingerprint(rules: &Rules) -> String {
+    let text = serde_json::to_string(&rules.spec).unwrap_or_default();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= b as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+/// The game indices of shard `k` (1-based) of `n`, out of `games`.
+pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> Vec<u64> {
+    match shard {
+        None => (0..games).collect(),
+        Some((k, n)) => (0..games).filter(|i| i % n == k - 1).collect(),
+    }
+}
+
+/// Play the given game indices on `threads` threads (results in index order, whatever the
+/// threads). `progress` is called after each game. Returns `None` when interrupted.
+pub fn run(
+    rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Vec<GameRecord>>, String> {
+    use rayon::prelude::*;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let games: Vec<Option<GameRecord>> = pool.install(|| {
+        indices
+            .par_iter()
+            .map_init(
+                || {
+                    let engine = (!settings.random).then(|| Searcher::new(rules.clone(), TT_MIB));
+                    (engine, Vec::with_capacity(128))
+                },
+                |(engine, buf), &i| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
+                    let g = play_game(rules, settings, engine.as_mut(), i, buf);
+                    progress();
+                    Some(g)
+                },
+            )
+            .collect()
+    });
+    if games.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    Ok(Some(games.into_iter().flatten().collect()))
+}

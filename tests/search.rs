@@ -1,0 +1,233 @@
+//! The engine: shots found two moves deep, a quiet only-move, legal moves only, game-end rules,
+//! incremental hashing; self-play determinism and shard merging.
+
+use damelab::engine::{GenOptions, Move, Position};
+use damelab::notation::{move_to_string, parse_fen};
+use damelab::search::{Limits, Searcher, WIN};
+use damelab::selfplay::{self, cli::merge_files, RunFile, Settings};
+use damelab::{Rules, Variant};
+use rand::{RngExt, SeedableRng};
+use std::sync::Arc;
+
+fn rules(name: &str) -> Arc<Rules> {
+    Variant::load(name).expect("bundled variant").rules
+}
+
+fn fen(r: &Rules, f: &str) -> Position {
+    parse_fen(r, f).expect("valid FEN")
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn legal(r: &Rules, p: &Position) -> Vec<Move> {
+    let mut v = Vec::new();
+    r.generate(p, &mut v, GenOptions::default());
+    v
+}
+
+/// A sacrifice that the opponent must take, answered by a capture of two: the search gains a
+/// man over the static evaluation, and the principal variation shows the forced captures.
+fn shot(variant: &str, f: &str, expect: Option<&str>) {
+    let r = rules(variant);
+    let pos = fen(&r, f);
+    let mut s = Searcher::new(r.clone(), 4);
+    let shallow = s.eval.evaluate(&pos);
+    let deep = s.search(&pos, &[], depth(4), &mut |_| {});
+    let best = deep.best.expect("a move");
+    assert!(
+        deep.score - shallow >= 80,
+        "{variant}: shot worth {} → {}",
+        shallow,
+        deep.score
+    );
+    assert!(deep.pv.len() >= 3 && deep.pv[1].is_capture() && deep.pv[2].captures() >= 2);
+    if let Some(m) = expect {
+        assert_eq!(move_to_string(&r, &best), m, "{variant}");
+    }
+}
+
+#[test]
+fn finds_a_two_for_one_shot_in_turkish() {
+    shot("turkish", "W:Wd4,c4,b4:Bd6,f4,h8", Some("d4-d5"));
+}
+
+#[test]
+fn finds_a_two_for_one_shot_in_dameo() {
+    shot("dameo", "W:Wd4,c4,b4:Bd6,f4,h8", None);
+}
+
+#[test]
+fn finds_a_two_for_one_shot_in_international() {
+    shot(
+        "international",
+        "W:Wd4,c3,g3,b2,h2:Bf6,d6,j10",
+        Some("32-28"),
+    );
+}
+
+#[test]
+fn the_only_non_losing_move_is_quiet() {
+    // A lone white man: forward or left it is taken and white has no piece left.
+    let r = rules("turkish");
+    let pos = fen(&r, "W:Wd4:Bd6,b4,h8");
+    let mut s = Searcher::new(r.clone(), 4);
+    let res = s.search(&pos, &[], depth(6), &mut |_| {});
+    let best = res.best.expect("a move");
+    assert_eq!(move_to_string(&r, &best), "d4-e4");
+    assert!(!best.is_capture());
+    assert!(res.score > -(WIN - 100), "not lost: {}", res.score);
+    for m in legal(&r, &pos) {
+        if move_to_string(&r, &m) != "d4-e4" {
+            let child = pos.play(&m);
+            let reply = s.search(&child, &[], depth(3), &mut |_| {});
+            assert!(reply.score >= WIN - 100, "after {m:?} black wins");
+        }
+    }
+}
+
+/// Positions from seeded random games of every bundled variant.
+fn sample_positions(r: &Rules, seed: u64, count: usize) -> Vec<Position> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut pos = r.start;
+    let mut buf = Vec::new();
+    while out.len() < count {
+        r.generate(&pos, &mut buf, GenOptions::default());
+        if buf.is_empty() || out.len() % 40 == 39 {
+            pos = r.start;
+            out.push(pos);
+            continue;
+        }
+        out.push(pos);
+        pos = pos.play(&buf[rng.random_range(0..buf.len())]);
+    }
+    out
+}
+
+#[test]
+fn search_returns_legal_moves_and_hashes_incrementally() {
+    for (name, _) in damelab::variants::BUNDLED {
+        let r = rules(name);
+        let mut s = Searcher::new(r.clone(), 1);
+        for pos in sample_positions(&r, 7, 24) {
+            let moves = legal(&r, &pos);
+            // The search's root move set is the generator's, whose size perft(1) counts.
+            assert_eq!(moves.len() as u64, r.perft(&pos, 1, GenOptions::default()));
+            let res = s.search(&pos, &[], depth(2), &mut |_| {});
+            match res.best {
+                None => assert!(moves.is_empty(), "{name}: no move returned"),
+                Some(b) => assert!(moves.contains(&b), "{name}: illegal {b:?}"),
+            }
+            let h = s.keys.hash(&pos);
+            for m in &moves {
+                let c = pos.play(m);
+                assert_eq!(s.keys.after(&pos, h, m, &c), s.keys.hash(&c), "{name}");
+            }
+        }
+    }
+}
+
+#[test]
+fn game_end_rules_hold_inside_the_search() {
+    // No legal move: nothing to return.
+    let r = rules("turkish");
+    let mut s = Searcher::new(r.clone(), 1);
+    let none = s.search(&fen(&r, "W:W:Bd6"), &[], depth(3), &mut |_| {});
+    assert!(none.best.is_none());
+    // A won race seen as a forced win (white takes the last black piece).
+    let win = s.search(&fen(&r, "W:Wd4:Bd5"), &[], depth(3), &mut |_| {});
+    assert_eq!(win.score, WIN - 1);
+
+    // Repetition: a losing side steers into a position seen before, a draw.
+    let r = rules("dameo");
+    let pos = fen(&r, "W:Wd4:Bb6,Ka8,Kh8,Kh6");
+    let mut s = Searcher::new(r.clone(), 1);
+    let base = s.search(&pos, &[], depth(3), &mut |_| {});
+    assert!(base.score < -100, "white is lost: {}", base.score);
+    let target = legal(&r, &pos)
+        .into_iter()
+        .find(|m| move_to_string(&r, m) == "d4-c5")
+        .expect("d4-c5 is legal");
+    let seen = s.keys.hash(&pos.play(&target));
+    let rep = s.search(&pos, &[seen], depth(3), &mut |_| {});
+    assert_eq!(rep.score, 0);
+    assert_eq!(move_to_string(&r, &rep.best.unwrap()), "d4-c5");
+}
+
+fn settings(variant: &str, games: u64, random: bool) -> Settings {
+    let r = rules(variant);
+    Settings {
+        variant: variant.into(),
+        rules_fingerprint: selfplay::fingerprint(&r),
+        games,
+        depth: (!random).then_some(2),
+        nodes: None,
+        random,
+        seed: 42,
+        max_plies: 200,
+        opening_plies: 4,
+    }
+}
+
+fn play(variant: &str, s: &Settings, shard: Option<(u64, u64)>, threads: usize) -> RunFile {
+    let r = rules(variant);
+    let idx = selfplay::shard_indices(s.games, shard);
+    let games = selfplay::run(&r, s, &idx, threads, &|| {})
+        .expect("threads")
+        .expect("not interrupted");
+    RunFile {
+        format: selfplay::FORMAT.into(),
+        version: selfplay::VERSION,
+        settings: s.clone(),
+        shards: shard
+            .map(|(k, n)| vec![format!("{k}/{n}")])
+            .unwrap_or_default(),
+        report: selfplay::Report::from_games(&r, &games),
+        games,
+    }
+}
+
+#[test]
+fn selfplay_is_deterministic_whatever_the_threads() {
+    let s = settings("english", 6, false);
+    let one = play("english", &s, None, 1);
+    let two = play("english", &s, None, 2);
+    assert_eq!(one, two);
+    assert_eq!(one.games.len(), 6);
+    let s = settings("turkish", 20, true);
+    assert_eq!(play("turkish", &s, None, 1), play("turkish", &s, None, 3));
+}
+
+#[test]
+fn merged_shards_equal_the_single_run() {
+    for (variant, random) in [("english", false), ("dameo", true)] {
+        let s = settings(variant, 9, random);
+        let whole = play(variant, &s, None, 2);
+        let shards: Vec<RunFile> = (1..=3)
+            .map(|k| play(variant, &s, Some((k, 3)), 1))
+            .collect();
+        // Through JSON, as `selfplay merge` reads them.
+        let shards: Vec<RunFile> = shards
+            .iter()
+            .map(|f| serde_json::from_str(&serde_json::to_string(f).unwrap()).unwrap())
+            .collect();
+        let merged = merge_files(&shards, &rules(variant)).expect("mergeable");
+        assert_eq!(merged, whole, "{variant}");
+        assert!(merge_files(&[shards[0].clone(), shards[0].clone()], &rules(variant)).is_err());
+    }
+}
+
+#[test]
+fn wilson_interval_matches_known_values() {
+    let (lo, hi) = selfplay::wilson(21, 100);
+    assert!(
+        (lo - 0.1417).abs() < 1e-3 && (hi - 0.2998).abs() < 1e-3,
+        "{lo} {hi}"
+    );
+    assert_eq!(selfplay::wilson(0, 0), (0.0, 1.0));
+}

@@ -1,0 +1,174 @@
+//! `analyse` and `selfplay` on the command line: output, files, and bad input (exit 1, a
+//! diagnostic, no panic, no file left behind).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn damelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the damelab binary runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let o = damelab(args);
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damelab-selfplay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+#[test]
+fn analyse_prints_a_line_per_depth_and_the_best_move() {
+    let o = damelab(&["analyse", "english", "--depth", "3"]);
+    assert!(o.status.success());
+    let out = text(&o.stdout);
+    assert_eq!(out.lines().filter(|l| l.starts_with("depth")).count(), 3);
+    assert!(out.lines().last().unwrap().starts_with("best "), "{out}");
+}
+
+#[test]
+fn selfplay_writes_json_and_svg_and_merge_reads_them() {
+    let json = scratch("run.json");
+    let svg = scratch("run.svg");
+    let o = damelab(&[
+        "selfplay",
+        "turkish",
+        "--games",
+        "6",
+        "--random",
+        "--threads",
+        "1",
+        "--json",
+        json.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    assert!(out.contains("draws") && out.contains("95% CI") && out.contains("complexity"));
+    assert!(text(&std::fs::read(&svg).unwrap()).contains("<svg"));
+    let merged = damelab(&["selfplay", "merge", json.to_str().unwrap()]);
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert!(text(&merged.stdout).contains("games            6"));
+    // Another version is refused.
+    let other = scratch("other.json");
+    let body =
+        text(&std::fs::read(&json).unwrap()).replacen("\"version\": 1", "\"version\": 99", 1);
+    std::fs::write(&other, body).unwrap();
+    fails(&["selfplay", "merge", other.to_str().unwrap()], "version");
+    // A shard of another variant is refused.
+    let eng = scratch("english.json");
+    let o = damelab(&[
+        "selfplay",
+        "english",
+        "--games",
+        "2",
+        "--random",
+        "--json",
+        eng.to_str().unwrap(),
+    ]);
+    assert!(o.status.success());
+    fails(
+        &[
+            "selfplay",
+            "merge",
+            json.to_str().unwrap(),
+            eng.to_str().unwrap(),
+        ],
+        "same settings",
+    );
+}
+
+#[test]
+fn bad_input_is_a_diagnostic_and_exit_1() {
+    fails(&["selfplay", "nosuch", "--games", "2"], "unknown variant");
+    fails(&["analyse", "nosuch"], "unknown variant");
+    fails(&["analyse", "turkish", "--fen", "W:Wz9"], "");
+    fails(&["analyse", "turkish", "--depth", "1000"], "out of range");
+    fails(&["analyse", "turkish", "--time", "0"], "out of range");
+    fails(&["selfplay", "turkish", "--games", "0"], "out of range");
+    fails(
+        &["selfplay", "turkish", "--games", "2", "--depth", "1000"],
+        "out of range",
+    );
+    fails(
+        &["selfplay", "turkish", "--games", "2", "--threads", "0"],
+        "out of range",
+    );
+    fails(
+        &["selfplay", "turkish", "--games", "2", "--shard", "4/3"],
+        "not a shard",
+    );
+    let missing = scratch("no/such/folder/out.json");
+    fails(
+        &[
+            "selfplay",
+            "turkish",
+            "--games",
+            "2",
+            "--random",
+            "--json",
+            missing.to_str().unwrap(),
+        ],
+        "cannot write",
+    );
+    assert!(!missing.exists());
+    let not_json = scratch("not.json");
+    std::fs::write(&not_json, "{ broken").unwrap();
+    fails(
+        &["selfplay", "merge", not_json.to_str().unwrap()],
+        "not JSON",
+    );
+}
+
+#[test]
+fn repl_go_hint_and_engine() {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(["repl", "turkish", "--echo"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the damelab binary runs");
+    let script =
+        "hint depth 3\ngo depth 2\nengine white\nb6-b5\nengine off\ngo depth 99\nengine purple\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(script.as_bytes())
+        .unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    let after = |cmd: &str| -> String {
+        let start = out.find(&format!("> {cmd}\n")).expect(cmd) + cmd.len() + 3;
+        out[start..].split("\n> ").next().unwrap().to_string()
+    };
+    let hint = after("hint depth 3");
+    assert_eq!(
+        hint.lines().filter(|l| l.starts_with("depth")).count(),
+        3,
+        "{hint}"
+    );
+    assert!(hint.contains("best "));
+    // `go` plays white's move; the engine then plays white and answers black's move.
+    assert!(after("go depth 2").contains("1. "), "{out}");
+    assert!(after("engine white").contains("the engine plays white"));
+    assert!(after("b6-b5").contains("2. "), "{out}");
+    assert!(after("engine off").contains("engine off"));
+    assert!(after("go depth 99").contains("out of range"));
+    assert!(after("engine purple").contains("is not a side"));
+}
