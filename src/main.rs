@@ -392,7 +392,10 @@ fn perft(
     };
     let v = load(variant)?;
     let pos = position(&v, fen)?;
-    let opts = GenOptions { keep_duplicates };
+    let opts = GenOptions {
+        keep_duplicates,
+        ..GenOptions::default()
+    };
     let rules = &v.rules;
     let t = Instant::now();
     let mut total = 0u64;

@@ -36,6 +36,7 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
         &mut kept,
         GenOptions {
             keep_duplicates: true,
+            ..GenOptions::default()
         },
     );
     let key = |m: &RefMove| {

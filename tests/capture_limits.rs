@@ -80,6 +80,7 @@ fn shortcuts_keep_the_same_moves() {
         let mut all = vec![];
         let keep = GenOptions {
             keep_duplicates: true,
+            ..GenOptions::default()
         };
         v.rules.generate(&pos, &mut all, keep);
         let mut plain: Vec<damelab::Move> = vec![];

@@ -90,6 +90,7 @@ fn check(deep: bool) {
             l.depth,
             GenOptions {
                 keep_duplicates: l.keep,
+                ..GenOptions::default()
             },
             threads,
         );

@@ -143,6 +143,7 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
         &mut kept,
         GenOptions {
             keep_duplicates: true,
+            ..GenOptions::default()
         },
     );
     let id = |m: &Move| (m.from, m.to, m.captured, m.kind_after);

@@ -237,6 +237,7 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
     let pos = *game.position();
     let opts = GenOptions {
         keep_duplicates: case.keep_duplicates,
+        ..GenOptions::default()
     };
     let mut list = Vec::new();
     rules.generate(&pos, &mut list, opts);

@@ -124,6 +124,10 @@ pub struct GenOptions {
     /// Keep capture routes that differ only in order (same origin, destination, captured set and
     /// resulting piece) as separate moves, as some published perft tables do.
     pub keep_duplicates: bool,
+    /// With `keep_duplicates`: keep even the routes that take the same pieces in the same order
+    /// and differ only in where a flying piece lands between captures, so that a capture written
+    /// through any of its possible landing squares (as game records do) can be matched.
+    pub all_routes: bool,
 }
 
 const NO_DIR: u8 = 8;
@@ -305,6 +309,7 @@ impl Rules {
             all_takes,
             start,
             keep_duplicates: opts.keep_duplicates,
+            all_routes: opts.all_routes,
             memo: self.order_free_key && !opts.keep_duplicates,
             nodes: 0,
             budget,
@@ -493,6 +498,7 @@ struct Search<'a> {
     all_takes: Bits,
     start: usize,
     keep_duplicates: bool,
+    all_routes: bool,
     /// Whether a state seen before may be skipped (see the module documentation).
     memo: bool,
     /// Jumps examined so far, and the most allowed.
@@ -756,9 +762,10 @@ impl Search<'_> {
                     return;
                 }
             }
-        } else if self.out[self.start..]
-            .iter()
-            .any(|m| m.same_move(&mv) && self.rules.same_capture_order(m, &mv))
+        } else if !self.all_routes
+            && self.out[self.start..]
+                .iter()
+                .any(|m| m.same_move(&mv) && self.rules.same_capture_order(m, &mv))
         {
             // Kept duplicates are routes taking the pieces in another order: routes that take
             // the same pieces in the same order differ only in a flying piece's landing squares

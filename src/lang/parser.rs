@@ -525,7 +525,11 @@ fn unknown_word(source: &str, pos: usize, variant: &ErrorVariant<Rule>) -> Optio
     }
     let before = source.get(..pos)?.trim_end();
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let start = before.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    let start = before
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let word = &before[start..];
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let prefix = &source[line_start..start];

@@ -136,6 +136,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
             &mut legal,
             GenOptions {
                 keep_duplicates: true,
+                all_routes: true,
             },
         );
         if !repeated {
