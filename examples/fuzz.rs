@@ -6,7 +6,8 @@
 //!
 //! TARGET is `rules` (rules text → check → compile → describe → generate and play), `fen` (FEN
 //! parse, print, parse again), `move` (move text parse against a position's legal moves, and
-//! explain), `case` (case-file load and run) or `pdn` (a hook: see [`pdn`]). Inputs are seed files
+//! explain), `case` (case-file load and run) or `pdn` (PDN read → replay → write → read back and
+//! replay again). Inputs are seed files
 //! (the bundled rules, the case files, FENs and moves of random games) mutated by a seeded
 //! ChaCha8Rng: the same seed gives the same inputs. A panic is caught (`catch_unwind`), and a run
 //! of one input longer than the time budget is a hang; either way the input is saved under
@@ -84,10 +85,6 @@ fn main() {
             std::process::exit(2);
         }
     };
-    if args.target == "pdn" {
-        pdn();
-        return;
-    }
     let dir = args.out.join(&args.target);
     if let Err(e) = std::fs::create_dir_all(&dir) {
         eprintln!("error: cannot create {}: {e}", dir.display());
@@ -98,14 +95,6 @@ fn main() {
     } else {
         supervise(&args, &dir);
     }
-}
-
-/// No PDN reader exists yet. When `damelab::pdn` lands, add a target here: mutate the games of
-/// `tests/pdn/` (or any PDN seeds) and feed each text to the reader, replaying the moves it returns
-/// on the variant it names; register it in `run_one` like the others.
-fn pdn() {
-    eprintln!("the pdn target is a hook: damelab has no PDN reader yet (see examples/fuzz.rs)");
-    std::process::exit(2);
 }
 
 // ---------------------------------------------------------------- supervisor
@@ -331,6 +320,10 @@ fn seeds(target: &str, rng: &mut ChaCha8Rng) -> Vec<Vec<u8>> {
             out.extend(read_dir("tests/verify", "yaml"));
             out.extend(read_dir("tests/verify_errors", "yaml"));
         }
+        "pdn" => {
+            out.extend(read_dir("tests/pdn", "pdn"));
+            out.extend(read_dir("tests/fuzz_regressions", "pdn"));
+        }
         _ => {
             for v in bundled() {
                 let r = &v.rules;
@@ -480,6 +473,38 @@ fn dictionary(target: &str) -> Vec<&'static str> {
             "  ",
             "    ",
         ]),
+        "pdn" => d.extend([
+            "[GameType \"20\"]\n",
+            "[GameType \"21\"]\n",
+            "[GameType \"30\"]\n",
+            "[GameType \"20,W,10,10,N2,0\"]\n",
+            "[FEN \"W:W31-50:B1-20\"]\n",
+            "[FEN \"",
+            "[Result \"",
+            "[Event \"",
+            "\\",
+            "{",
+            "}",
+            "(",
+            ")",
+            "1-0",
+            "0-1",
+            "1/2-1/2",
+            "2-0",
+            "*",
+            "$1",
+            "!?",
+            "1.",
+            "...",
+            ";",
+            "%",
+            "32-28",
+            "19-23",
+            "28x19",
+            "c3-d4",
+            "W:W",
+            ":H0:F1",
+        ]),
         _ => d.extend([
             "W", "B", "K", "M", "a1", "h8", "j10", "50", "1-50", "31-50", "Ka1", "Kd4", "c3", "e5",
             "W:W", ":B", "xx", "--",
@@ -574,6 +599,7 @@ fn run_one(target: &str, input: &[u8]) -> bool {
         "fen" => fen_target(&text),
         "move" => move_target(&text),
         "case" => case_target(&text),
+        "pdn" => pdn_target(input),
         _ => false,
     }
 }
@@ -703,4 +729,42 @@ fn case_target(text: &str) -> bool {
         let _ = damelab::cases::bless::bless_case(&file.text, lc, &run, true);
     }
     !file.cases.is_empty()
+}
+
+/// Read every game; replay each in its variant (GameType, else international); write a replayed
+/// game back as PDN, read it again and replay it: the writer's output must read and replay to the
+/// same moves.
+fn pdn_target(input: &[u8]) -> bool {
+    use damelab::pdn;
+    let mut cache = pdn::VariantCache::default();
+    let mut deep = false;
+    for game in pdn::read_games(input) {
+        let Ok(v) = pdn::variant_for(&game, Some("international"), &mut cache) else {
+            continue;
+        };
+        let done = match pdn::replay(v.rules.clone(), &game) {
+            Ok(r) => r,
+            Err(f) => {
+                let _ = pdn::cli::describe_failure(0, &game, &f);
+                continue;
+            }
+        };
+        deep = true;
+        let text = pdn::write_game(&done.game, &game.tags, &game.comments, None);
+        let again = pdn::read_games(text.as_bytes());
+        assert_eq!(
+            again.len(),
+            1,
+            "the writer's game reads as one game:\n{text}"
+        );
+        let back = pdn::replay(v.rules.clone(), &again[0]).unwrap_or_else(|f| {
+            panic!("the writer's game does not replay ({}):\n{text}", f.message)
+        });
+        assert_eq!(
+            back.game.moves(),
+            done.game.moves(),
+            "the writer's game replays to other moves:\n{text}"
+        );
+    }
+    deep
 }

@@ -24,6 +24,10 @@ pub const MAX_CASE_PERFT_DEPTH: usize = 12;
 /// whose count, judged by the growth so far, would pass it is not computed.
 pub const CASE_PERFT_NODE_BUDGET: u64 = 2_000_000_000;
 
+/// The most nodes one `perft` or `divide` of a REPL script (stdin not a terminal) may count: the
+/// same budget as a case file's perft. Interactively there is no limit: Ctrl-C stops the count.
+pub const REPL_SCRIPT_PERFT_NODES: u64 = CASE_PERFT_NODE_BUDGET;
+
 /// The longest line a REPL script may send (64 KiB).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 

@@ -86,6 +86,24 @@ fn the_repl_reads_multi_byte_squares() {
 }
 
 #[test]
+fn a_scripts_perft_is_bounded_by_nodes() {
+    let mut s = damelab::repl::Session::new(Variant::load("turkish").expect("bundled"));
+    assert_eq!(
+        s.perft_nodes,
+        damelab::limits::REPL_SCRIPT_PERFT_NODES,
+        "scripts start with the budget"
+    );
+    s.perft_nodes = 10_000;
+    for line in ["perft 6", "divide 6"] {
+        let out = s.execute(line);
+        assert!(out.contains("more than 10000 nodes"), "{line}: {out}");
+    }
+    // Within the budget the figures come as before.
+    let out = s.execute("perft 2");
+    assert!(out.contains("perft(2) = 64"), "{out}");
+}
+
+#[test]
 fn devices_and_huge_files_are_refused() {
     #[cfg(unix)]
     {

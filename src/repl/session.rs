@@ -25,6 +25,9 @@ pub struct Session {
     /// Draw the board after each command that changes the position (the interactive front end
     /// does; scripts ask with `show`).
     pub show_after_change: bool,
+    /// The most nodes one `perft` or `divide` may count: bounded for scripts, which have no
+    /// Ctrl-C; the interactive front end lifts it (Ctrl-C stops the count there).
+    pub perft_nodes: u64,
     /// The game `open` read from a PDN file, for `save`.
     pub(crate) pdn: Option<super::pdn_commands::Opened>,
     /// Lines that failed so far (a diagnostic or an illegal move): scripts exit non-zero.
@@ -83,6 +86,7 @@ impl Session {
             quit: false,
             style: Style::default(),
             show_after_change: false,
+            perft_nodes: crate::limits::REPL_SCRIPT_PERFT_NODES,
             failed: 0,
             saved: Vec::new(),
             changed: false,
@@ -802,12 +806,16 @@ impl Session {
         let pos = self.game.position();
         let opts = GenOptions::default();
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let limits = PerftLimits {
+            max_nodes: self.perft_nodes,
+            ..PerftLimits::default()
+        };
         let mut out = String::new();
         if divide {
             // Ctrl-C stops the count (the game is untouched); so does the capture route budget.
             crate::interrupt::reset();
             let mut rows: Vec<(String, u64)> = rules
-                .divide_interruptible(pos, depth, opts, threads, PerftLimits::default())
+                .divide_interruptible(pos, depth, opts, threads, limits)
                 .map_err(Report::new)?
                 .iter()
                 .map(|(m, n)| (move_to_string(rules, m), *n))
@@ -822,7 +830,7 @@ impl Session {
         } else {
             crate::interrupt::reset();
             for d in 1..=depth {
-                match rules.perft_interruptible(pos, d, opts, threads, PerftLimits::default()) {
+                match rules.perft_interruptible(pos, d, opts, threads, limits) {
                     Ok(n) => out.push_str(&format!("perft({d}) = {n}\n")),
                     // The depths already counted stay on screen.
                     Err(PerftError::Interrupted) => {

@@ -73,6 +73,7 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
         unicode: !opts.ascii,
     };
     session.show_after_change = true;
+    session.perft_nodes = u64::MAX;
     // Ctrl-C during long work (perft) stops the work, not the REPL.
     crate::interrupt::install();
     run_interactive(&mut session, opts.history, color)
