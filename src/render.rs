@@ -166,16 +166,18 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
             out.push_str(&format!("{:>2} ", r + 1));
         }
         for f in 0..geo.width {
-            let sq = geo.square((f, r)).expect("coordinates inside the board");
-            let playable = geo.is_playable(sq);
-            let content = match pos.at(sq) {
-                Some((side, kind)) => format!("{:>w$}", piece_char(rules, side, kind, style)),
-                None if BitIter(taken).any(|t| t == sq) => format!("{:>w$}", '×'),
-                None if playable && numbered => format!("{:>w$}", geo.number[sq as usize]),
-                None if playable => "·".into(),
-                None => " ".repeat(w),
+            // A dark-squares board indexes only its playable squares.
+            let sq = geo.square((f, r)).filter(|&sq| geo.is_playable(sq));
+            let playable = sq.is_some();
+            let piece = sq.and_then(|sq| pos.at(sq));
+            let content = match (sq, piece) {
+                (_, Some((side, kind))) => format!("{:>w$}", piece_char(rules, side, kind, style)),
+                (Some(sq), None) if BitIter(taken).any(|t| t == sq) => format!("{:>w$}", '×'),
+                (Some(sq), None) if numbered => format!("{:>w$}", geo.number[sq as usize]),
+                (Some(_), None) => "·".into(),
+                (None, _) => " ".repeat(w),
             };
-            let is_marked = marked.contains(&sq);
+            let is_marked = sq.is_some_and(|sq| marked.contains(&sq));
             if style.color {
                 let bg = if is_marked {
                     pal.mark
@@ -186,7 +188,7 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
                 } else {
                     pal.squares[0]
                 };
-                let fg = match pos.at(sq) {
+                let fg = match piece {
                     Some((side, _)) => format!("\x1b[1;38;5;{}m", pal.side[side.min(1)]),
                     None => format!("\x1b[38;5;{}m", plain_fg(bg)),
                 };

@@ -2,21 +2,22 @@
 //! and the test of whether one is reached. Perft does not use them (published tables ignore
 //! move-count draws): it plays moves with [`Position::play`], which leaves the counters alone.
 
+use super::bits::BitSet;
 use super::moves::Move;
 use super::position::Position;
 use super::rules::Rules;
 use crate::spec::{Material, MoveCountDraw};
 
-impl Rules {
+impl<B: BitSet> Rules<B> {
     /// The position after `mv` in a game: [`Position::play`] and the move-count counters.
-    pub fn play(&self, pos: &Position, mv: &Move) -> Position {
+    pub fn play(&self, pos: &Position<B>, mv: &Move<B>) -> Position<B> {
         let mut next = pos.play(mv);
         self.count_move(pos, mv, &mut next);
         next
     }
 
     /// Update `after`'s move-count counters for `mv`, played from `before`.
-    pub fn count_move(&self, before: &Position, mv: &Move, after: &mut Position) {
+    pub fn count_move(&self, before: &Position<B>, mv: &Move<B>, after: &mut Position<B>) {
         for (i, rule) in self.spec.game.move_count_draws.iter().enumerate() {
             let reset = (rule.reset_on_capture && mv.is_capture())
                 || rule.reset_on_move_of & (1 << mv.kind_before) != 0
@@ -32,11 +33,11 @@ impl Rules {
     }
 
     /// Whether one side has one of the strong forces and the other the weak one, exactly.
-    pub fn material_holds(&self, m: &Material, pos: &Position) -> bool {
+    pub fn material_holds(&self, m: &Material, pos: &Position<B>) -> bool {
         let counts = |side: usize| -> [u8; super::rules::MAX_KINDS] {
             let mut c = [0u8; super::rules::MAX_KINDS];
             for (k, n) in c.iter_mut().enumerate().take(self.kinds) {
-                *n = pos.kind_bits(side, k).count_ones() as u8;
+                *n = pos.kind_bits(side, k).count() as u8;
             }
             c
         };
@@ -51,7 +52,7 @@ impl Rules {
     /// automatic ones (`claimed` false) or the claimable ones (`claimed` true).
     pub fn move_count_reached(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         claimed: bool,
     ) -> Option<(usize, &MoveCountDraw)> {
         self.spec

@@ -1,13 +1,22 @@
-//! Board geometry: the padded square layout, neighbour tables per direction, square names.
+//! Board geometry: the square layout, neighbour tables per direction, square names.
 //!
-//! Squares are indexed `rank * (width + 2) + file`: two "ghost" files on the right of every rank
-//! keep a step (or a two-square orthogonal step on a dark-squares board) from wrapping onto the
-//! next rank, so every square fits one `u128` bit set. Ghost and unplayable squares are never in
-//! [`Geometry::playable`].
+//! Only playable squares get an index, so that as large a board as possible fits one bit set:
+//! - on a board of all squares, `rank * width + file`;
+//! - on a dark-squares board, the dark squares packed two to a pair of files:
+//!   `(rank * stride + file) / 2` with an odd `stride` (`width + 1` for an even width, `width` for
+//!   an odd one), so that a step in any direction is the same index difference on every rank.
+//!
+//! A step of a whole set of squares at once ([`Geometry::step`]) first keeps only the squares
+//! that have a neighbour that way, so nothing wraps onto the next rank. [`LAYOUT_BITS`] bounds
+//! the indices: a board is accepted when [`layout_size`] is at most that.
 
+pub use super::bits::BitIter;
 use crate::spec::{Angle, BoardSpec, Coord, Notation, SquareSet};
 
-/// A square index in the padded layout (`0..128`).
+/// The most square indices a board may use: one bit a square in a `u128`.
+pub const LAYOUT_BITS: u32 = 128;
+
+/// A square index in the layout (`0..128`).
 pub type Sq = u8;
 
 /// The "no square" sentinel of the neighbour tables.
@@ -39,14 +48,20 @@ pub use crate::spec::ANGLE_NAMES;
 pub struct Geometry {
     pub width: u8,
     pub height: u8,
-    /// Padded width: `width + 2`.
+    /// Index difference of one rank, in files (see the module documentation).
     pub stride: u8,
+    /// Dark squares packed two files to an index.
+    pub packed: bool,
+    /// On a packed board, the parity of `rank * stride + file` on playable squares.
+    pub parity: u8,
     pub playable: Bits,
     pub notation: Notation,
     /// `next[angle][sq]`: the neighbouring playable square, or [`NONE`].
     pub next: [[Sq; 128]; 8],
     /// `delta[angle]`: the index difference of one step in that direction (a bit-set shift).
     pub delta: [i16; 8],
+    /// `from[angle]`: the playable squares that have a playable neighbour in that direction.
+    pub from: [Bits; 8],
     /// Playable squares in numbering order (index 0 = square number 1).
     pub numbered: Vec<Sq>,
     /// `number[sq]`: the square's number (1-based), 0 for unplayable squares.
@@ -56,91 +71,145 @@ pub struct Geometry {
 impl Geometry {
     pub fn new(board: &BoardSpec) -> Geometry {
         let (w, h) = (board.width, board.height);
-        let stride = w + 2;
-        let mut playable: Bits = 0;
+        let packed = board.squares != SquareSet::All;
+        let stride = stride_of(w, packed);
+        let parity = match board.squares {
+            SquareSet::DarkA1Light => 1,
+            _ => 0,
+        };
+        let mut geo = Geometry {
+            width: w,
+            height: h,
+            stride,
+            packed,
+            parity,
+            playable: 0,
+            notation: board.notation,
+            next: [[NONE; 128]; 8],
+            delta: [0; 8],
+            from: [0; 8],
+            numbered: Vec::new(),
+            number: [0; 128],
+        };
+        let playable_at = |f: u8, r: u8| {
+            let dark = (f + r) % 2 == 0;
+            match board.squares {
+                SquareSet::All => true,
+                SquareSet::Dark => dark,
+                SquareSet::DarkA1Light => !dark,
+            }
+        };
         for r in 0..h {
             for f in 0..w {
-                let dark = (f + r) % 2 == 0;
-                let ok = match board.squares {
-                    SquareSet::All => true,
-                    SquareSet::Dark => dark,
-                    SquareSet::DarkA1Light => !dark,
-                };
-                if ok {
-                    playable |= bit(r * stride + f);
+                if playable_at(f, r) {
+                    let sq = geo.index(f, r);
+                    geo.playable |= bit(sq);
                 }
             }
         }
         // On a dark-squares board the orthogonal neighbour is two squares away (the square in
         // between is light), so orthogonal directions move two squares.
-        let orth_len: i8 = if board.squares == SquareSet::All {
-            1
-        } else {
-            2
-        };
-        let mut next = [[NONE; 128]; 8];
-        let mut delta = [0i16; 8];
+        let orth_len: i8 = if packed { 2 } else { 1 };
         for (a, &(df, dr)) in ANGLE_VECTORS.iter().enumerate() {
             let len = if a % 2 == 0 { orth_len } else { 1 };
-            delta[a] = (dr * len) as i16 * stride as i16 + (df * len) as i16;
+            let full = (dr * len) as i16 * stride as i16 + (df * len) as i16;
+            geo.delta[a] = if packed { full / 2 } else { full };
             for r in 0..h {
                 for f in 0..w {
-                    let sq = r * stride + f;
-                    if playable & bit(sq) == 0 {
+                    if !playable_at(f, r) {
                         continue;
                     }
+                    let sq = geo.index(f, r);
                     let (nf, nr) = (f as i8 + df * len, r as i8 + dr * len);
                     if nf < 0 || nr < 0 || nf >= w as i8 || nr >= h as i8 {
                         continue;
                     }
-                    let n = nr as u8 * stride + nf as u8;
-                    if playable & bit(n) != 0 {
-                        next[a][sq as usize] = n;
+                    if playable_at(nf as u8, nr as u8) {
+                        let n = geo.index(nf as u8, nr as u8);
+                        debug_assert_eq!(n as i16 - sq as i16, geo.delta[a]);
+                        geo.next[a][sq as usize] = n;
+                        geo.from[a] |= bit(sq);
                     }
                 }
             }
         }
-        let mut numbered = Vec::new();
-        let mut number = [0u8; 128];
         for r in (0..h).rev() {
             for f in 0..w {
-                let sq = r * stride + f;
-                if playable & bit(sq) != 0 {
-                    numbered.push(sq);
-                    number[sq as usize] = numbered.len() as u8;
+                if playable_at(f, r) {
+                    let sq = geo.index(f, r);
+                    geo.numbered.push(sq);
+                    geo.number[sq as usize] = geo.numbered.len() as u8;
                 }
             }
         }
-        Geometry {
-            width: w,
-            height: h,
-            stride,
-            playable,
-            notation: board.notation,
-            next,
-            delta,
-            numbered,
-            number,
-        }
+        geo
     }
 
-    /// The square at a coordinate, if it is on the board (playable or not).
+    /// The index of the square at (file, rank), which must be on the board (and playable on a
+    /// packed board).
+    #[inline]
+    fn index(&self, f: u8, r: u8) -> Sq {
+        let full = r as u32 * self.stride as u32 + f as u32;
+        (if self.packed { full / 2 } else { full }) as Sq
+    }
+
+    /// Move every square of `bits` one step in direction `angle`; squares with no neighbour that
+    /// way vanish.
+    #[inline(always)]
+    pub fn step(&self, bits: Bits, angle: u8) -> Bits {
+        shift(bits & self.from[angle as usize], self.delta[angle as usize])
+    }
+
+    /// The squares from which one step in direction `angle` reaches a square of `bits`.
+    #[inline(always)]
+    pub fn step_back(&self, bits: Bits, angle: u8) -> Bits {
+        shift(bits, -self.delta[angle as usize]) & self.from[angle as usize]
+    }
+
+    /// The square at a coordinate, if it is on the board and has an index: every square of a
+    /// board of all squares, the playable ones of a dark-squares board (see [`Geometry::on_board`]).
     pub fn square(&self, (f, r): Coord) -> Option<Sq> {
-        (f < self.width && r < self.height).then(|| r * self.stride + f)
+        if f >= self.width || r >= self.height {
+            return None;
+        }
+        if self.packed && (r as u32 * self.stride as u32 + f as u32) % 2 != self.parity as u32 {
+            return None;
+        }
+        Some(self.index(f, r))
+    }
+
+    /// Whether a coordinate is on the board, playable or not.
+    pub fn on_board(&self, (f, r): Coord) -> bool {
+        f < self.width && r < self.height
     }
 
     pub fn coord(&self, sq: Sq) -> Coord {
-        (sq % self.stride, sq / self.stride)
+        let full = if self.packed {
+            2 * sq as u32 + self.parity as u32
+        } else {
+            sq as u32
+        };
+        (
+            (full % self.stride as u32) as u8,
+            (full / self.stride as u32) as u8,
+        )
+    }
+
+    /// The number of square indices the board uses.
+    pub fn size(&self) -> u32 {
+        layout_size(self.width, self.height, self.packed)
     }
 
     pub fn is_playable(&self, sq: Sq) -> bool {
         (sq as u32) < 128 && self.playable & bit(sq) != 0
     }
 
-    /// The square seen by the other side: turned through 180°.
+    /// The square seen by the other side: turned through 180°. On a packed board whose turned
+    /// square is light (an odd number of squares along one side), the result is the index it
+    /// would have; only [`Geometry::rotate_coord`] is meaningful there.
     pub fn rotate(&self, sq: Sq) -> Sq {
         let (f, r) = self.coord(sq);
-        (self.height - 1 - r) * self.stride + (self.width - 1 - f)
+        self.index(self.width - 1 - f, self.height - 1 - r)
     }
 
     pub fn rotate_coord(&self, (f, r): Coord) -> Coord {
@@ -167,8 +236,19 @@ impl Geometry {
         self.is_playable(sq).then_some(sq)
     }
 
-    /// Like [`Geometry::parse`] but also returns squares that exist but are not playable.
+    /// Whether `text` names a square of the board, playable or not.
+    pub fn names_square(&self, text: &str) -> bool {
+        self.parse_coord(text).is_some()
+    }
+
+    /// Like [`Geometry::parse`] but also returns squares that exist but are not playable (on a
+    /// board of all squares; a dark-squares board indexes only its playable squares).
     pub fn parse_any(&self, text: &str) -> Option<Sq> {
+        self.square(self.parse_coord(text)?)
+    }
+
+    /// The coordinate a square name stands for, if it is on the board.
+    pub fn parse_coord(&self, text: &str) -> Option<Coord> {
         // Only ASCII letters and digits make a square name: no sign (`a+1`), no leading zero,
         // and never a slice inside a multi-byte character.
         let (&first, rest) = text.as_bytes().split_first()?;
@@ -178,14 +258,18 @@ impl Geometry {
                 return None;
             }
             let n: usize = text.parse().ok()?;
-            return self.numbered.get(n.checked_sub(1)?).copied();
+            return self
+                .numbered
+                .get(n.checked_sub(1)?)
+                .map(|&sq| self.coord(sq));
         }
         if !first.is_ascii_alphabetic() || !digits(rest) || rest[0] == b'0' {
             return None;
         }
         let f = first.to_ascii_lowercase() - b'a';
         let r: u8 = text.get(1..)?.parse().ok()?;
-        self.square((f, r - 1))
+        let c = (f, r - 1);
+        self.on_board(c).then_some(c)
     }
 
     /// The squares of the last rank for a side (0 = the first side, whose far rank is the top).
@@ -193,7 +277,9 @@ impl Geometry {
         let r = if side == 0 { self.height - 1 } else { 0 };
         let mut bits = 0;
         for f in 0..self.width {
-            bits |= bit(r * self.stride + f);
+            if let Some(sq) = self.square((f, r)) {
+                bits |= bit(sq);
+            }
         }
         bits & self.playable
     }
@@ -208,8 +294,9 @@ impl Geometry {
     }
 }
 
-/// Shift every square of a set one step of `delta` (see [`Geometry::delta`]). Squares pushed off
-/// the 128-bit range vanish; squares pushed onto ghost files must be masked by the caller.
+/// Shift every square of a set by `delta` index places. Squares pushed off the 128-bit range
+/// vanish; a square with no neighbour that way lands on another rank, so callers first mask the
+/// set (see [`Geometry::step`]).
 #[inline(always)]
 pub fn shift(bits: Bits, delta: i16) -> Bits {
     if delta >= 0 {
@@ -219,19 +306,28 @@ pub fn shift(bits: Bits, delta: i16) -> Bits {
     }
 }
 
-/// Iterate the squares of a bit set, lowest first.
-#[derive(Clone, Copy)]
-pub struct BitIter(pub Bits);
+/// The index difference of one rank (see the module documentation).
+pub const fn stride_of(width: u8, packed: bool) -> u8 {
+    if packed && width.is_multiple_of(2) {
+        width + 1
+    } else {
+        width
+    }
+}
 
-impl Iterator for BitIter {
-    type Item = Sq;
-    #[inline(always)]
-    fn next(&mut self) -> Option<Sq> {
-        if self.0 == 0 {
-            return None;
-        }
-        let sq = self.0.trailing_zeros() as Sq;
-        self.0 &= self.0 - 1;
-        Some(sq)
+/// The number of square indices a board of `width` x `height` uses: every square, or on a
+/// dark-squares board (`packed`) about half. A board is accepted when this is at most
+/// [`LAYOUT_BITS`].
+pub const fn layout_size(width: u8, height: u8, packed: bool) -> u32 {
+    if width == 0 || height == 0 {
+        return 0;
+    }
+    let stride = stride_of(width, packed) as u32;
+    let last = (height as u32 - 1) * stride + width as u32 - 1;
+    if packed {
+        // The last index belongs to the top-right square or its neighbour on the left.
+        last / 2 + 1
+    } else {
+        last + 1
     }
 }

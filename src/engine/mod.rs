@@ -1,5 +1,6 @@
 //! The generic move generator: compiled tables, positions, moves, perft.
 
+pub mod bits;
 pub mod draws;
 pub mod geometry;
 pub mod movegen;
@@ -9,6 +10,7 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 
+pub use bits::BitSet;
 pub use geometry::{Geometry, Sq};
 pub use movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 pub use moves::Move;

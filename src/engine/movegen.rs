@@ -13,7 +13,8 @@
 //! - [`Rules::try_generate`] stops after [`ROUTE_BUDGET`] jumps and says so ([`TooManyRoutes`]);
 //!   it never returns a partial list.
 
-use super::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
+use super::bits::{BitIter, BitSet};
+use super::geometry::{Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
 use super::rules::{Rules, MAX_KINDS, MAX_PATH};
@@ -81,7 +82,8 @@ impl Hasher for FastHasher {
     }
 }
 
-type FastSet = HashSet<(Bits, u32), BuildHasherDefault<FastHasher>>;
+/// Keys hold a captured set as a `u128` (every width fits it).
+type FastSet = HashSet<(u128, u32), BuildHasherDefault<FastHasher>>;
 
 /// The capture search's reusable sets, one per thread.
 #[derive(Default)]
@@ -111,9 +113,9 @@ thread_local! {
 
 /// The identity of a move as a hash key: origin, destination, captured set, resulting piece.
 #[inline(always)]
-fn move_id(m: &Move) -> (Bits, u32) {
+fn move_id<B: BitSet>(m: &Move<B>) -> (u128, u32) {
     (
-        m.captured,
+        m.captured.to_u128(),
         m.from as u32 | (m.to as u32) << 8 | (m.kind_after as u32) << 16,
     )
 }
@@ -132,10 +134,10 @@ pub struct GenOptions {
 
 const NO_DIR: u8 = 8;
 
-impl Rules {
+impl<B: BitSet> Rules<B> {
     /// Append every legal move of `pos` to `out` (which is cleared first), however long the
     /// capture search takes. For positions from users, prefer [`Rules::try_generate`].
-    pub fn generate(&self, pos: &Position, out: &mut Vec<Move>, opts: GenOptions) {
+    pub fn generate(&self, pos: &Position<B>, out: &mut Vec<Move<B>>, opts: GenOptions) {
         // With no budget the search cannot run out of it.
         let _ = self.generate_within(pos, out, opts, u64::MAX);
     }
@@ -144,8 +146,8 @@ impl Rules {
     /// empty) when the capture search would examine more jumps than that. Never a partial list.
     pub fn try_generate(
         &self,
-        pos: &Position,
-        out: &mut Vec<Move>,
+        pos: &Position<B>,
+        out: &mut Vec<Move<B>>,
         opts: GenOptions,
     ) -> Result<(), TooManyRoutes> {
         self.generate_within(pos, out, opts, ROUTE_BUDGET)
@@ -154,8 +156,8 @@ impl Rules {
     /// Every legal move of `pos`, the capture search stopping after `budget` jumps.
     pub fn generate_within(
         &self,
-        pos: &Position,
-        out: &mut Vec<Move>,
+        pos: &Position<B>,
+        out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
     ) -> Result<(), TooManyRoutes> {
@@ -173,7 +175,7 @@ impl Rules {
     }
 
     /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
-    pub fn count_moves(&self, pos: &Position, buf: &mut Vec<Move>, opts: GenOptions) -> u64 {
+    pub fn count_moves(&self, pos: &Position<B>, buf: &mut Vec<Move<B>>, opts: GenOptions) -> u64 {
         // With no budget the search cannot run out of it.
         self.count_moves_within(pos, buf, opts, u64::MAX)
             .unwrap_or_default()
@@ -182,8 +184,8 @@ impl Rules {
     /// [`Rules::count_moves`], the capture search stopping after `budget` jumps.
     pub fn count_moves_within(
         &self,
-        pos: &Position,
-        buf: &mut Vec<Move>,
+        pos: &Position<B>,
+        buf: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
     ) -> Result<u64, TooManyRoutes> {
@@ -202,11 +204,24 @@ impl Rules {
         Ok(buf.len() as u64 + self.count_quiet(pos, side))
     }
 
+    /// Move every square of `bits` one step in direction `angle`; squares with no neighbour that
+    /// way vanish.
+    #[inline(always)]
+    pub fn step(&self, bits: B, angle: u8) -> B {
+        (bits & self.from[angle as usize]).shift(self.geo.delta[angle as usize])
+    }
+
+    /// The squares from which one step in direction `angle` reaches a square of `bits`.
+    #[inline(always)]
+    pub fn step_back(&self, bits: B, angle: u8) -> B {
+        bits.shift(-self.geo.delta[angle as usize]) & self.from[angle as usize]
+    }
+
     /// The enemy pieces a piece of `kind` may capture.
     #[inline(always)]
-    fn takes_bits(&self, pos: &Position, side: usize, kind: usize) -> Bits {
+    fn takes_bits(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
         let takes = self.programs[side][kind].takes;
-        let mut bits = 0;
+        let mut bits = B::ZERO;
         for k in 0..self.kinds {
             if takes & (1 << k) != 0 {
                 bits |= pos.kinds[k];
@@ -217,21 +232,20 @@ impl Rules {
 
     /// Whether `side` has any capture: short jumps tested for all pieces of a kind at once with
     /// bit-set shifts, flying jumps square by square.
-    fn any_capture(&self, pos: &Position, side: usize) -> bool {
+    fn any_capture(&self, pos: &Position<B>, side: usize) -> bool {
         let geo = &self.geo;
         let occupied = pos.occupied();
-        let empty = !occupied & geo.playable;
+        let empty = !occupied & self.playable;
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
             let pieces = pos.kind_bits(side, kind);
-            if pieces == 0 || !prog.can_capture() {
+            if pieces.none() || !prog.can_capture() {
                 continue;
             }
             let capturable = self.takes_bits(pos, side, kind);
             for d in prog.jumps.iter() {
-                let back = -geo.delta[d as usize];
-                let overs = shift(empty, back) & capturable;
-                if shift(overs, back) & pieces != 0 {
+                let overs = self.step_back(empty, d) & capturable;
+                if (self.step_back(overs, d) & pieces).any() {
                     return true;
                 }
             }
@@ -243,13 +257,13 @@ impl Rules {
                     let line = &geo.next[d as usize];
                     let mut t = line[sq as usize];
                     let mut dist = 1u8;
-                    while t != NONE && occupied & bit(t) == 0 {
+                    while t != NONE && !occupied.has(t) {
                         t = line[t as usize];
                         dist = dist.saturating_add(1);
                     }
-                    if t != NONE && dist <= prog.fly_reach && capturable & bit(t) != 0 {
+                    if t != NONE && dist <= prog.fly_reach && capturable.has(t) {
                         let land = line[t as usize];
-                        if land != NONE && occupied & bit(land) == 0 {
+                        if land != NONE && !occupied.has(land) {
                             return true;
                         }
                     }
@@ -261,9 +275,9 @@ impl Rules {
 
     fn generate_captures(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         side: usize,
-        out: &mut Vec<Move>,
+        out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
     ) -> Result<bool, TooManyRoutes> {
@@ -276,17 +290,17 @@ impl Rules {
 
     fn capture_search(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         side: usize,
-        out: &mut Vec<Move>,
+        out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
         scratch: &mut Scratch,
     ) -> Result<bool, TooManyRoutes> {
         scratch.reset();
         let start = out.len();
-        let mut takes = [0; MAX_KINDS];
-        let mut all_takes = 0;
+        let mut takes = [B::ZERO; MAX_KINDS];
+        let mut all_takes = B::ZERO;
         for (kind, t) in takes.iter_mut().enumerate().take(self.kinds) {
             *t = self.takes_bits(pos, side, kind);
             all_takes |= *t;
@@ -297,9 +311,9 @@ impl Rules {
             side,
             from: 0,
             kind0: 0,
-            blockers: 0,
+            blockers: B::ZERO,
             takes,
-            captured: 0,
+            captured: B::ZERO,
             immediate: self.removal == Removal::Immediate,
             path: [0; MAX_PATH],
             taken: [0; MAX_PATH],
@@ -318,7 +332,7 @@ impl Rules {
             out,
         };
         let occupied = pos.occupied();
-        let empty = !occupied & self.geo.playable;
+        let empty = !occupied & self.playable;
         for (kind, prog) in self.programs[side].iter().enumerate() {
             if !prog.can_capture() {
                 continue;
@@ -327,10 +341,9 @@ impl Rules {
             // Only pieces that can make a first jump start a search: all of them for flying
             // pieces, for the others those found by one bit-set test per direction.
             let candidates = if prog.flies.is_empty() {
-                let mut c = 0;
+                let mut c = B::ZERO;
                 for d in prog.jumps.iter() {
-                    let back = -self.geo.delta[d as usize];
-                    c |= shift(shift(empty, back) & s.takes[kind], back);
+                    c |= self.step_back(self.step_back(empty, d) & s.takes[kind], d);
                 }
                 c & pieces
             } else {
@@ -339,7 +352,7 @@ impl Rules {
             for sq in BitIter(candidates) {
                 s.from = sq;
                 s.kind0 = kind as u8;
-                s.blockers = occupied & !bit(sq);
+                s.blockers = occupied & !B::bit(sq);
                 s.search(sq, kind as u8, NO_DIR);
                 if s.over {
                     s.out.truncate(start);
@@ -351,10 +364,10 @@ impl Rules {
         Ok(s.out.len() > start)
     }
 
-    fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move {
+    fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move<B> {
         let prog = &self.programs[side][kind];
         let after = prog.promotion_at(to).unwrap_or(kind as u8);
-        let mut mv = Move::quiet(from, to, kind as u8, after);
+        let mut mv = Move::quiet_of(from, to, kind as u8, after);
         mv.run = prog.quiet_limit.is_some();
         mv
     }
@@ -362,13 +375,13 @@ impl Rules {
     /// The pieces of `kind` that may make a quiet move: all of them, except the piece that has
     /// used up its run of quiet moves in a row (`at most N quiet moves in a row`).
     #[inline(always)]
-    fn quiet_movers(&self, pos: &Position, side: usize, kind: usize) -> Bits {
+    fn quiet_movers(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
         let pieces = pos.kind_bits(side, kind);
         match self.programs[side][kind].quiet_limit {
             Some((max, while_own)) => {
                 let run = pos.runs[side];
                 if run.count >= max && self.has_any_of(pos, side, while_own) {
-                    pieces & !bit(run.sq)
+                    pieces & !B::bit(run.sq)
                 } else {
                     pieces
                 }
@@ -379,11 +392,11 @@ impl Rules {
 
     /// Whether `side` has a piece of a kind in the bit mask `kinds`.
     #[inline(always)]
-    fn has_any_of(&self, pos: &Position, side: usize, kinds: u8) -> bool {
-        (0..self.kinds).any(|k| kinds & (1 << k) != 0 && pos.kind_bits(side, k) != 0)
+    fn has_any_of(&self, pos: &Position<B>, side: usize, kinds: u8) -> bool {
+        (0..self.kinds).any(|k| kinds & (1 << k) != 0 && pos.kind_bits(side, k).any())
     }
 
-    fn generate_quiet(&self, pos: &Position, side: usize, out: &mut Vec<Move>) {
+    fn generate_quiet(&self, pos: &Position<B>, side: usize, out: &mut Vec<Move<B>>) {
         let next = &self.geo.next;
         let empty = !pos.occupied();
         for kind in 0..self.kinds {
@@ -391,14 +404,14 @@ impl Rules {
             for sq in BitIter(self.quiet_movers(pos, side, kind)) {
                 for d in prog.steps.iter() {
                     let t = next[d as usize][sq as usize];
-                    if t != NONE && empty & bit(t) != 0 {
+                    if t != NONE && empty.has(t) {
                         out.push(self.quiet_target(side, kind, sq, t));
                     }
                 }
                 for d in prog.slides.iter() {
                     let mut t = next[d as usize][sq as usize];
                     let mut left = prog.slide_max;
-                    while t != NONE && left > 0 && empty & bit(t) != 0 {
+                    while t != NONE && left > 0 && empty.has(t) {
                         out.push(self.quiet_target(side, kind, sq, t));
                         t = next[d as usize][t as usize];
                         left -= 1;
@@ -417,13 +430,13 @@ impl Rules {
     #[inline(always)]
     fn leap_target(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         side: usize,
         from: Sq,
         leap: &super::rules::LeapOp,
     ) -> Option<Sq> {
         let next = &self.geo.next[leap.dir as usize];
-        let mut file_bits: Bits = 0;
+        let mut file_bits = B::ZERO;
         for k in 0..self.kinds {
             if leap.over & (1 << k) != 0 {
                 file_bits |= pos.kind_bits(side, k);
@@ -431,35 +444,33 @@ impl Rules {
         }
         let mut t = next[from as usize];
         let mut len = 0u8;
-        while t != NONE && file_bits & bit(t) != 0 {
+        while t != NONE && file_bits.has(t) {
             len += 1;
             t = next[t as usize];
         }
-        (len > 0 && len <= leap.max && t != NONE && pos.occupied() & bit(t) == 0).then_some(t)
+        (len > 0 && len <= leap.max && t != NONE && !pos.occupied().has(t)).then_some(t)
     }
 
     /// Quiet moves counted without building them (bulk counting at perft's last ply): steps and
     /// slides of all pieces of a kind at once, by shifting their bit set; leaps square by square.
-    fn count_quiet(&self, pos: &Position, side: usize) -> u64 {
-        let geo = &self.geo;
-        let empty = !pos.occupied() & geo.playable;
+    fn count_quiet(&self, pos: &Position<B>, side: usize) -> u64 {
+        let empty = !pos.occupied() & self.playable;
         let mut n = 0u64;
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
             let pieces = self.quiet_movers(pos, side, kind);
-            if pieces == 0 {
+            if pieces.none() {
                 continue;
             }
             for d in prog.steps.iter() {
-                n += (shift(pieces, geo.delta[d as usize]) & empty).count_ones() as u64;
+                n += (self.step(pieces, d) & empty).count() as u64;
             }
             for d in prog.slides.iter() {
-                let delta = geo.delta[d as usize];
-                let mut front = shift(pieces, delta) & empty;
+                let mut front = self.step(pieces, d) & empty;
                 let mut left = prog.slide_max;
-                while front != 0 && left > 0 {
-                    n += front.count_ones() as u64;
-                    front = shift(front, delta) & empty;
+                while front.any() && left > 0 {
+                    n += front.count() as u64;
+                    front = self.step(front, d) & empty;
                     left -= 1;
                 }
             }
@@ -475,17 +486,17 @@ impl Rules {
 
 /// The depth-first search for capture sequences of one side, piece by piece. Keeps the best
 /// priority key seen so far across pieces; a better sequence drops every move recorded before it.
-struct Search<'a> {
-    rules: &'a Rules,
-    pos: &'a Position,
+struct Search<'a, B: BitSet> {
+    rules: &'a Rules<B>,
+    pos: &'a Position<B>,
     side: usize,
     from: Sq,
     kind0: u8,
     /// Every piece on the board except the capturing piece (its start square counts as empty).
-    blockers: Bits,
+    blockers: B,
     /// `takes[kind]`: the enemy pieces a piece of that kind may capture.
-    takes: [Bits; MAX_KINDS],
-    captured: Bits,
+    takes: [B; MAX_KINDS],
+    captured: B,
     immediate: bool,
     path: [Sq; MAX_PATH],
     /// Kind of each captured piece, in capture order.
@@ -495,7 +506,7 @@ struct Search<'a> {
     /// Pieces taken by the best sequence so far, when the key counts them first (else 0).
     best_count: u32,
     /// Every enemy piece some kind of the side may capture.
-    all_takes: Bits,
+    all_takes: B,
     start: usize,
     keep_duplicates: bool,
     all_routes: bool,
@@ -507,18 +518,17 @@ struct Search<'a> {
     /// The budget ran out: the search unwinds and reports it.
     over: bool,
     scratch: &'a mut Scratch,
-    out: &'a mut Vec<Move>,
+    out: &'a mut Vec<Move<B>>,
 }
 
-impl Search<'_> {
+impl<B: BitSet> Search<'_, B> {
     #[inline(always)]
     fn is_empty(&self, sq: Sq) -> bool {
-        let b = bit(sq);
-        self.blockers & b == 0 || (self.immediate && self.captured & b != 0)
+        !self.blockers.has(sq) || (self.immediate && self.captured.has(sq))
     }
 
     #[inline(always)]
-    fn capturable(&self, kind: u8) -> Bits {
+    fn capturable(&self, kind: u8) -> B {
         self.takes[kind as usize] & !self.captured
     }
 
@@ -529,10 +539,10 @@ impl Search<'_> {
 
     /// The (captured, landing) squares of a short jump in direction `d` from `cur`, if it can be made.
     #[inline(always)]
-    fn jump_target(&self, cur: Sq, d: u8, capturable: Bits) -> Option<(Sq, Sq)> {
+    fn jump_target(&self, cur: Sq, d: u8, capturable: B) -> Option<(Sq, Sq)> {
         let next = &self.rules.geo.next[d as usize];
         let over = next[cur as usize];
-        if over == NONE || capturable & bit(over) == 0 {
+        if over == NONE || !capturable.has(over) {
             return None;
         }
         let land = next[over as usize];
@@ -542,7 +552,7 @@ impl Search<'_> {
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
     /// piece on the line, at most `reach` squares away.
     #[inline(always)]
-    fn fly_target(&self, cur: Sq, d: u8, capturable: Bits, reach: u8) -> Option<Sq> {
+    fn fly_target(&self, cur: Sq, d: u8, capturable: B, reach: u8) -> Option<Sq> {
         let next = &self.rules.geo.next[d as usize];
         let mut sq = next[cur as usize];
         let mut dist = 1u8;
@@ -550,7 +560,7 @@ impl Search<'_> {
             sq = next[sq as usize];
             dist = dist.saturating_add(1);
         }
-        if sq == NONE || dist > reach || capturable & bit(sq) == 0 {
+        if sq == NONE || dist > reach || !capturable.has(sq) {
             return None;
         }
         let land = next[sq as usize];
@@ -592,7 +602,7 @@ impl Search<'_> {
     #[inline(always)]
     fn skip(&mut self, cur: Sq, kind: u8, last: u8) -> bool {
         if self.best_count != 0
-            && self.n as u32 + (self.all_takes & !self.captured).count_ones() < self.best_count
+            && self.n as u32 + (self.all_takes & !self.captured).count() < self.best_count
         {
             return true;
         }
@@ -601,7 +611,7 @@ impl Search<'_> {
             let last = if self.rules.no_180 { last } else { NO_DIR };
             let state =
                 cur as u32 | (kind as u32) << 8 | (last as u32) << 16 | (self.from as u32) << 24;
-            return !self.scratch.seen.insert((self.captured, state));
+            return !self.scratch.seen.insert((self.captured.to_u128(), state));
         }
         false
     }
@@ -639,7 +649,7 @@ impl Search<'_> {
             let line = &next[d as usize];
             // The continuation rule: with several landing squares, the piece must take one from
             // which it can jump on, if there is one.
-            self.captured |= bit(over);
+            self.captured |= B::bit(over);
             let mut continuing = false;
             let mut land = line[over as usize];
             let mut left = prog.fly_land;
@@ -651,7 +661,7 @@ impl Search<'_> {
                 land = line[land as usize];
                 left -= 1;
             }
-            self.captured &= !bit(over);
+            self.captured &= !B::bit(over);
             // A capture that ends the move on a piece of a `behind_last` kind lands directly
             // behind it.
             let mut left = if !continuing && prog.behind_last & (1 << self.pos.kind_at(over)) != 0 {
@@ -664,9 +674,9 @@ impl Search<'_> {
                 left -= 1;
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
-                    self.captured |= bit(over);
+                    self.captured |= B::bit(over);
                     let ok = self.can_jump(land, self.kind_on_landing(kind, land), d);
-                    self.captured &= !bit(over);
+                    self.captured &= !B::bit(over);
                     ok
                 };
                 if go {
@@ -694,7 +704,7 @@ impl Search<'_> {
         debug_assert!(self.n < self.rules.max_captures as usize);
         self.path[self.n] = land;
         self.taken[self.n] = self.pos.kind_at(over) as u8;
-        self.captured |= bit(over);
+        self.captured |= B::bit(over);
         self.n += 1;
         match self.rules.mid_capture {
             MidCapturePromotion::AtEnd => self.search(land, kind, d),
@@ -711,7 +721,7 @@ impl Search<'_> {
             }
         }
         self.n -= 1;
-        self.captured &= !bit(over);
+        self.captured &= !B::bit(over);
     }
 
     fn key(&self) -> u128 {
@@ -776,7 +786,7 @@ impl Search<'_> {
     }
 }
 
-impl Rules {
+impl<B: BitSet> Rules<B> {
     /// The priority key of a capture sequence made by a piece of kind `capturer` taking pieces of
     /// the kinds `taken`, in capture order: sequences compare by key, the highest must be played.
     pub(crate) fn key_of(&self, capturer: u8, taken: &[u8]) -> u128 {
@@ -819,7 +829,7 @@ impl Rules {
 
     /// The pieces a capture takes, in the order it takes them: on each leg of the route, the
     /// captured square between the two landing squares.
-    pub fn capture_order(&self, mv: &Move) -> Vec<Sq> {
+    pub fn capture_order(&self, mv: &Move<B>) -> Vec<Sq> {
         let mut order = Vec::new();
         let mut cur = mv.from;
         for &land in mv.route() {
@@ -836,7 +846,7 @@ impl Rules {
                     break;
                 }
                 if let Some(sq) = self.geo.square((f as u8, r as u8)) {
-                    if mv.captured & bit(sq) != 0 && !order.contains(&sq) {
+                    if mv.captured.has(sq) && !order.contains(&sq) {
                         order.push(sq);
                         break;
                     }
@@ -852,12 +862,12 @@ impl Rules {
     /// Whether two captures take their pieces in the same order (each leg of a route takes one
     /// piece: the first captured square on the line between its two landing squares that an
     /// earlier leg has not taken).
-    pub fn same_capture_order(&self, a: &Move, b: &Move) -> bool {
+    pub fn same_capture_order(&self, a: &Move<B>, b: &Move<B>) -> bool {
         if a.path_len != b.path_len || a.from != b.from {
             return false;
         }
         let (mut ca, mut cb) = (a.from, b.from);
-        let (mut da, mut db): (Bits, Bits) = (0, 0);
+        let (mut da, mut db) = (B::ZERO, B::ZERO);
         for (&la, &lb) in a.route().iter().zip(b.route()) {
             let ta = self.leg_capture(ca, la, a.captured & !da);
             let tb = self.leg_capture(cb, lb, b.captured & !db);
@@ -865,8 +875,8 @@ impl Rules {
                 return false;
             }
             if let Some(t) = ta {
-                da |= bit(t);
-                db |= bit(t);
+                da |= B::bit(t);
+                db |= B::bit(t);
             }
             (ca, cb) = (la, lb);
         }
@@ -874,12 +884,12 @@ impl Rules {
     }
 
     /// The first square of `captured` on the straight line from `from` to `to`.
-    fn leg_capture(&self, from: Sq, to: Sq, captured: Bits) -> Option<Sq> {
+    fn leg_capture(&self, from: Sq, to: Sq, captured: B) -> Option<Sq> {
         for line in &self.geo.next {
             let mut t = line[from as usize];
             let mut first = None;
             while t != NONE && t != to {
-                if first.is_none() && captured & bit(t) != 0 {
+                if first.is_none() && captured.has(t) {
                     first = Some(t);
                 }
                 t = line[t as usize];
@@ -893,7 +903,7 @@ impl Rules {
 
     /// The priority key of a capture `mv` in `pos` (the key the generator compared it by); 0 for a
     /// quiet move. Higher keys win; equal keys leave the choice to the player.
-    pub fn priority_key(&self, pos: &Position, mv: &Move) -> u128 {
+    pub fn priority_key(&self, pos: &Position<B>, mv: &Move<B>) -> u128 {
         if !mv.is_capture() {
             return 0;
         }

@@ -1,12 +1,13 @@
 //! A move: origin, route, captured set, and the piece it ends as.
 
+use super::bits::BitSet;
 use super::geometry::{Bits, Sq};
 use super::rules::MAX_PATH;
 
 /// A legal move. Two moves are the same move when `from`, `to`, `captured` and `kind_after` agree
 /// (see [`Move::same_move`]); `path` is the route shown in notation.
 #[derive(Clone, Copy, Debug)]
-pub struct Move {
+pub struct Move<B: BitSet = Bits> {
     pub from: Sq,
     pub to: Sq,
     pub kind_before: u8,
@@ -14,7 +15,7 @@ pub struct Move {
     /// Number of landing squares in `path` (1 for a quiet move).
     pub path_len: u8,
     /// Squares captured, in the padded layout.
-    pub captured: Bits,
+    pub captured: B,
     /// Landing squares after `from`, in order; the last is `to`.
     pub path: [Sq; MAX_PATH],
     /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
@@ -23,6 +24,14 @@ pub struct Move {
 
 impl Move {
     pub fn quiet(from: Sq, to: Sq, kind_before: u8, kind_after: u8) -> Move {
+        Move::<Bits>::quiet_of(from, to, kind_before, kind_after)
+    }
+}
+
+impl<B: BitSet> Move<B> {
+    /// A quiet move in any width.
+    #[inline(always)]
+    pub fn quiet_of(from: Sq, to: Sq, kind_before: u8, kind_after: u8) -> Move<B> {
         let mut path = [0; MAX_PATH];
         path[0] = to;
         Move {
@@ -31,7 +40,7 @@ impl Move {
             kind_before,
             kind_after,
             path_len: 1,
-            captured: 0,
+            captured: B::ZERO,
             path,
             run: false,
         }
@@ -39,7 +48,7 @@ impl Move {
 
     #[inline(always)]
     pub fn is_capture(&self) -> bool {
-        self.captured != 0
+        self.captured.any()
     }
 
     pub fn route(&self) -> &[Sq] {
@@ -47,12 +56,12 @@ impl Move {
     }
 
     pub fn captures(&self) -> u32 {
-        self.captured.count_ones()
+        self.captured.count()
     }
 
     /// The identity of a move (docs/notation.md): origin, destination, captured set and resulting piece.
     #[inline(always)]
-    pub fn same_move(&self, other: &Move) -> bool {
+    pub fn same_move(&self, other: &Move<B>) -> bool {
         self.from == other.from
             && self.to == other.to
             && self.captured == other.captured
@@ -60,10 +69,27 @@ impl Move {
     }
 }
 
-impl PartialEq for Move {
-    fn eq(&self, other: &Move) -> bool {
+impl<B: BitSet> PartialEq for Move<B> {
+    fn eq(&self, other: &Move<B>) -> bool {
         self.same_move(other) && self.route() == other.route()
     }
 }
 
-impl Eq for Move {}
+impl<B: BitSet> Eq for Move<B> {}
+
+impl<B: BitSet> Move<B> {
+    /// The same move in another bit-set width (the board must fit it).
+    #[inline]
+    pub fn to_width<C: BitSet>(&self) -> Move<C> {
+        Move {
+            from: self.from,
+            to: self.to,
+            kind_before: self.kind_before,
+            kind_after: self.kind_after,
+            path_len: self.path_len,
+            captured: C::from_u128(self.captured.to_u128()),
+            path: self.path,
+            run: self.run,
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! How a game ends: by the position alone (material rules), by having no move, by repetition.
 
+use super::bits::BitSet;
 use super::position::Position;
 use super::rules::Rules;
 
@@ -26,18 +27,18 @@ pub struct Outcome {
     pub reason: EndReason,
 }
 
-impl Rules {
+impl<B: BitSet> Rules<B> {
     /// The outcome a position has by the material rules alone, whatever its moves.
-    pub fn material_outcome(&self, pos: &Position) -> Option<Outcome> {
+    pub fn material_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let game = &self.spec.game;
         for &(win, lose) in &game.lone_wins {
             for side in 0..2 {
                 let mine = pos.sides[side];
                 let theirs = pos.sides[1 - side];
-                if mine.count_ones() == 1
-                    && theirs.count_ones() == 1
-                    && pos.kinds[win as usize] & mine != 0
-                    && pos.kinds[lose as usize] & theirs != 0
+                if mine.count() == 1
+                    && theirs.count() == 1
+                    && (pos.kinds[win as usize] & mine).any()
+                    && (pos.kinds[lose as usize] & theirs).any()
                 {
                     return Some(Outcome {
                         winner: Some(side),
@@ -49,7 +50,7 @@ impl Rules {
         for &kind in &game.lose_without {
             // The side to move is judged first: if both have lost the kind, the mover's loss stands.
             for side in [pos.turn(), 1 - pos.turn()] {
-                if pos.kind_bits(side, kind as usize) == 0 {
+                if pos.kind_bits(side, kind as usize).none() {
                     return Some(Outcome {
                         winner: Some(1 - side),
                         reason: EndReason::LostKind(kind),
@@ -61,7 +62,7 @@ impl Rules {
     }
 
     /// The outcome of a position, given the number of legal moves it has (repetition aside).
-    pub fn outcome(&self, pos: &Position, legal_moves: usize) -> Option<Outcome> {
+    pub fn outcome(&self, pos: &Position<B>, legal_moves: usize) -> Option<Outcome> {
         if let Some(o) = self.material_outcome(pos) {
             return Some(o);
         }

@@ -1,6 +1,7 @@
 //! Perft: the number of legal move sequences of a given length, with bulk counting at the last ply
 //! and an optional split of the root moves over threads.
 
+use super::bits::BitSet;
 use super::movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 use super::moves::Move;
 use super::position::Position;
@@ -84,27 +85,30 @@ impl Bounded<'_> {
 }
 
 /// Reusable move buffers, one per ply, so perft allocates nothing once warmed up.
-pub struct Buffers(Vec<Vec<Move>>);
+pub struct Buffers<B: BitSet = crate::engine::geometry::Bits>(Vec<Vec<Move<B>>>);
 
-impl Buffers {
-    pub fn new(depth: usize) -> Buffers {
+impl<B: BitSet> Buffers<B> {
+    pub fn new(depth: usize) -> Buffers<B> {
         Buffers((0..depth.max(1)).map(|_| Vec::with_capacity(64)).collect())
     }
 }
 
-impl Rules {
+impl<B: BitSet> Rules<B> {
     /// perft(depth) of `pos`, single-threaded.
-    pub fn perft(&self, pos: &Position, depth: usize, opts: GenOptions) -> u64 {
-        let mut bufs = Buffers::new(depth);
+    pub fn perft(&self, pos: &Position<B>, depth: usize, opts: GenOptions) -> u64 {
+        if let Some(n) = &self.narrow {
+            return n.perft(&pos.to_width(), depth, opts);
+        }
+        let mut bufs = Buffers::<B>::new(depth);
         self.perft_with(pos, depth, opts, &mut bufs.0)
     }
 
     fn perft_with(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
-        bufs: &mut [Vec<Move>],
+        bufs: &mut [Vec<Move<B>>],
     ) -> u64 {
         if depth == 0 {
             return 1;
@@ -126,14 +130,18 @@ impl Rules {
     /// perft(depth) of each root move (the `--divide` listing), in generation order.
     pub fn divide(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
         threads: usize,
-    ) -> Vec<(Move, u64)> {
+    ) -> Vec<(Move<B>, u64)> {
+        if let Some(n) = &self.narrow {
+            let list = n.divide(&pos.to_width(), depth, opts, threads);
+            return list.iter().map(|(m, c)| (m.to_width(), *c)).collect();
+        }
         let mut roots = Vec::new();
         self.generate(pos, &mut roots, opts);
-        let count = |mv: &Move| {
+        let count = |mv: &Move<B>| {
             let n = if depth <= 1 {
                 1
             } else {
@@ -158,12 +166,15 @@ impl Rules {
     /// The caller resets the Ctrl-C flag ([`interrupt::reset`]) before starting.
     pub fn perft_interruptible(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
         threads: usize,
         limits: PerftLimits,
     ) -> Result<u64, PerftError> {
+        if let Some(n) = &self.narrow {
+            return n.perft_interruptible(&pos.to_width(), depth, opts, threads, limits);
+        }
         if threads <= 1 || depth <= 2 {
             let total = AtomicU64::new(0);
             let mut b = Bounded {
@@ -172,7 +183,7 @@ impl Rules {
                 pending: 0,
                 total: &total,
             };
-            let mut bufs = Buffers::new(depth);
+            let mut bufs = Buffers::<B>::new(depth);
             let n = self.perft_bounded(pos, depth, opts, &mut bufs.0, &mut b)?;
             b.flush()?;
             return Ok(n);
@@ -187,23 +198,27 @@ impl Rules {
     /// [`Rules::divide`] under the bounds of [`Rules::perft_interruptible`].
     pub fn divide_interruptible(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
         threads: usize,
         limits: PerftLimits,
-    ) -> Result<Vec<(Move, u64)>, PerftError> {
+    ) -> Result<Vec<(Move<B>, u64)>, PerftError> {
+        if let Some(n) = &self.narrow {
+            let list = n.divide_interruptible(&pos.to_width(), depth, opts, threads, limits)?;
+            return Ok(list.iter().map(|(m, c)| (m.to_width(), *c)).collect());
+        }
         let mut roots = Vec::new();
         self.generate_within(pos, &mut roots, opts, limits.route_budget)?;
         let total = AtomicU64::new(0);
-        let count = |mv: &Move| -> Result<(Move, u64), PerftError> {
+        let count = |mv: &Move<B>| -> Result<(Move<B>, u64), PerftError> {
             let mut b = Bounded {
                 limits,
                 calls: 0,
                 pending: 0,
                 total: &total,
             };
-            let mut bufs = Buffers::new(depth.saturating_sub(1));
+            let mut bufs = Buffers::<B>::new(depth.saturating_sub(1));
             let n = if depth <= 1 {
                 1
             } else {
@@ -222,10 +237,10 @@ impl Rules {
 
     fn perft_bounded(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
-        bufs: &mut [Vec<Move>],
+        bufs: &mut [Vec<Move<B>>],
         b: &mut Bounded,
     ) -> Result<u64, PerftError> {
         if depth == 0 {
@@ -251,7 +266,7 @@ impl Rules {
     /// perft(depth), the root moves split over `threads` threads when more than one.
     pub fn perft_threads(
         &self,
-        pos: &Position,
+        pos: &Position<B>,
         depth: usize,
         opts: GenOptions,
         threads: usize,

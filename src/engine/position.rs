@@ -1,17 +1,20 @@
 //! A position: who stands where, and whose turn it is. Small and `Copy`: the generator plays a move
 //! by copying (copy-make), which at this size is cheaper than make/unmake bookkeeping.
 
-use super::geometry::{bit, BitIter, Bits, Sq};
+use super::bits::{BitIter, BitSet};
+use super::geometry::{Bits, Sq};
 use super::moves::Move;
 use super::rules::MAX_KINDS;
 use crate::spec::MAX_MOVE_COUNT_RULES;
 
+/// Generic over the width of its bit sets (see [`BitSet`]); `Position` alone is the `u128` one
+/// every board fits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct Position {
+pub struct Position<B: BitSet = Bits> {
     /// Squares occupied by each side.
-    pub sides: [Bits; 2],
+    pub sides: [B; 2],
     /// Squares occupied by each kind of piece, both sides together.
-    pub kinds: [Bits; MAX_KINDS],
+    pub kinds: [B; MAX_KINDS],
     /// The side to move (0 or 1).
     pub turn: u8,
     /// Per side, the run of quiet moves in a row of a piece whose quiet moves are limited
@@ -33,9 +36,16 @@ pub struct Run {
 
 impl Position {
     pub fn empty(turn: usize) -> Position {
+        Position::<Bits>::empty_of(turn)
+    }
+}
+
+impl<B: BitSet> Position<B> {
+    /// An empty board of any width.
+    pub fn empty_of(turn: usize) -> Position<B> {
         Position {
-            sides: [0; 2],
-            kinds: [0; MAX_KINDS],
+            sides: [B::ZERO; 2],
+            kinds: [B::ZERO; MAX_KINDS],
             turn: turn as u8,
             runs: [Run::default(); 2],
             counters: [0; MAX_MOVE_COUNT_RULES],
@@ -44,7 +54,7 @@ impl Position {
 
     /// The same position for repetition: the same pieces, side to move and runs of quiet moves,
     /// whatever the move-count counters say.
-    pub fn same_placement(&self, other: &Position) -> bool {
+    pub fn same_placement(&self, other: &Position<B>) -> bool {
         self.sides == other.sides
             && self.kinds == other.kinds
             && self.turn == other.turn
@@ -52,7 +62,7 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn occupied(&self) -> Bits {
+    pub fn occupied(&self) -> B {
         self.sides[0] | self.sides[1]
     }
 
@@ -62,17 +72,16 @@ impl Position {
     }
 
     #[inline(always)]
-    pub fn kind_bits(&self, side: usize, kind: usize) -> Bits {
+    pub fn kind_bits(&self, side: usize, kind: usize) -> B {
         self.sides[side] & self.kinds[kind]
     }
 
     /// The (side, kind) on a square, if any.
     #[inline(always)]
     pub fn at(&self, sq: Sq) -> Option<(usize, usize)> {
-        let b = bit(sq);
-        let side = if self.sides[0] & b != 0 {
+        let side = if self.sides[0].has(sq) {
             0
-        } else if self.sides[1] & b != 0 {
+        } else if self.sides[1].has(sq) {
             1
         } else {
             return None;
@@ -83,9 +92,8 @@ impl Position {
     /// The kind of the piece on an occupied square.
     #[inline(always)]
     pub fn kind_at(&self, sq: Sq) -> usize {
-        let b = bit(sq);
         let mut k = 0;
-        while k < MAX_KINDS - 1 && self.kinds[k] & b == 0 {
+        while k < MAX_KINDS - 1 && !self.kinds[k].has(sq) {
             k += 1;
         }
         k
@@ -93,12 +101,12 @@ impl Position {
 
     pub fn put(&mut self, sq: Sq, side: usize, kind: usize) {
         self.clear(sq);
-        self.sides[side] |= bit(sq);
-        self.kinds[kind] |= bit(sq);
+        self.sides[side] |= B::bit(sq);
+        self.kinds[kind] |= B::bit(sq);
     }
 
     pub fn clear(&mut self, sq: Sq) {
-        let m = !bit(sq);
+        let m = !B::bit(sq);
         self.sides[0] &= m;
         self.sides[1] &= m;
         for k in &mut self.kinds {
@@ -113,15 +121,15 @@ impl Position {
 
     /// The position after `mv` (which must be legal here).
     #[inline]
-    pub fn play(&self, mv: &Move) -> Position {
+    pub fn play(&self, mv: &Move<B>) -> Position<B> {
         let mut p = *self;
         let me = p.turn as usize;
-        let from = bit(mv.from);
-        let to = bit(mv.to);
+        let from = B::bit(mv.from);
+        let to = B::bit(mv.to);
         p.sides[me] = (p.sides[me] & !from) | to;
         p.kinds[mv.kind_before as usize] &= !from;
         p.kinds[mv.kind_after as usize] |= to;
-        if mv.captured != 0 {
+        if mv.captured.any() {
             let keep = !mv.captured;
             p.sides[1 - me] &= keep;
             for k in &mut p.kinds {
@@ -148,11 +156,24 @@ impl Position {
                 }
             };
             let o = &mut p.runs[1 - me];
-            if o.count != 0 && mv.captured & bit(o.sq) != 0 {
+            if o.count != 0 && mv.captured.has(o.sq) {
                 *o = Run::default();
             }
         }
         p.turn ^= 1;
         p
+    }
+}
+
+impl<B: BitSet> Position<B> {
+    /// The same position in another bit-set width (the board must fit it).
+    pub fn to_width<C: BitSet>(&self) -> Position<C> {
+        Position {
+            sides: self.sides.map(|b| C::from_u128(b.to_u128())),
+            kinds: self.kinds.map(|b| C::from_u128(b.to_u128())),
+            turn: self.turn,
+            runs: self.runs,
+            counters: self.counters,
+        }
     }
 }

@@ -1,11 +1,12 @@
 //! Compiled rules: a [`VariantSpec`] turned into per-side, per-piece programs over the geometry's
 //! tables, ready for the move generator.
 
-use super::geometry::{bit, Bits, Geometry, Sq};
+use super::bits::BitSet;
+use super::geometry::{bit, layout_size, Bits, Geometry, Sq, LAYOUT_BITS};
 use super::position::Position;
 use crate::spec::{
     Angle, AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal,
-    VariantSpec, Zone,
+    SquareSet, VariantSpec, Zone,
 };
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
@@ -51,7 +52,7 @@ pub struct LeapOp {
 
 /// What one kind of piece of one side may do.
 #[derive(Clone, Debug, Default)]
-pub struct PieceProgram {
+pub struct PieceProgram<B: BitSet = Bits> {
     pub steps: Dirs,
     pub slides: Dirs,
     pub leaps: Vec<LeapOp>,
@@ -60,7 +61,9 @@ pub struct PieceProgram {
     /// Bit mask of enemy kinds this piece may capture.
     pub takes: u8,
     /// (kind it becomes, zone), first match wins.
-    pub promotions: Vec<(u8, Bits)>,
+    pub promotions: Vec<(u8, B)>,
+    /// Every square of `promotions` (a quiet move elsewhere never promotes).
+    pub promotion_zone: B,
     pub rank: u8,
     pub value: u8,
     /// (max, own kinds mask): at most `max` quiet moves in a row while the side has one of those.
@@ -77,7 +80,7 @@ pub struct PieceProgram {
     pub behind_last: u8,
 }
 
-impl PieceProgram {
+impl<B: BitSet> PieceProgram<B> {
     pub fn can_capture(&self) -> bool {
         !(self.jumps.is_empty() && self.flies.is_empty())
     }
@@ -85,9 +88,12 @@ impl PieceProgram {
     /// The kind this piece becomes on `sq`, if it promotes there.
     #[inline(always)]
     pub fn promotion_at(&self, sq: Sq) -> Option<u8> {
+        if !self.promotion_zone.has(sq) {
+            return None;
+        }
         self.promotions
             .iter()
-            .find(|(_, zone)| zone & bit(sq) != 0)
+            .find(|(_, zone)| zone.has(sq))
             .map(|&(to, _)| to)
     }
 }
@@ -99,26 +105,27 @@ pub struct KeyField {
     pub width: u32,
 }
 
-/// The longest capture sequence a move can record: one more than the most pieces any accepted board
-/// can hold besides the capturing piece. A board is accepted when `(width + 2) x height <= 128`
-/// with both sides at least 2, so it has at most 124 squares (62x2); a capture takes at most every
-/// other piece, 123. [`Rules::compile`] checks each board's own bound against this capacity, so a
-/// capture route is never cut short.
-pub const MAX_PATH: usize = 124;
+/// The longest capture sequence a move can record. A board is accepted when its layout uses at
+/// most [`LAYOUT_BITS`](super::geometry::LAYOUT_BITS) = 128 indices, so it has at most 128
+/// playable squares, and a capture takes at most every piece but the capturing one: 127.
+/// [`Rules::compile`] checks each board's own bound against this capacity, so a capture route is
+/// never cut short.
+pub const MAX_PATH: usize = 127;
 
 /// Bits needed to hold every number `0..=n`.
 const fn bits_for(n: u32) -> u32 {
     u32::BITS - n.leading_zeros()
 }
 
-/// A variant, compiled.
+/// A variant, compiled, its bit sets `B` wide (see [`BitSet`]); `Rules` alone is the `u128` one
+/// every accepted board fits, [`Rules::fast`] the narrowest one its board fits.
 #[derive(Clone, Debug)]
-pub struct Rules {
+pub struct Rules<B: BitSet = Bits> {
     pub spec: VariantSpec,
     pub geo: Geometry,
     pub kinds: usize,
     /// `programs[side][kind]`.
-    pub programs: [Vec<PieceProgram>; 2],
+    pub programs: [Vec<PieceProgram<B>>; 2],
     pub compulsory: bool,
     pub removal: Removal,
     pub no_180: bool,
@@ -126,7 +133,7 @@ pub struct Rules {
     pub key: Vec<KeyField>,
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
     pub ranks_desc: Vec<u8>,
-    pub start: Position,
+    pub start: Position<B>,
     /// The most pieces one capture can take on this board: every playable square but the
     /// capturing piece's own. Never more than [`MAX_PATH`] (checked by [`Rules::compile`]).
     pub max_captures: u32,
@@ -143,6 +150,13 @@ pub struct Rules {
     pub key_width: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
+    /// The playable squares (the geometry's, in this width).
+    pub playable: B,
+    /// `from[angle]`: the squares with a neighbour that way (the geometry's, in this width).
+    pub from: [B; 8],
+    /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft runs on
+    /// them (see [`Rules::fast`]).
+    pub narrow: Option<Box<Rules<u64>>>,
 }
 
 /// A compiled variant the engine cannot run (limits of the engine, not of the language).
@@ -153,18 +167,34 @@ pub enum CompileError {
     #[error("the priority criteria of `{0}` need {1} bits of sort key; at most 128 fit")]
     #[diagnostic(help("use fewer criteria, or fewer ranks with `highest captured ranks`"))]
     KeyTooWide(String, u32),
-    #[error("board {0}x{1} is too large: (width + 2) x height must be at most 128")]
-    BoardTooLarge(u8, u8),
+    #[error("board {0}x{1} is too large: it needs {2} square indices and the engine holds {LAYOUT_BITS}")]
+    #[diagnostic(help("boards of all squares hold at most 128 squares (e.g. 8x8, 11x11, 16x8); dark-squares boards up to 16x15 or 15x16 (e.g. 10x10, 12x12, 14x14)"))]
+    BoardTooLarge(u8, u8, u32),
     #[error("a capture on board {0}x{1} can take up to {2} pieces; the engine records at most {MAX_PATH}")]
     #[diagnostic(help("use a smaller board"))]
     RouteTooLong(u8, u8, u32),
 }
 
 impl Rules {
+    /// Compile a variant for every use: bit sets wide enough for any accepted board.
     pub fn compile(spec: &VariantSpec) -> Result<Rules, CompileError> {
+        Rules::<Bits>::compile_width(spec)
+    }
+}
+
+impl<B: BitSet> Rules<B> {
+    /// Compile a variant with `B`-wide bit sets; a board that does not fit is refused.
+    pub fn compile_width(spec: &VariantSpec) -> Result<Rules<B>, CompileError> {
         let b = &spec.board;
-        if (b.width as u32 + 2) * b.height as u32 > 128 || b.width < 2 || b.height < 2 {
-            return Err(CompileError::BoardTooLarge(b.width, b.height));
+        let size = layout_size(b.width, b.height, b.squares != SquareSet::All);
+        if size > LAYOUT_BITS
+            || size > B::BITS
+            || b.width < 2
+            || b.height < 2
+            || b.width > 16
+            || b.height > 16
+        {
+            return Err(CompileError::BoardTooLarge(b.width, b.height, size));
         }
         let kinds = spec.pieces.len();
         if kinds > MAX_KINDS || kinds == 0 {
@@ -185,7 +215,7 @@ impl Rules {
             .max()
             .unwrap_or(0);
 
-        let mut start = Position::empty(spec.first_to_move as usize);
+        let mut start = Position::<B>::empty_of(spec.first_to_move as usize);
         for side in 0..2 {
             for &(kind, c) in &spec.setup[side] {
                 if let Some(sq) = geo.square(c) {
@@ -196,7 +226,7 @@ impl Rules {
             }
         }
 
-        let mut programs: [Vec<PieceProgram>; 2] = [Vec::new(), Vec::new()];
+        let mut programs: [Vec<PieceProgram<B>>; 2] = [Vec::new(), Vec::new()];
         for (side, progs) in programs.iter_mut().enumerate() {
             for piece in &spec.pieces {
                 progs.push(Self::program(spec, &geo, &start, side, piece));
@@ -235,7 +265,6 @@ impl Rules {
 
         Ok(Rules {
             spec: spec.clone(),
-            geo,
             kinds,
             programs,
             compulsory: spec.captures.compulsory,
@@ -252,16 +281,24 @@ impl Rules {
             key_width: width,
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
+            playable: B::from_u128(geo.playable),
+            from: geo.from.map(B::from_u128),
+            geo,
+            narrow: if B::BITS > 64 && size <= 64 {
+                Some(Box::new(Rules::<u64>::compile_width(spec)?))
+            } else {
+                None
+            },
         })
     }
 
     fn program(
         spec: &VariantSpec,
         geo: &Geometry,
-        start: &Position,
+        start: &Position<B>,
         side: usize,
         piece: &crate::spec::PieceSpec,
-    ) -> PieceProgram {
+    ) -> PieceProgram<B> {
         let mut step_set: AngleSet = 0;
         let mut slide_set: AngleSet = 0;
         let mut leaps = Vec::new();
@@ -321,12 +358,12 @@ impl Rules {
                 takes |= 1 << k;
             }
         }
-        let promotions = piece
+        let promotions: Vec<(u8, B)> = piece
             .promotions
             .iter()
             .map(|p| {
                 let zone = match &p.zone {
-                    Zone::FarRank => geo.far_rank(side),
+                    Zone::FarRank => B::from_u128(geo.far_rank(side)),
                     Zone::Squares(list) => {
                         let mut bits = 0;
                         for &c in list {
@@ -335,13 +372,14 @@ impl Rules {
                                 bits |= bit(sq);
                             }
                         }
-                        bits & geo.playable
+                        B::from_u128(bits & geo.playable)
                     }
                     Zone::EnemyStart(kind) => start.kind_bits(1 - side, *kind as usize),
                 };
                 (p.to, zone)
             })
             .collect();
+        let promotion_zone = promotions.iter().fold(B::ZERO, |z, &(_, b)| z | b);
         PieceProgram {
             steps: Dirs::from_set(step_set, side),
             slides: Dirs::from_set(slide_set, side),
@@ -350,6 +388,7 @@ impl Rules {
             flies: Dirs::from_set(fly_set, side),
             takes,
             promotions,
+            promotion_zone,
             rank: piece.rank,
             value: piece.value,
             quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),

@@ -5,12 +5,11 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::error::RuleError;
+use crate::engine::geometry::{layout_size, LAYOUT_BITS};
 use crate::spec::*;
 
 mod sanity;
 
-/// The largest board the engine's padded bitboards hold: `(width + 2) * height <= 128`.
-const MAX_PADDED_SQUARES: u64 = 128;
 /// Piece masks are `u8` bit masks of piece indices.
 const MAX_PIECES: usize = 8;
 
@@ -263,9 +262,6 @@ impl Checker<'_> {
 
     fn board(&mut self, b: &BoardDecl) -> Option<BoardSpec> {
         let (w, h) = b.size.node;
-        let fits = (2..=16).contains(&w)
-            && (2..=16).contains(&h)
-            && (w + 2).saturating_mul(h) <= MAX_PADDED_SQUARES;
         let squares = match (b.dark_only, &b.a1_light) {
             (false, None) => SquareSet::All,
             (false, Some(a1)) => {
@@ -279,6 +275,9 @@ impl Checker<'_> {
             (true, Some(a1)) if a1.node => SquareSet::DarkA1Light,
             (true, _) => SquareSet::Dark,
         };
+        let fits = (2..=16).contains(&w)
+            && (2..=16).contains(&h)
+            && layout_size(w as u8, h as u8, squares != SquareSet::All) <= LAYOUT_BITS;
         if !fits {
             // As written: a number too large for u64 was read as u64::MAX.
             let written = self.text(b.size.span).to_string();
@@ -290,7 +289,7 @@ impl Checker<'_> {
                 width,
                 height,
                 span: b.size.span.into(),
-                help: "width and height run from 2 to 16, and (width + 2) × height must be at most 128, as for 8x8 or 10x10".to_string(),
+                help: "width and height run from 2 to 16; a board of all squares holds at most 128 squares (8x8, 11x11, 16x8), a dark-squares board up to 16x15 or 15x16 (10x10, 12x12, 14x14)".to_string(),
             });
             return None;
         }

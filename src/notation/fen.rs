@@ -309,8 +309,8 @@ fn parse_item(
             }
         }
     } else {
-        match geo.parse_any(sq_text) {
-            Some(sq) if geo.is_playable(sq) => vec![sq],
+        match geo.parse_coord(sq_text).map(|c| geo.square(c)) {
+            Some(Some(sq)) if geo.is_playable(sq) => vec![sq],
             Some(_) => {
                 return Err(err(
                     input,

@@ -632,7 +632,7 @@ impl Session {
         let geo = &self.game.rules.geo;
         match geo.parse(word) {
             Some(sq) => Ok(sq),
-            None if geo.parse_any(word).is_some() => Err(fail(
+            None if geo.names_square(word) => Err(fail(
                 format!("`{word}` is not a playable square on this board"),
                 "pieces stand on the playable squares only (`show` leaves the others blank)",
             )),
@@ -708,7 +708,7 @@ impl Session {
                         .position(|p| p.letter.eq_ignore_ascii_case(&first))
                     {
                         Some(k) if first.is_ascii_uppercase() => (k, chars.as_str()),
-                        _ if rules.geo.parse_any(w).is_some() => (0, w),
+                        _ if rules.geo.names_square(w) => (0, w),
                         _ => return Err(fail(format!("`{w}` is not a piece on a square"), &usage)),
                     }
                 }

@@ -28,7 +28,8 @@ pub struct Eval {
     /// `table[side][kind][sq]`: material plus advancement.
     table: Box<[[[i32; SQUARES]; MAX_KINDS]; 2]>,
     /// Per side and kind, the bit-set deltas of its one-step quiet directions.
-    dirs: [[[i16; 8]; MAX_KINDS]; 2],
+    /// (bit-set delta, squares that have a neighbour that way) per direction.
+    dirs: [[[(i16, Bits); 8]; MAX_KINDS]; 2],
     ndirs: [[u8; MAX_KINDS]; 2],
     kinds: usize,
     playable: Bits,
@@ -109,7 +110,7 @@ impl Eval {
             }
         }
         let mut table = Box::new([[[0i32; SQUARES]; MAX_KINDS]; 2]);
-        let mut dirs = [[[0i16; 8]; MAX_KINDS]; 2];
+        let mut dirs = [[[(0i16, 0 as Bits); 8]; MAX_KINDS]; 2];
         let mut ndirs = [[0u8; MAX_KINDS]; 2];
         for side in 0..2 {
             for kind in 0..kinds {
@@ -129,7 +130,8 @@ impl Eval {
                 }
                 for d in p.steps.iter().chain(p.slides.iter()) {
                     if (ndirs[side][kind] as usize) < 8 {
-                        dirs[side][kind][ndirs[side][kind] as usize] = geo.delta[d as usize];
+                        dirs[side][kind][ndirs[side][kind] as usize] =
+                            (geo.delta[d as usize], geo.from[d as usize]);
                         ndirs[side][kind] += 1;
                     }
                 }
@@ -162,8 +164,8 @@ impl Eval {
                     *s += t[sq as usize];
                 }
                 let mut reach: Bits = 0;
-                for &d in &self.dirs[side][kind][..self.ndirs[side][kind] as usize] {
-                    reach |= shift(bits, d) & empty;
+                for &(d, from) in &self.dirs[side][kind][..self.ndirs[side][kind] as usize] {
+                    reach |= shift(bits & from, d) & empty;
                 }
                 *s += MOBILITY * reach.count_ones() as i32;
             }
