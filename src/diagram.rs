@@ -8,6 +8,7 @@
 //! any further kind its letter. The output is plain text, deterministic (snapshots compare it).
 
 use crate::engine::geometry::{BitIter, Sq};
+use crate::engine::BitSet;
 use crate::engine::{Move, Position, Rules};
 use crate::spec::{Notation, SquareSet};
 use std::fmt::Write;
@@ -111,11 +112,9 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         s,
         r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
     );
-    // Top-left corner of a square.
-    let corner = |sq: Sq| {
-        let (f, r) = geo.coord(sq);
-        (left + f as f64 * SQ, top + (h - 1.0 - r as f64) * SQ)
-    };
+    // Top-left corner of a coordinate, and of a square.
+    let corner_at = |(f, r): (u8, u8)| (left + f as f64 * SQ, top + (h - 1.0 - r as f64) * SQ);
+    let corner = |sq: Sq| corner_at(geo.coord(sq));
     let centre = |sq: Sq| {
         let (x, y) = corner(sq);
         (x + SQ / 2.0, y + SQ / 2.0)
@@ -126,17 +125,16 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     let all = rules.spec.board.squares == SquareSet::All;
     for r in 0..geo.height {
         for f in 0..geo.width {
-            let Some(sq) = geo.square((f, r)) else {
-                continue;
-            };
-            let (x, y) = corner(sq);
+            // A dark-squares board indexes only its playable squares: the others are light.
+            let sq = geo.square((f, r));
+            let (x, y) = corner_at((f, r));
             // a1 is dark on every board but those whose a1 is light.
             let dark_a1 = rules.spec.board.squares != SquareSet::DarkA1Light;
             let dark = ((f + r) % 2 == 0) == dark_a1;
             let fill = match (all, dark) {
                 (true, true) => ALL_DARK,
                 (true, false) => ALL_LIGHT,
-                (false, _) if geo.is_playable(sq) => DARK,
+                (false, _) if sq.is_some_and(|sq| geo.is_playable(sq)) => DARK,
                 (false, _) => LIGHT,
             };
             let _ = writeln!(
@@ -214,7 +212,7 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     }
     s.push_str("</g>\n");
     if let Some((before, m)) = marks.last {
-        if m.captured != 0 {
+        if m.captured.any() {
             s.push_str("<g id=\"captured\">\n");
             for sq in BitIter(m.captured) {
                 let (cx, cy) = centre(sq);
@@ -439,7 +437,7 @@ mod tests {
                 text.starts_with("<svg") && text.ends_with("</svg>\n"),
                 "{name}"
             );
-            let pieces = v.rules.start.occupied().count_ones() as usize;
+            let pieces = v.rules.start.occupied().count() as usize;
             assert_eq!(text.matches("<title>").count(), pieces + 1, "{name}");
         }
     }

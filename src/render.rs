@@ -3,6 +3,7 @@
 
 use crate::diagram::Rgb;
 use crate::engine::geometry::BitIter;
+use crate::engine::BitSet;
 use crate::engine::{Move, Position, Rules};
 use crate::spec::{Notation, SquareSet};
 
@@ -148,7 +149,7 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
     let pal = palette(rules);
     let all = rules.spec.board.squares == SquareSet::All;
     let mut marked = Vec::new();
-    let mut taken = 0;
+    let mut taken = crate::engine::geometry::Bits::ZERO;
     if let Some(m) = last {
         marked.push(m.from);
         marked.extend_from_slice(m.route());

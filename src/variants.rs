@@ -29,6 +29,9 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("frisian", include_str!("../variants/frisian.rules")),
     ("thai", include_str!("../variants/thai.rules")),
     ("killer", include_str!("../variants/killer.rules")),
+    ("canadian", include_str!("../variants/canadian.rules")),
+    ("sri-lankan", include_str!("../variants/sri-lankan.rules")),
+    ("malaysian", include_str!("../variants/malaysian.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

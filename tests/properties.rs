@@ -4,7 +4,7 @@
 //! consistent; the colour-reversed, 180°-turned twin has the same perft; duplicate removal keeps
 //! exactly one move per identity; the game's result follows the rules file.
 
-use damelab::engine::{EndReason, GenOptions};
+use damelab::engine::{BitSet, EndReason, GenOptions};
 use damelab::notation::{move_to_string, parse_fen, parse_move, to_fen};
 use damelab::spec::Zone;
 use damelab::{Game, Move, Position, Rules, Variant};
@@ -108,20 +108,25 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             text
         );
         prop_assert_eq!(
-            next.sides[1 - me].count_ones(),
-            pos.sides[1 - me].count_ones() - m.captures(),
+            next.sides[1 - me].count(),
+            pos.sides[1 - me].count() - m.captures(),
             "{}: `{}`",
             ctx,
             text
         );
         prop_assert_eq!(
-            next.sides[me].count_ones(),
-            pos.sides[me].count_ones(),
+            next.sides[me].count(),
+            pos.sides[me].count(),
             "{}: `{}`",
             ctx,
             text
         );
-        prop_assert_eq!(next.sides[1 - me] & m.captured, 0, "{}: `{}`", ctx, text);
+        prop_assert!(
+            (next.sides[1 - me] & m.captured).none(),
+            "{}: `{}`",
+            ctx,
+            text
+        );
         prop_assert_eq!(
             next.at(m.to),
             Some((me, m.kind_after as usize)),
@@ -185,12 +190,12 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             }
             EndReason::LoneWins(w, l) => {
                 prop_assert!(rules.spec.game.lone_wins.contains(&(w, l)), "{}", ctx);
-                prop_assert_eq!(pos.occupied().count_ones(), 2, "{}", ctx);
+                prop_assert_eq!(pos.occupied().count(), 2, "{}", ctx);
             }
             EndReason::LostKind(k) => {
                 prop_assert!(rules.spec.game.lose_without.contains(&k), "{}", ctx);
                 let loser = 1 - o.winner.expect("a side wins");
-                prop_assert_eq!(pos.kind_bits(loser, k as usize), 0, "{}", ctx);
+                prop_assert!(pos.kind_bits(loser, k as usize).none(), "{}", ctx);
             }
             EndReason::Repetition(_) => {
                 prop_assert!(false, "{}: repetition in a one-position game", ctx)

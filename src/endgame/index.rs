@@ -10,6 +10,7 @@
 
 use super::material::Material;
 use crate::engine::geometry::{bit, BitIter, Bits, Sq};
+use crate::engine::BitSet;
 use crate::engine::{Position, Rules};
 
 /// Binomial coefficients up to 128 choose 32, saturating.
@@ -80,6 +81,11 @@ impl Indexer {
     /// The indexer of a material, or the number of placements (saturated) when it exceeds `u64`.
     pub fn new(rules: &Rules, material: &Material) -> Result<Indexer, u128> {
         let squares: Vec<Sq> = BitIter(rules.geo.playable).collect();
+        // Compact square sets are `u128`s: a board of more playable squares has tables far too
+        // large to build anyway.
+        if squares.len() > 128 {
+            return Err(u128::MAX);
+        }
         let mut compact = [0xFFu8; 128];
         for (i, &sq) in squares.iter().enumerate() {
             compact[sq as usize] = i as u8;
@@ -194,7 +200,7 @@ impl Indexer {
                 legal = false;
             }
             occ |= mine;
-            let mut b: Bits = 0;
+            let mut b = Bits::ZERO;
             let mut m = mine;
             while m != 0 {
                 let i = m.trailing_zeros();

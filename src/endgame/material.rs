@@ -2,6 +2,7 @@
 
 use super::EndgameError;
 use crate::engine::rules::MAX_KINDS;
+use crate::engine::BitSet;
 use crate::engine::{Position, Rules};
 
 /// The pieces of a table: `counts[side][kind]`.
@@ -18,7 +19,7 @@ impl Material {
         let mut m = Material::default();
         for side in 0..2 {
             for kind in 0..MAX_KINDS {
-                m.counts[side][kind] = pos.kind_bits(side, kind).count_ones() as u8;
+                m.counts[side][kind] = pos.kind_bits(side, kind).count() as u8;
             }
         }
         m
@@ -52,7 +53,7 @@ impl Material {
                             EndgameError::TooManyPieces {
                                 material: text.to_string(),
                                 pieces: 256,
-                                squares: rules.geo.playable.count_ones(),
+                                squares: rules.geo.playable.count(),
                             }
                         })?
                     }
@@ -71,7 +72,7 @@ impl Material {
         if total == 0 {
             return Err(EndgameError::NoPieces(text.to_string()));
         }
-        let squares = rules.geo.playable.count_ones();
+        let squares = rules.geo.playable.count();
         if total > squares {
             return Err(EndgameError::TooManyPieces {
                 material: text.to_string(),

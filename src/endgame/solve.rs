@@ -6,6 +6,7 @@ use super::store;
 use super::value::{self, Packed, Value};
 use super::EndgameError;
 use crate::engine::geometry::{bit, NONE};
+use crate::engine::BitSet;
 use crate::engine::{GenOptions, Move, Position, Rules};
 use crate::interrupt;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -501,9 +502,9 @@ impl<'r> Tables<'r> {
         let mover = 1 - pos.turn();
         let occupied = pos.occupied();
         let mut pieces = pos.sides[mover];
-        while pieces != 0 {
-            let t = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
+        while pieces.any() {
+            let t = pieces.lowest();
+            pieces = pieces.without_lowest();
             let kind = pos.kind_at(t);
             let dirs = self.quiet_dirs[mover][kind];
             for a in 0..8u8 {
@@ -518,14 +519,14 @@ impl<'r> Tables<'r> {
                 let mut f = line[t as usize];
                 let mut first = true;
                 while f != NONE {
-                    if occupied & bit(f) != 0 && !leap {
+                    if occupied.has(f) && !leap {
                         break;
                     }
                     if !first && !leap && !slide {
                         break;
                     }
                     first = false;
-                    if occupied & bit(f) == 0 {
+                    if !occupied.has(f) {
                         let mut p = pos;
                         let (from, to) = (bit(f), bit(t));
                         p.sides[mover] = (p.sides[mover] & !to) | from;
@@ -539,7 +540,7 @@ impl<'r> Tables<'r> {
                                 .filter(|m| {
                                     m.from == f
                                         && m.to == t
-                                        && m.captured == 0
+                                        && m.captured.none()
                                         && m.kind_before as usize == kind
                                         && m.kind_after as usize == kind
                                 })

@@ -10,24 +10,26 @@
 //! that have a neighbour that way, so nothing wraps onto the next rank. [`LAYOUT_BITS`] bounds
 //! the indices: a board is accepted when [`layout_size`] is at most that.
 
-pub use super::bits::BitIter;
+pub use super::bits::{BitIter, BitSet, U256};
 use crate::spec::{Angle, BoardSpec, Coord, Notation, SquareSet};
 
-/// The most square indices a board may use: one bit a square in a `u128`.
-pub const LAYOUT_BITS: u32 = 128;
+/// The most square indices a board may use: 255, so that every square fits a `u8` beside the
+/// "no square" of the neighbour tables ([`NONE`]).
+pub const LAYOUT_BITS: u32 = 255;
 
-/// A square index in the layout (`0..128`).
+/// A square index in the layout (`0..255`).
 pub type Sq = u8;
 
 /// The "no square" sentinel of the neighbour tables.
 pub const NONE: Sq = 0xFF;
 
-/// A set of squares, one bit a square.
-pub type Bits = u128;
+/// A set of squares, one bit a square, wide enough for every board: what positions and moves
+/// use unless a narrower width is asked for (see [`BitSet`]).
+pub type Bits = U256;
 
 #[inline(always)]
-pub const fn bit(sq: Sq) -> Bits {
-    1u128 << sq
+pub fn bit(sq: Sq) -> Bits {
+    Bits::bit(sq)
 }
 
 /// (file, rank) step of each absolute angle, north first, clockwise.
@@ -57,7 +59,7 @@ pub struct Geometry {
     pub playable: Bits,
     pub notation: Notation,
     /// `next[angle][sq]`: the neighbouring playable square, or [`NONE`].
-    pub next: [[Sq; 128]; 8],
+    pub next: [[Sq; 256]; 8],
     /// `delta[angle]`: the index difference of one step in that direction (a bit-set shift).
     pub delta: [i16; 8],
     /// `from[angle]`: the playable squares that have a playable neighbour in that direction.
@@ -65,7 +67,7 @@ pub struct Geometry {
     /// Playable squares in numbering order (index 0 = square number 1).
     pub numbered: Vec<Sq>,
     /// `number[sq]`: the square's number (1-based), 0 for unplayable squares.
-    pub number: [u8; 128],
+    pub number: [u8; 256],
 }
 
 impl Geometry {
@@ -83,16 +85,16 @@ impl Geometry {
             stride,
             packed,
             parity,
-            playable: 0,
+            playable: Bits::ZERO,
             notation: board.notation,
-            next: [[NONE; 128]; 8],
+            next: [[NONE; 256]; 8],
             delta: [0; 8],
-            from: [0; 8],
+            from: [Bits::ZERO; 8],
             numbered: Vec::new(),
-            number: [0; 128],
+            number: [0; 256],
         };
         let playable_at = |f: u8, r: u8| {
-            let dark = (f + r) % 2 == 0;
+            let dark = (f + r).is_multiple_of(2);
             match board.squares {
                 SquareSet::All => true,
                 SquareSet::Dark => dark,
@@ -153,19 +155,6 @@ impl Geometry {
         (if self.packed { full / 2 } else { full }) as Sq
     }
 
-    /// Move every square of `bits` one step in direction `angle`; squares with no neighbour that
-    /// way vanish.
-    #[inline(always)]
-    pub fn step(&self, bits: Bits, angle: u8) -> Bits {
-        shift(bits & self.from[angle as usize], self.delta[angle as usize])
-    }
-
-    /// The squares from which one step in direction `angle` reaches a square of `bits`.
-    #[inline(always)]
-    pub fn step_back(&self, bits: Bits, angle: u8) -> Bits {
-        shift(bits, -self.delta[angle as usize]) & self.from[angle as usize]
-    }
-
     /// The square at a coordinate, if it is on the board and has an index: every square of a
     /// board of all squares, the playable ones of a dark-squares board (see [`Geometry::on_board`]).
     pub fn square(&self, (f, r): Coord) -> Option<Sq> {
@@ -201,7 +190,7 @@ impl Geometry {
     }
 
     pub fn is_playable(&self, sq: Sq) -> bool {
-        (sq as u32) < 128 && self.playable & bit(sq) != 0
+        (sq as u32) < LAYOUT_BITS && self.playable.has(sq)
     }
 
     /// The square seen by the other side: turned through 180°. On a packed board whose turned
@@ -275,7 +264,7 @@ impl Geometry {
     /// The squares of the last rank for a side (0 = the first side, whose far rank is the top).
     pub fn far_rank(&self, side: usize) -> Bits {
         let r = if side == 0 { self.height - 1 } else { 0 };
-        let mut bits = 0;
+        let mut bits = Bits::ZERO;
         for f in 0..self.width {
             if let Some(sq) = self.square((f, r)) {
                 bits |= bit(sq);
@@ -291,18 +280,6 @@ impl Geometry {
         } else {
             (a + 4) % 8
         }
-    }
-}
-
-/// Shift every square of a set by `delta` index places. Squares pushed off the 128-bit range
-/// vanish; a square with no neighbour that way lands on another rank, so callers first mask the
-/// set (see [`Geometry::step`]).
-#[inline(always)]
-pub fn shift(bits: Bits, delta: i16) -> Bits {
-    if delta >= 0 {
-        bits << delta as u32
-    } else {
-        bits >> (-delta) as u32
     }
 }
 

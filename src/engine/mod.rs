@@ -10,11 +10,11 @@ pub mod perft;
 pub mod position;
 pub mod rules;
 
-pub use bits::BitSet;
+pub use bits::{BitSet, U256};
 pub use geometry::{Geometry, Sq};
 pub use movegen::{GenOptions, TooManyRoutes, ROUTE_BUDGET};
 pub use moves::Move;
 pub use outcome::{EndReason, Outcome};
 pub use perft::{PerftError, PerftLimits};
 pub use position::Position;
-pub use rules::{CompileError, Rules};
+pub use rules::{CompileError, Rules, WidthJob};

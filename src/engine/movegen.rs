@@ -17,7 +17,7 @@ use super::bits::{BitIter, BitSet};
 use super::geometry::{Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{Rules, MAX_KINDS, MAX_PATH};
+use super::rules::{Rules, MAX_KINDS};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -166,9 +166,12 @@ impl<B: BitSet> Rules<B> {
             return Ok(());
         }
         let side = pos.turn();
-        let found = self.generate_captures(pos, side, out, opts, budget)?;
-        if found && self.compulsory {
-            return Ok(());
+        // Most positions have no capture: one bulk test spares the capture search its setup.
+        if self.any_capture(pos, side) {
+            let found = self.generate_captures(pos, side, out, opts, budget)?;
+            if found && self.compulsory {
+                return Ok(());
+            }
         }
         self.generate_quiet(pos, side, out);
         Ok(())
@@ -217,6 +220,26 @@ impl<B: BitSet> Rules<B> {
         bits.shift(-self.geo.delta[angle as usize]) & self.from[angle as usize]
     }
 
+    /// The first square of `occupied` on the line from `sq` in direction `angle`, if any.
+    #[inline(always)]
+    fn first_on_ray(&self, sq: Sq, angle: u8, occupied: B) -> Option<Sq> {
+        let hits = self.rays[sq as usize][angle as usize] & occupied;
+        if hits.none() {
+            None
+        } else if self.geo.delta[angle as usize] > 0 {
+            Some(hits.lowest())
+        } else {
+            Some(hits.highest())
+        }
+    }
+
+    /// How many steps from `sq` to `t`, a square on its line in direction `angle`.
+    #[inline(always)]
+    fn ray_dist(&self, sq: Sq, angle: u8, t: Sq) -> u32 {
+        let ray = &self.rays;
+        (ray[sq as usize][angle as usize] ^ ray[t as usize][angle as usize]).count()
+    }
+
     /// The enemy pieces a piece of `kind` may capture.
     #[inline(always)]
     fn takes_bits(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
@@ -254,15 +277,12 @@ impl<B: BitSet> Rules<B> {
             }
             for sq in BitIter(pieces) {
                 for d in prog.flies.iter() {
-                    let line = &geo.next[d as usize];
-                    let mut t = line[sq as usize];
-                    let mut dist = 1u8;
-                    while t != NONE && !occupied.has(t) {
-                        t = line[t as usize];
-                        dist = dist.saturating_add(1);
-                    }
-                    if t != NONE && dist <= prog.fly_reach && capturable.has(t) {
-                        let land = line[t as usize];
+                    // The first piece on the line, by one look at the ray.
+                    let Some(t) = self.first_on_ray(sq, d, occupied) else {
+                        continue;
+                    };
+                    if capturable.has(t) && self.ray_dist(sq, d, t) <= prog.fly_reach as u32 {
+                        let land = geo.next[d as usize][t as usize];
                         if land != NONE && !occupied.has(land) {
                             return true;
                         }
@@ -315,8 +335,8 @@ impl<B: BitSet> Rules<B> {
             takes,
             captured: B::ZERO,
             immediate: self.removal == Removal::Immediate,
-            path: [0; MAX_PATH],
-            taken: [0; MAX_PATH],
+            path: B::ROUTE,
+            taken: B::ROUTE,
             n: 0,
             best: None,
             best_count: 0,
@@ -498,9 +518,9 @@ struct Search<'a, B: BitSet> {
     takes: [B; MAX_KINDS],
     captured: B,
     immediate: bool,
-    path: [Sq; MAX_PATH],
+    path: B::Route,
     /// Kind of each captured piece, in capture order.
-    taken: [u8; MAX_PATH],
+    taken: B::Route,
     n: usize,
     best: Option<u128>,
     /// Pieces taken by the best sequence so far, when the key counts them first (else 0).
@@ -553,17 +573,18 @@ impl<B: BitSet> Search<'_, B> {
     /// piece on the line, at most `reach` squares away.
     #[inline(always)]
     fn fly_target(&self, cur: Sq, d: u8, capturable: B, reach: u8) -> Option<Sq> {
-        let next = &self.rules.geo.next[d as usize];
-        let mut sq = next[cur as usize];
-        let mut dist = 1u8;
-        while sq != NONE && self.is_empty(sq) {
-            sq = next[sq as usize];
-            dist = dist.saturating_add(1);
-        }
-        if sq == NONE || dist > reach || !capturable.has(sq) {
+        let rules = self.rules;
+        // The pieces standing: under immediate removal, those captured are gone.
+        let standing = if self.immediate {
+            self.blockers & !self.captured
+        } else {
+            self.blockers
+        };
+        let sq = rules.first_on_ray(cur, d, standing)?;
+        if !capturable.has(sq) || rules.ray_dist(cur, d, sq) > reach as u32 {
             return None;
         }
-        let land = next[sq as usize];
+        let land = rules.geo.next[d as usize][sq as usize];
         (land != NONE && self.is_empty(land)).then_some(sq)
     }
 
@@ -648,11 +669,17 @@ impl<B: BitSet> Search<'_, B> {
             found = true;
             let line = &next[d as usize];
             // The continuation rule: with several landing squares, the piece must take one from
-            // which it can jump on, if there is one.
+            // which it can jump on, if there is one. When the priority counts pieces first, the
+            // landings that cannot jump on end shorter routes, which the priority drops anyway
+            // whenever another landing jumps on: the look-ahead is skipped.
             self.captured |= B::bit(over);
             let mut continuing = false;
             let mut land = line[over as usize];
-            let mut left = prog.fly_land;
+            let mut left = if rules.continuation_implied && prog.behind_last == 0 {
+                0
+            } else {
+                prog.fly_land
+            };
             while land != NONE && left > 0 && self.is_empty(land) {
                 if self.can_jump(land, self.kind_on_landing(kind, land), d) {
                     continuing = true;
@@ -702,8 +729,8 @@ impl<B: BitSet> Search<'_, B> {
         // Every jump takes a distinct enemy piece, so `n < max_captures <= MAX_PATH` (checked
         // when the rules were compiled): the route always fits, nothing is ever cut short.
         debug_assert!(self.n < self.rules.max_captures as usize);
-        self.path[self.n] = land;
-        self.taken[self.n] = self.pos.kind_at(over) as u8;
+        self.path.as_mut()[self.n] = land;
+        self.taken.as_mut()[self.n] = self.pos.kind_at(over) as u8;
         self.captured |= B::bit(over);
         self.n += 1;
         match self.rules.mid_capture {
@@ -725,7 +752,11 @@ impl<B: BitSet> Search<'_, B> {
     }
 
     fn key(&self) -> u128 {
-        self.rules.key_of(self.kind0, &self.taken[..self.n])
+        if self.rules.count_only {
+            return self.n as u128;
+        }
+        self.rules
+            .key_of(self.kind0, &self.taken.as_ref()[..self.n])
     }
 
     fn record(&mut self, to: Sq, kind: u8) {

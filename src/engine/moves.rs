@@ -2,7 +2,6 @@
 
 use super::bits::BitSet;
 use super::geometry::{Bits, Sq};
-use super::rules::MAX_PATH;
 
 /// A legal move. Two moves are the same move when `from`, `to`, `captured` and `kind_after` agree
 /// (see [`Move::same_move`]); `path` is the route shown in notation.
@@ -17,7 +16,7 @@ pub struct Move<B: BitSet = Bits> {
     /// Squares captured, in the padded layout.
     pub captured: B,
     /// Landing squares after `from`, in order; the last is `to`.
-    pub path: [Sq; MAX_PATH],
+    pub path: B::Route,
     /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
     pub run: bool,
 }
@@ -32,8 +31,8 @@ impl<B: BitSet> Move<B> {
     /// A quiet move in any width.
     #[inline(always)]
     pub fn quiet_of(from: Sq, to: Sq, kind_before: u8, kind_after: u8) -> Move<B> {
-        let mut path = [0; MAX_PATH];
-        path[0] = to;
+        let mut path = B::ROUTE;
+        path.as_mut()[0] = to;
         Move {
             from,
             to,
@@ -52,7 +51,7 @@ impl<B: BitSet> Move<B> {
     }
 
     pub fn route(&self) -> &[Sq] {
-        &self.path[..self.path_len as usize]
+        &self.path.as_ref()[..self.path_len as usize]
     }
 
     pub fn captures(&self) -> u32 {
@@ -87,8 +86,14 @@ impl<B: BitSet> Move<B> {
             kind_before: self.kind_before,
             kind_after: self.kind_after,
             path_len: self.path_len,
-            captured: C::from_u128(self.captured.to_u128()),
-            path: self.path,
+            captured: self.captured.to::<C>(),
+            path: {
+                // The route fits: both widths hold every capture the board allows.
+                let mut p = C::ROUTE;
+                let n = self.path_len as usize;
+                p.as_mut()[..n].copy_from_slice(&self.path.as_ref()[..n]);
+                p
+            },
             run: self.run,
         }
     }

@@ -49,6 +49,19 @@ impl From<Interrupted> for PerftError {
     }
 }
 
+/// Run `$e` on the narrowest width the board fits instead, when there is one (see
+/// [`Rules::fastest`]): `$n` names those rules in `$e`.
+macro_rules! on_narrower {
+    ($self:ident, $n:ident => $e:expr) => {
+        if let Some($n) = &$self.narrow {
+            return $e;
+        }
+        if let Some($n) = &$self.mid {
+            return $e;
+        }
+    };
+}
+
 /// Positions generated between two looks at the Ctrl-C flag and the shared node count.
 const POLL_EVERY: u64 = 4096;
 
@@ -96,9 +109,7 @@ impl<B: BitSet> Buffers<B> {
 impl<B: BitSet> Rules<B> {
     /// perft(depth) of `pos`, single-threaded.
     pub fn perft(&self, pos: &Position<B>, depth: usize, opts: GenOptions) -> u64 {
-        if let Some(n) = &self.narrow {
-            return n.perft(&pos.to_width(), depth, opts);
-        }
+        on_narrower!(self, n => n.perft(&pos.to_width(), depth, opts));
         let mut bufs = Buffers::<B>::new(depth);
         self.perft_with(pos, depth, opts, &mut bufs.0)
     }
@@ -135,10 +146,10 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         threads: usize,
     ) -> Vec<(Move<B>, u64)> {
-        if let Some(n) = &self.narrow {
+        on_narrower!(self, n => {
             let list = n.divide(&pos.to_width(), depth, opts, threads);
-            return list.iter().map(|(m, c)| (m.to_width(), *c)).collect();
-        }
+            list.iter().map(|(m, c)| (m.to_width(), *c)).collect()
+        });
         let mut roots = Vec::new();
         self.generate(pos, &mut roots, opts);
         let count = |mv: &Move<B>| {
@@ -172,9 +183,7 @@ impl<B: BitSet> Rules<B> {
         threads: usize,
         limits: PerftLimits,
     ) -> Result<u64, PerftError> {
-        if let Some(n) = &self.narrow {
-            return n.perft_interruptible(&pos.to_width(), depth, opts, threads, limits);
-        }
+        on_narrower!(self, n => n.perft_interruptible(&pos.to_width(), depth, opts, threads, limits));
         if threads <= 1 || depth <= 2 {
             let total = AtomicU64::new(0);
             let mut b = Bounded {
@@ -204,10 +213,10 @@ impl<B: BitSet> Rules<B> {
         threads: usize,
         limits: PerftLimits,
     ) -> Result<Vec<(Move<B>, u64)>, PerftError> {
-        if let Some(n) = &self.narrow {
+        on_narrower!(self, n => {
             let list = n.divide_interruptible(&pos.to_width(), depth, opts, threads, limits)?;
-            return Ok(list.iter().map(|(m, c)| (m.to_width(), *c)).collect());
-        }
+            Ok(list.iter().map(|(m, c)| (m.to_width(), *c)).collect())
+        });
         let mut roots = Vec::new();
         self.generate_within(pos, &mut roots, opts, limits.route_budget)?;
         let total = AtomicU64::new(0);

@@ -169,8 +169,8 @@ impl<B: BitSet> Position<B> {
     /// The same position in another bit-set width (the board must fit it).
     pub fn to_width<C: BitSet>(&self) -> Position<C> {
         Position {
-            sides: self.sides.map(|b| C::from_u128(b.to_u128())),
-            kinds: self.kinds.map(|b| C::from_u128(b.to_u128())),
+            sides: self.sides.map(|b| b.to::<C>()),
+            kinds: self.kinds.map(|b| b.to::<C>()),
             turn: self.turn,
             runs: self.runs,
             counters: self.counters,

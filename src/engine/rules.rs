@@ -2,7 +2,7 @@
 //! tables, ready for the move generator.
 
 use super::bits::BitSet;
-use super::geometry::{bit, layout_size, Bits, Geometry, Sq, LAYOUT_BITS};
+use super::geometry::{bit, layout_size, Bits, Geometry, Sq, LAYOUT_BITS, NONE};
 use super::position::Position;
 use crate::spec::{
     Angle, AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal,
@@ -106,19 +106,20 @@ pub struct KeyField {
 }
 
 /// The longest capture sequence a move can record. A board is accepted when its layout uses at
-/// most [`LAYOUT_BITS`](super::geometry::LAYOUT_BITS) = 128 indices, so it has at most 128
-/// playable squares, and a capture takes at most every piece but the capturing one: 127.
-/// [`Rules::compile`] checks each board's own bound against this capacity, so a capture route is
-/// never cut short.
-pub const MAX_PATH: usize = 127;
+/// most [`LAYOUT_BITS`](super::geometry::LAYOUT_BITS) = 255 indices, so it has at most 255
+/// playable squares, and a capture takes at most every piece but the capturing one: 254. A move
+/// in a narrower width holds as many as that width has squares ([`BitSet::Route`]).
+/// [`Rules::compile`] checks each board's own bound against these capacities, so a capture
+/// route is never cut short.
+pub const MAX_PATH: usize = 254;
 
 /// Bits needed to hold every number `0..=n`.
 const fn bits_for(n: u32) -> u32 {
     u32::BITS - n.leading_zeros()
 }
 
-/// A variant, compiled, its bit sets `B` wide (see [`BitSet`]); `Rules` alone is the `u128` one
-/// every accepted board fits, [`Rules::fast`] the narrowest one its board fits.
+/// A variant, compiled, its bit sets `B` wide (see [`BitSet`]); `Rules` alone is the widest one,
+/// which every accepted board fits, and [`Rules::fastest`] runs work on the narrowest one.
 #[derive(Clone, Debug)]
 pub struct Rules<B: BitSet = Bits> {
     pub spec: VariantSpec,
@@ -146,6 +147,12 @@ pub struct Rules<B: BitSet = Bits> {
     /// The number of pieces a sequence takes is the key's first field (`priority most pieces`
     /// first): a branch that cannot take as many as the best found so far can be cut.
     pub count_first: bool,
+    /// The priority alone already makes a flying piece take a landing square from which it can
+    /// jump on (`count_first`, and promotion does not stop a capture): the generator need not
+    /// look ahead from each landing square.
+    pub continuation_implied: bool,
+    /// The priority is `most pieces` alone: a sequence's key is the number of pieces it takes.
+    pub count_only: bool,
     /// Total width of the priority key in bits.
     pub key_width: u32,
     /// Whether any end condition depends on material (checked before generating moves).
@@ -154,9 +161,19 @@ pub struct Rules<B: BitSet = Bits> {
     pub playable: B,
     /// `from[angle]`: the squares with a neighbour that way (the geometry's, in this width).
     pub from: [B; 8],
-    /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft runs on
-    /// them (see [`Rules::fast`]).
+    /// `rays[sq][angle]`: the squares from `sq` (excluded) to the edge in that direction.
+    pub rays: Vec<[B; 8]>,
+    /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft, search
+    /// and self-play run on the narrowest width that fits (see [`Rules::fastest`]).
     pub narrow: Option<Box<Rules<u64>>>,
+    /// The same rules in 128-bit sets, when the board fits them but not 64 bits, and `B` is wider.
+    pub mid: Option<Box<Rules<u128>>>,
+}
+
+/// Work that runs on rules of any bit-set width (see [`Rules::fastest`]).
+pub trait WidthJob {
+    type Output;
+    fn run<W: BitSet>(self, rules: &Rules<W>) -> Self::Output;
 }
 
 /// A compiled variant the engine cannot run (limits of the engine, not of the language).
@@ -168,7 +185,7 @@ pub enum CompileError {
     #[diagnostic(help("use fewer criteria, or fewer ranks with `highest captured ranks`"))]
     KeyTooWide(String, u32),
     #[error("board {0}x{1} is too large: it needs {2} square indices and the engine holds {LAYOUT_BITS}")]
-    #[diagnostic(help("boards of all squares hold at most 128 squares (e.g. 8x8, 11x11, 16x8); dark-squares boards up to 16x15 or 15x16 (e.g. 10x10, 12x12, 14x14)"))]
+    #[diagnostic(help("width and height run from 2 to 16; a board of all squares has at most 255 squares (up to 16x15 or 15x16), a dark-squares board may be anything up to 16x16"))]
     BoardTooLarge(u8, u8, u32),
     #[error("a capture on board {0}x{1} can take up to {2} pieces; the engine records at most {MAX_PATH}")]
     #[diagnostic(help("use a smaller board"))]
@@ -203,8 +220,8 @@ impl<B: BitSet> Rules<B> {
         let geo = Geometry::new(b);
         // A capture takes distinct enemy pieces, each on its own playable square, and the capturing
         // piece stands on one more: this bounds every route the generator can find.
-        let max_captures = geo.playable.count_ones().saturating_sub(1);
-        if max_captures as usize > MAX_PATH {
+        let max_captures = geo.playable.count().saturating_sub(1);
+        if max_captures as usize > MAX_PATH || max_captures as usize > B::ROUTE.as_ref().len() {
             return Err(CompileError::RouteTooLong(b.width, b.height, max_captures));
         }
         let count_bits = bits_for(max_captures);
@@ -259,6 +276,7 @@ impl<B: BitSet> Rules<B> {
         let count_first = key
             .first()
             .is_some_and(|f| f.criterion == Criterion::MostPieces);
+        let count_only = count_first && key.len() == 1;
         if width > 128 {
             return Err(CompileError::KeyTooWide(spec.name.clone(), width));
         }
@@ -278,14 +296,35 @@ impl<B: BitSet> Rules<B> {
             count_bits,
             order_free_key,
             count_first,
+            count_only,
+            continuation_implied: count_first
+                && spec.captures.mid_capture_promotion != MidCapturePromotion::Stop,
             key_width: width,
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
-            playable: B::from_u128(geo.playable),
-            from: geo.from.map(B::from_u128),
+            rays: (0..=u8::MAX as usize)
+                .map(|sq| {
+                    std::array::from_fn(|a| {
+                        let mut ray = B::ZERO;
+                        let mut t = if sq < 255 { geo.next[a][sq] } else { NONE };
+                        while t != NONE {
+                            ray |= B::bit(t);
+                            t = geo.next[a][t as usize];
+                        }
+                        ray
+                    })
+                })
+                .collect(),
+            playable: geo.playable.to::<B>(),
+            from: geo.from.map(|b| b.to::<B>()),
             geo,
             narrow: if B::BITS > 64 && size <= 64 {
                 Some(Box::new(Rules::<u64>::compile_width(spec)?))
+            } else {
+                None
+            },
+            mid: if B::BITS > 128 && size > 64 && size <= 128 {
+                Some(Box::new(Rules::<u128>::compile_width(spec)?))
             } else {
                 None
             },
@@ -363,16 +402,16 @@ impl<B: BitSet> Rules<B> {
             .iter()
             .map(|p| {
                 let zone = match &p.zone {
-                    Zone::FarRank => B::from_u128(geo.far_rank(side)),
+                    Zone::FarRank => geo.far_rank(side).to::<B>(),
                     Zone::Squares(list) => {
-                        let mut bits = 0;
+                        let mut bits = Bits::ZERO;
                         for &c in list {
                             let c = if side == 0 { c } else { geo.rotate_coord(c) };
                             if let Some(sq) = geo.square(c) {
                                 bits |= bit(sq);
                             }
                         }
-                        B::from_u128(bits & geo.playable)
+                        (bits & geo.playable).to::<B>()
                     }
                     Zone::EnemyStart(kind) => start.kind_bits(1 - side, *kind as usize),
                 };
@@ -396,6 +435,19 @@ impl<B: BitSet> Rules<B> {
             fly_reach,
             fly_land,
             behind_last,
+        }
+    }
+
+    /// Run `job` on these rules in the narrowest bit-set width the board fits (64, 128 or 256
+    /// squares): the same answers, faster.
+    #[inline]
+    pub fn fastest<J: WidthJob>(&self, job: J) -> J::Output {
+        if let Some(n) = &self.narrow {
+            job.run(n)
+        } else if let Some(m) = &self.mid {
+            job.run(m)
+        } else {
+            job.run(self)
         }
     }
 

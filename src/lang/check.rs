@@ -289,7 +289,7 @@ impl Checker<'_> {
                 width,
                 height,
                 span: b.size.span.into(),
-                help: "width and height run from 2 to 16; a board of all squares holds at most 128 squares (8x8, 11x11, 16x8), a dark-squares board up to 16x15 or 15x16 (10x10, 12x12, 14x14)".to_string(),
+                help: "width and height run from 2 to 16, and the board must fit 255 square indices: a board of all squares has at most 255 squares (up to 16x15 or 15x16), a dark-squares board may be anything up to 16x16".to_string(),
             });
             return None;
         }

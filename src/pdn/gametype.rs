@@ -25,7 +25,7 @@ pub const GAME_TYPES: &[GameType] = &[
     gt(24, "Spanish draughts", Some("spanish")),
     gt(25, "Russian draughts", Some("russian")),
     gt(26, "Brazilian draughts", Some("brazilian")),
-    gt(27, "Canadian draughts", None),
+    gt(27, "Canadian draughts", Some("canadian")),
     gt(28, "Portuguese draughts", None),
     gt(29, "Czech draughts", Some("czech")),
     gt(30, "Turkish draughts", Some("turkish")),

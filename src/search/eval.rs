@@ -13,7 +13,7 @@
 //! Both material and advancement live in one piece-square table per (side, kind, square), so the
 //! evaluation is a handful of bit-set loops.
 
-use crate::engine::geometry::{bit, shift, BitIter, Bits, Sq, NONE};
+use crate::engine::geometry::{bit, BitIter, BitSet, Bits, Sq, NONE};
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::{Position, Rules};
 
@@ -22,7 +22,7 @@ pub const ADVANCE: i32 = 4;
 /// Score units per empty neighbouring square in a piece's quiet directions.
 pub const MOBILITY: i32 = 2;
 
-const SQUARES: usize = Bits::BITS as usize;
+const SQUARES: usize = <Bits as crate::engine::BitSet>::BITS as usize;
 
 pub struct Eval {
     /// `table[side][kind][sq]`: material plus advancement.
@@ -43,7 +43,7 @@ pub struct Eval {
 fn reach(rules: &Rules, side: usize, kind: usize, sq: Sq) -> u32 {
     let p = &rules.programs[side][kind];
     let geo = &rules.geo;
-    let mut set: Bits = 0;
+    let mut set = Bits::ZERO;
     let ray = |d: u8, long: bool, set: &mut Bits| {
         let mut s = geo.next[d as usize][sq as usize];
         while s != NONE {
@@ -66,7 +66,7 @@ fn reach(rules: &Rules, side: usize, kind: usize, sq: Sq) -> u32 {
             set |= bit(geo.next[d as usize][s as usize]);
         }
     }
-    set.count_ones()
+    set.count()
 }
 
 impl Eval {
@@ -110,15 +110,15 @@ impl Eval {
             }
         }
         let mut table = Box::new([[[0i32; SQUARES]; MAX_KINDS]; 2]);
-        let mut dirs = [[[(0i16, 0 as Bits); 8]; MAX_KINDS]; 2];
+        let mut dirs = [[[(0i16, Bits::ZERO); 8]; MAX_KINDS]; 2];
         let mut ndirs = [[0u8; MAX_KINDS]; 2];
         for side in 0..2 {
             for kind in 0..kinds {
                 let p = &rules.programs[side][kind];
-                let zone: Bits = p.promotions.iter().fold(0, |z, (_, b)| z | b);
+                let zone: Bits = p.promotions.iter().fold(Bits::ZERO, |z, &(_, b)| z | b);
                 for sq in BitIter(geo.playable) {
                     let mut v = values[kind];
-                    if zone != 0 {
+                    if zone.any() {
                         let (_, r) = geo.coord(sq);
                         let dist = BitIter(zone)
                             .map(|z| (geo.coord(z).1 as i32 - r as i32).abs())
@@ -156,18 +156,18 @@ impl Eval {
         for (side, s) in score.iter_mut().enumerate() {
             for kind in 0..self.kinds {
                 let bits = pos.kind_bits(side, kind);
-                if bits == 0 {
+                if bits.none() {
                     continue;
                 }
                 let t = &self.table[side][kind];
                 for sq in BitIter(bits) {
                     *s += t[sq as usize];
                 }
-                let mut reach: Bits = 0;
+                let mut reach = Bits::ZERO;
                 for &(d, from) in &self.dirs[side][kind][..self.ndirs[side][kind] as usize] {
-                    reach |= shift(bits & from, d) & empty;
+                    reach |= (bits & from).shift(d) & empty;
                 }
-                *s += MOBILITY * reach.count_ones() as i32;
+                *s += MOBILITY * reach.count() as i32;
             }
         }
         let me = pos.turn();

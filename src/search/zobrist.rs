@@ -2,12 +2,12 @@
 //! move, and a mix of the quiet-move runs. The only place that knows which fields a position has;
 //! a change of the bit-set type touches this file and [`super::eval`] only.
 
-use crate::engine::geometry::{bit, BitIter, Bits};
+use crate::engine::geometry::{BitIter, BitSet, Bits};
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::{Move, Position};
 
 /// Squares a bit set can hold.
-const SQUARES: usize = Bits::BITS as usize;
+const SQUARES: usize = <Bits as crate::engine::BitSet>::BITS as usize;
 
 pub struct Keys {
     piece: [[[u64; SQUARES]; MAX_KINDS]; 2],
@@ -78,10 +78,10 @@ impl Keys {
         let mut h = parent_hash ^ self.turn ^ self.runs(parent) ^ self.runs(child);
         h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];
         let mut cap = mv.captured;
-        while cap != 0 {
-            let sq = cap.trailing_zeros() as u8;
-            cap &= cap - 1;
-            if parent.sides[1 - me] & bit(sq) != 0 {
+        while cap.any() {
+            let sq = cap.lowest();
+            cap = cap.without_lowest();
+            if parent.sides[1 - me].has(sq) {
                 h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
             }
         }

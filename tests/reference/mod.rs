@@ -39,8 +39,8 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
     RefMove {
         from: c(m.from),
         to: c(m.to),
-        captured: (0..128u8)
-            .filter(|&s| m.captured & (1u128 << s) != 0)
+        captured: (0..=254u8)
+            .filter(|&s| damelab::engine::BitSet::has(m.captured, s))
             .map(c)
             .collect(),
         kind_after: m.kind_after,
