@@ -19,7 +19,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::rules::{Rules, MAX_KINDS};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -108,7 +108,9 @@ impl Scratch {
 }
 
 thread_local! {
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    /// Taken by a search that needs it (a long one) and given back when it ends, so the common,
+    /// short search never touches the thread-local at all.
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
 /// The identity of a move as a hash key: origin, destination, captured set, resulting piece.
@@ -301,11 +303,7 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         budget: u64,
     ) -> Result<bool, TooManyRoutes> {
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.capture_search(pos, side, out, opts, budget, &mut scratch),
-            // Only if a caller re-entered the generator from inside it: use a fresh scratch.
-            Err(_) => self.capture_search(pos, side, out, opts, budget, &mut Scratch::default()),
-        })
+        self.capture_search(pos, side, out, opts, budget)
     }
 
     fn capture_search(
@@ -315,9 +313,7 @@ impl<B: BitSet> Rules<B> {
         out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
-        scratch: &mut Scratch,
     ) -> Result<bool, TooManyRoutes> {
-        scratch.reset();
         let start = out.len();
         let mut takes = [B::ZERO; MAX_KINDS];
         let mut all_takes = B::ZERO;
@@ -348,7 +344,7 @@ impl<B: BitSet> Rules<B> {
             nodes: 0,
             budget,
             over: false,
-            scratch,
+            scratch: None,
             out,
         };
         let occupied = pos.occupied();
@@ -376,11 +372,12 @@ impl<B: BitSet> Rules<B> {
                 s.search(sq, kind as u8, NO_DIR);
                 if s.over {
                     s.out.truncate(start);
-                    s.scratch.reset();
+                    s.give_back_scratch();
                     return Err(TooManyRoutes { budget });
                 }
             }
         }
+        s.give_back_scratch();
         Ok(s.out.len() > start)
     }
 
@@ -537,11 +534,30 @@ struct Search<'a, B: BitSet> {
     budget: u64,
     /// The budget ran out: the search unwinds and reports it.
     over: bool,
-    scratch: &'a mut Scratch,
+    /// The hash sets of a long search, taken from the thread's scratch when first needed.
+    scratch: Option<Box<Scratch>>,
     out: &'a mut Vec<Move<B>>,
 }
 
 impl<B: BitSet> Search<'_, B> {
+    /// The thread's scratch, taken (and cleared) on first use.
+    #[inline(never)]
+    fn scratch(&mut self) -> &mut Scratch {
+        self.scratch.get_or_insert_with(|| {
+            let mut s = SCRATCH.with(Cell::take).unwrap_or_default();
+            s.reset();
+            s
+        })
+    }
+
+    /// Give the scratch back to the thread, if this search took it.
+    fn give_back_scratch(&mut self) {
+        if let Some(mut s) = self.scratch.take() {
+            s.reset();
+            SCRATCH.with(|c| c.set(Some(s)));
+        }
+    }
+
     #[inline(always)]
     fn is_empty(&self, sq: Sq) -> bool {
         !self.blockers.has(sq) || (self.immediate && self.captured.has(sq))
@@ -632,7 +648,8 @@ impl<B: BitSet> Search<'_, B> {
             let last = if self.rules.no_180 { last } else { NO_DIR };
             let state =
                 cur as u32 | (kind as u32) << 8 | (last as u32) << 16 | (self.from as u32) << 24;
-            return !self.scratch.seen.insert((self.captured.to_u128(), state));
+            let key = (self.captured.to_u128(), state);
+            return !self.scratch().seen.insert(key);
         }
         false
     }
@@ -771,8 +788,10 @@ impl<B: BitSet> Search<'_, B> {
                     self.best_count =
                         (key >> (self.rules.key_width - self.rules.count_bits)) as u32;
                 }
-                if !self.scratch.recorded.is_empty() {
-                    self.scratch.recorded.clear();
+                if let Some(s) = self.scratch.as_mut() {
+                    if !s.recorded.is_empty() {
+                        s.recorded.clear();
+                    }
                 }
             }
         }
@@ -796,10 +815,16 @@ impl<B: BitSet> Search<'_, B> {
                     return;
                 }
             } else {
-                if self.scratch.recorded.is_empty() {
-                    self.scratch.recorded.extend(recorded.iter().map(move_id));
+                let ids: Option<Vec<(u128, u32)>> = self
+                    .scratch
+                    .as_ref()
+                    .is_none_or(|s| s.recorded.is_empty())
+                    .then(|| recorded.iter().map(move_id).collect());
+                let set = &mut self.scratch().recorded;
+                if let Some(ids) = ids {
+                    set.extend(ids);
                 }
-                if !self.scratch.recorded.insert(move_id(&mv)) {
+                if !set.insert(move_id(&mv)) {
                     return;
                 }
             }

@@ -126,19 +126,32 @@ impl<B: BitSet> Position<B> {
         let me = p.turn as usize;
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
-        p.sides[me] = (p.sides[me] & !from) | to;
-        p.kinds[mv.kind_before as usize] &= !from;
-        p.kinds[mv.kind_after as usize] |= to;
-        if mv.captured.any() {
-            let keep = !mv.captured;
-            p.sides[1 - me] &= keep;
-            for k in &mut p.kinds {
-                *k &= keep;
+        let cap = mv.captured;
+        // Every set is computed in registers, with no store through a run-time index: a store
+        // to `kinds[k]` followed by a copy of the whole position stalls the processor.
+        let (mine, theirs) = if me == 0 {
+            (self.sides[0], self.sides[1])
+        } else {
+            (self.sides[1], self.sides[0])
+        };
+        // The mover may land on a square it captured from (only under immediate removal): the
+        // captured mask never removes the mover itself.
+        let mine = (mine & !from) | to;
+        let theirs = theirs & !cap;
+        p.sides = if me == 0 {
+            [mine, theirs]
+        } else {
+            [theirs, mine]
+        };
+        for k in 0..MAX_KINDS {
+            let mut x = self.kinds[k] & !cap;
+            if k == mv.kind_before as usize {
+                x &= !from;
             }
-            // The mover may land on a square it captured from only under immediate removal; the
-            // mask above must not have removed it.
-            p.sides[me] |= to;
-            p.kinds[mv.kind_after as usize] |= to;
+            if k == mv.kind_after as usize {
+                x |= to;
+            }
+            p.kinds[k] = x;
         }
         if (mv.run as u8 | p.runs[0].count | p.runs[1].count) != 0 {
             let r = &mut p.runs[me];
