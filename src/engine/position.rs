@@ -122,13 +122,13 @@ impl<B: BitSet> Position<B> {
     /// The position after `mv` (which must be legal here).
     #[inline]
     pub fn play(&self, mv: &Move<B>) -> Position<B> {
-        let mut p = *self;
-        let me = p.turn as usize;
+        let me = self.turn as usize;
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
         let cap = mv.captured;
-        // Every set is computed in registers, with no store through a run-time index: a store
-        // to `kinds[k]` followed by a copy of the whole position stalls the processor.
+        // The new position is built whole, every set in registers: writing fields into a copy of
+        // `self` and then returning the copy makes the processor wait for the small stores to
+        // reach the wide loads.
         let (mine, theirs) = if me == 0 {
             (self.sides[0], self.sides[1])
         } else {
@@ -138,12 +138,7 @@ impl<B: BitSet> Position<B> {
         // captured mask never removes the mover itself.
         let mine = (mine & !from) | to;
         let theirs = theirs & !cap;
-        p.sides = if me == 0 {
-            [mine, theirs]
-        } else {
-            [theirs, mine]
-        };
-        for k in 0..MAX_KINDS {
+        let kinds = std::array::from_fn(|k| {
             let mut x = self.kinds[k] & !cap;
             if k == mv.kind_before as usize {
                 x &= !from;
@@ -151,10 +146,11 @@ impl<B: BitSet> Position<B> {
             if k == mv.kind_after as usize {
                 x |= to;
             }
-            p.kinds[k] = x;
-        }
-        if (mv.run as u8 | p.runs[0].count | p.runs[1].count) != 0 {
-            let r = &mut p.runs[me];
+            x
+        });
+        let mut runs = self.runs;
+        if (mv.run as u8 | runs[0].count | runs[1].count) != 0 {
+            let r = &mut runs[me];
             *r = if !mv.run {
                 Run::default()
             } else if r.count != 0 && r.sq == mv.from {
@@ -168,13 +164,22 @@ impl<B: BitSet> Position<B> {
                     count: 1,
                 }
             };
-            let o = &mut p.runs[1 - me];
+            let o = &mut runs[1 - me];
             if o.count != 0 && mv.captured.has(o.sq) {
                 *o = Run::default();
             }
         }
-        p.turn ^= 1;
-        p
+        Position {
+            sides: if me == 0 {
+                [mine, theirs]
+            } else {
+                [theirs, mine]
+            },
+            kinds,
+            turn: self.turn ^ 1,
+            runs,
+            counters: self.counters,
+        }
     }
 }
 
