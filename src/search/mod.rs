@@ -11,7 +11,8 @@ pub mod repl;
 pub mod tt;
 pub mod zobrist;
 
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::geometry::Bits;
+use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,7 +28,7 @@ const WIN_BOUND: Score = WIN - MAX_PLY as Score;
 
 /// An outside oracle (an endgame table): the exact score of a position for the side to move, if it
 /// knows it. Called at every node before the table look-up.
-pub type Probe = Arc<dyn Fn(&Position) -> Option<Score> + Send + Sync>;
+pub type Probe<B = Bits> = Arc<dyn Fn(&Position<B>) -> Option<Score> + Send + Sync>;
 
 /// When to stop: any limit reached ends the search (the last finished iteration counts).
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,26 +40,53 @@ pub struct Limits {
 
 /// One finished iteration (or the final answer).
 #[derive(Clone, Debug)]
-pub struct Info {
+pub struct Info<B: BitSet = Bits> {
     pub depth: u32,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
+}
+
+impl<B: BitSet> Info<B> {
+    /// The same line with its moves in another bit-set width.
+    pub fn to_width<C: BitSet>(&self) -> Info<C> {
+        Info {
+            depth: self.depth,
+            score: self.score,
+            nodes: self.nodes,
+            elapsed: self.elapsed,
+            pv: self.pv.iter().map(Move::to_width).collect(),
+        }
+    }
 }
 
 /// What a search found.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<B: BitSet = Bits> {
     /// The best move, `None` when the position has no legal move (or the game is over).
-    pub best: Option<Move>,
+    pub best: Option<Move<B>>,
     pub score: Score,
     /// The deepest finished iteration.
     pub depth: u32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
     pub nodes: u64,
     /// Stopped by a limit or by Ctrl-C before the depth limit.
     pub stopped: bool,
+}
+
+impl<B: BitSet> SearchResult<B> {
+    /// The same result with its moves in another bit-set width.
+    pub fn to_width<C: BitSet>(&self) -> SearchResult<C> {
+        SearchResult {
+            best: self.best.map(|m| m.to_width()),
+            score: self.score,
+            depth: self.depth,
+            pv: self.pv.iter().map(Move::to_width).collect(),
+            nodes: self.nodes,
+            stopped: self.stopped,
+        }
+    }
 }
 
 /// A won or lost score as "win in N" / "loss in N" plies, else the score in units of the first
@@ -73,15 +101,18 @@ pub fn format_score(s: Score) -> String {
     }
 }
 
-pub struct Searcher {
-    pub rules: Arc<Rules>,
+/// Generic over the bit-set width of its rules (see [`BitSet`]); `Searcher` alone is the `u128`
+/// one. A position hashes and scores the same in every width and the generator lists its moves in
+/// the same order, so a search gives the same result in each (see [`Searcher::search_fast`]).
+pub struct Searcher<B: BitSet = Bits> {
+    pub rules: Arc<Rules<B>>,
     pub keys: &'static zobrist::Keys,
-    pub eval: eval::Eval,
+    pub eval: eval::Eval<B>,
     tt: tt::Table,
     history: Box<[[[i32; 128]; 128]; 2]>,
-    moves: Vec<Vec<Move>>,
+    moves: Vec<Vec<Move<B>>>,
     order: Vec<Vec<(i32, u16)>>,
-    pv: Vec<Vec<Move>>,
+    pv: Vec<Vec<Move<B>>>,
     /// Hashes of the positions on the path (game history since the last irreversible move, then
     /// the search path).
     path: Vec<u64>,
@@ -89,21 +120,31 @@ pub struct Searcher {
     limits: Limits,
     start: Instant,
     stop: bool,
-    probe: Option<Probe>,
+    probe: Option<Probe<B>>,
     repetition: bool,
     move_counts: bool,
+    /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
+    /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
+    narrow: Option<Box<Searcher<u64>>>,
 }
 
-impl Searcher {
+impl<B: BitSet> Searcher<B> {
     /// A searcher for these rules with a transposition table of `tt_mib` MiB.
-    pub fn new(rules: Arc<Rules>, tt_mib: usize) -> Searcher {
+    pub fn new(rules: Arc<Rules<B>>, tt_mib: usize) -> Searcher<B> {
         let eval = eval::Eval::new(&rules);
         let repetition = rules.spec.game.repetition_draw > 0;
+        let narrow = rules
+            .narrow
+            .as_ref()
+            .map(|n| Box::new(Searcher::new(Arc::new((**n).clone()), tt_mib)));
+        // The narrow searcher has the table; this one never searches.
+        let tt_mib = if narrow.is_some() { 0 } else { tt_mib };
         let move_counts = !rules.spec.game.move_count_draws.is_empty();
         Searcher {
             keys: zobrist::Keys::shared(),
             eval,
             tt: tt::Table::new(tt_mib),
+            narrow,
             history: Box::new([[[0; 128]; 128]; 2]),
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
@@ -123,12 +164,20 @@ impl Searcher {
     }
 
     /// Use an outside oracle (e.g. endgame tables) at every node.
-    pub fn set_probe(&mut self, probe: Option<Probe>) {
+    pub fn set_probe(&mut self, probe: Option<Probe<B>>) {
+        if let Some(n) = &mut self.narrow {
+            n.set_probe(probe.clone().map(|p| -> Probe<u64> {
+                Arc::new(move |pos: &Position<u64>| p(&pos.to_width()))
+            }));
+        }
         self.probe = probe;
     }
 
     /// Forget the transposition table and the history heuristic (a new game).
     pub fn clear(&mut self) {
+        if let Some(n) = &mut self.narrow {
+            n.clear();
+        }
         self.tt.clear();
         for side in self.history.iter_mut() {
             for row in side.iter_mut() {
@@ -139,7 +188,7 @@ impl Searcher {
 
     /// The hashes of a game's positions before its last one, since its last capture or promotion:
     /// the history a search needs for repetition.
-    pub fn history_of(&self, start: &Position, moves: &[Move]) -> Vec<u64> {
+    pub fn history_of(&self, start: &Position<B>, moves: &[Move<B>]) -> Vec<u64> {
         let mut out = Vec::new();
         let mut pos = *start;
         let mut h = self.keys.hash(&pos);
@@ -159,11 +208,19 @@ impl Searcher {
     /// within `limits`; `report` is called after each finished iteration.
     pub fn search(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         history: &[u64],
         limits: Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+        report: &mut dyn FnMut(&Info<B>),
+    ) -> SearchResult<B> {
+        if let Some(n) = &mut self.narrow {
+            // The same search on 64-bit sets: the same hashes, scores and move order.
+            return n
+                .search(&pos.to_width(), history, limits, &mut |i| {
+                    report(&i.to_width())
+                })
+                .to_width();
+        }
         self.limits = limits;
         self.start = Instant::now();
         self.stop = false;
@@ -252,7 +309,7 @@ impl Searcher {
         false
     }
 
-    fn end_score(&self, pos: &Position, legal: usize, ply: usize) -> Option<Score> {
+    fn end_score(&self, pos: &Position<B>, legal: usize, ply: usize) -> Option<Score> {
         let o = self.rules.outcome(pos, legal)?;
         Some(match o.winner {
             None => 0,
@@ -264,7 +321,7 @@ impl Searcher {
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         hash: u64,
         depth: i32,
         ply: usize,

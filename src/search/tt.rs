@@ -23,9 +23,9 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one entry), cleared.
+    /// A table of at most `mib` MiB (at least one entry: `0` gives a table of one), cleared.
     pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1) * 1024 * 1024;
+        let bytes = (mib * 1024 * 1024).max(std::mem::size_of::<Entry>());
         let mut n = (bytes / std::mem::size_of::<Entry>())
             .max(1)
             .next_power_of_two();

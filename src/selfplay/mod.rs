@@ -6,7 +6,7 @@
 pub mod chart;
 pub mod cli;
 
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use crate::search::{zobrist::splitmix, Limits, Searcher};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -95,13 +95,14 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     splitmix(&mut s)
 }
 
-/// Play game `index` of a run. `engine` is required unless the settings say `random`.
-pub fn play_game(
-    rules: &Rules,
+/// Play game `index` of a run. `engine` is required unless the settings say `random`. Any bit-set
+/// width plays the same game; [`run`] plays on 64-bit sets when the board fits them.
+pub fn play_game<B: BitSet>(
+    rules: &Rules<B>,
     settings: &Settings,
-    engine: Option<&mut Searcher>,
+    engine: Option<&mut Searcher<B>>,
     index: u64,
-    buf: &mut Vec<Move>,
+    buf: &mut Vec<Move<B>>,
 ) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let mut engine = engine;
@@ -116,7 +117,7 @@ pub fn play_game(
     };
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
-    let mut pos: Position = rules.start;
+    let mut pos: Position<B> = rules.start;
     let mut hash = keys.hash(&pos);
     let mut history: Vec<u64> = Vec::with_capacity(256);
     let mut rec = GameRecord {
@@ -413,6 +414,26 @@ pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> Vec<u64> {
 /// threads). `progress` is called after each game. Returns `None` when interrupted.
 pub fn run(
     rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Vec<GameRecord>>, String> {
+    match &rules.narrow {
+        Some(n) => run_width(
+            &Arc::new((**n).clone()),
+            settings,
+            indices,
+            threads,
+            progress,
+        ),
+        None => run_width(rules, settings, indices, threads, progress),
+    }
+}
+
+/// [`run`] in one bit-set width.
+fn run_width<B: BitSet>(
+    rules: &Arc<Rules<B>>,
     settings: &Settings,
     indices: &[u64],
     threads: usize,
