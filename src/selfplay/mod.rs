@@ -5,6 +5,7 @@
 
 pub mod chart;
 pub mod cli;
+pub mod playout;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use crate::search::{zobrist::splitmix, Limits, Searcher};
@@ -117,8 +118,10 @@ pub fn play_game<B: BitSet>(
     };
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
+    // Hashes serve repetition, and the engine's search (its history).
+    let hashing = rep > 0 || engine.is_some();
     let mut pos: Position<B> = rules.start;
-    let mut hash = keys.hash(&pos);
+    let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
     let mut rec = GameRecord {
         i: index,
@@ -130,25 +133,31 @@ pub fn play_game<B: BitSet>(
         promos: 0,
     };
     loop {
-        if let Some(o) = rules.material_outcome(&pos) {
-            rec.w = o.winner.map_or(-1, |w| w as i8);
-            rec.end = End::Material;
-            break;
+        if rules.has_material_rules {
+            if let Some(o) = rules.material_outcome(&pos) {
+                rec.w = o.winner.map_or(-1, |w| w as i8);
+                rec.end = End::Material;
+                break;
+            }
         }
         // Draws that must be claimed are taken to be claimed at once by the side to move.
-        if rep > 0 && history.iter().filter(|&&h| h == hash).count() + 1 >= rep {
+        if rep > 0 && repeated(&history, hash, rep - 1) {
             rec.end = End::Repetition;
             break;
         }
-        if move_counts
-            && (rules.move_count_reached(&pos, false).is_some()
-                || rules.move_count_reached(&pos, true).is_some())
-        {
+        if move_counts && playout::move_count_draw(rules, &pos) {
             rec.end = End::MoveCount;
             break;
         }
-        rules.generate(&pos, buf, GenOptions::default());
-        if buf.is_empty() {
+        let searching = engine.is_some() && !settings.random && rec.plies >= settings.opening_plies;
+        // A random move needs the number of moves and the one drawn, not the whole list.
+        let n = if searching {
+            rules.generate(&pos, buf, GenOptions::default());
+            buf.len()
+        } else {
+            playout::count(rules, &pos, buf)
+        };
+        if n == 0 {
             let o = rules.outcome(&pos, 0);
             rec.w = o.and_then(|o| o.winner).map_or(-1, |w| w as i8);
             rec.end = End::NoMoves;
@@ -158,28 +167,47 @@ pub fn play_game<B: BitSet>(
             rec.end = End::Cap;
             break;
         }
-        rec.moves += buf.len() as u64;
-        rec.caps += buf[0].is_capture() as u32;
+        rec.moves += n as u64;
+        rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
         let mv = match engine.as_deref_mut() {
-            Some(e) if !settings.random && rec.plies >= settings.opening_plies => {
+            Some(e) if searching => {
                 let r = e.search(&pos, &history, limits, &mut |_| {});
                 r.best.unwrap_or(buf[0])
             }
-            _ => buf[rng.random_range(0..buf.len())],
+            _ => playout::nth(rules, &pos, buf, rng.random_range(0..n)),
         };
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
         let next = rules.play(&pos, &mv);
-        let nh = keys.after(&pos, hash, &mv, &next);
-        if mv.is_capture() || mv.kind_after != mv.kind_before {
-            history.clear();
-        } else {
-            history.push(hash);
+        if hashing {
+            let nh = keys.after(&pos, hash, &mv, &next);
+            if mv.is_capture() || mv.kind_after != mv.kind_before {
+                history.clear();
+            } else {
+                history.push(hash);
+            }
+            hash = nh;
         }
         pos = next;
-        hash = nh;
         rec.plies += 1;
     }
     rec
+}
+
+/// Whether `hash` occurs `times` times among the positions of `history` with the same side to
+/// move (every second one from the end: the history runs from the last irreversible move, a
+/// position a ply, up to the one before the current position).
+#[inline]
+fn repeated(history: &[u64], hash: u64, times: usize) -> bool {
+    let mut seen = 0;
+    for &h in history.iter().rev().skip(1).step_by(2) {
+        if h == hash {
+            seen += 1;
+            if seen >= times {
+                return true;
+            }
+        }
+    }
+    times == 0
 }
 
 /// A 95% Wilson score interval for `k` successes in `n` trials.
