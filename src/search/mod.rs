@@ -377,13 +377,21 @@ impl<B: BitSet> Searcher<B> {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
-        self.rules.generate(pos, &mut moves, GenOptions::default());
-        if moves.is_empty() {
+        // Past the nominal depth only captures are searched: the generator counts the quiet moves
+        // without building them, and `moves` holds the captures alone (the start of the full list).
+        let legal = if depth <= 0 {
+            self.rules
+                .count_moves(pos, &mut moves, GenOptions::default()) as usize
+        } else {
+            self.rules.generate(pos, &mut moves, GenOptions::default());
+            moves.len()
+        };
+        if legal == 0 {
             self.moves[ply] = moves;
             self.order[ply] = order;
             return self.end_score(pos, 0, ply).unwrap_or(0);
         }
-        let capturing = moves[0].is_capture();
+        let capturing = moves.first().is_some_and(|m| m.is_capture());
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         if depth <= 0 {
@@ -418,28 +426,32 @@ impl<B: BitSet> Searcher<B> {
             };
             order.push((s, i as u16));
         }
+        if (moves.len()..legal).contains(&(tt_move as usize)) {
+            // The table move is a quiet move left out of a capture-only list. On the full list
+            // it would be picked first, trading places with the first capture, which would then
+            // lose every tie to the others: keep that order, so the search stays the same.
+            order.rotate_left(1);
+        }
         let child_depth = if depth > 0 { depth - 1 } else { 0 };
         let mut best_idx = u16::MAX;
         let mut searched = 0;
-        for n in 0..moves.len() {
-            // Pick the best-ordered move left.
+        for n in 0..order.len() {
+            // Pick the best-ordered move left (the moves stay in place; `order` names them).
             let mut bi = n;
-            for j in n + 1..moves.len() {
+            for j in n + 1..order.len() {
                 if order[j].0 > order[bi].0 {
                     bi = j;
                 }
             }
-            if bi != n {
-                moves.swap(n, bi);
-                order.swap(n, bi);
-            }
-            let mv = moves[n];
+            order.swap(n, bi);
+            let mv_index = order[n].1;
+            let mv = moves[mv_index as usize];
             if depth <= 0 && !mv.is_capture() {
                 continue;
             }
-            let mv_index = order[n].1;
             let child = self.rules.play(pos, &mv);
             let ch = self.keys.after(pos, hash, &mv, &child);
+            self.tt.prefetch(ch);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()
             } else {
