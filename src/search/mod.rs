@@ -445,12 +445,12 @@ impl<B: BitSet> Searcher<B> {
             }
             order.swap(n, bi);
             let mv_index = order[n].1;
-            let mv = moves[mv_index as usize];
+            let mv = &moves[mv_index as usize];
             if depth <= 0 && !mv.is_capture() {
                 continue;
             }
-            let child = self.rules.play(pos, &mv);
-            let ch = self.keys.after(pos, hash, &mv, &child);
+            let child = self.rules.play(pos, mv);
+            let ch = self.keys.after(pos, hash, mv, &child);
             self.tt.prefetch(ch);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()
@@ -487,11 +487,15 @@ impl<B: BitSet> Searcher<B> {
                 best_idx = mv_index;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    let line = &mut head[ply];
-                    line.clear();
-                    line.push(mv);
-                    line.extend_from_slice(&tail[0]);
+                    if beta > alpha0 + 1 {
+                        // A principal-variation node: its line may reach the root. (A
+                        // zero-window node's line never does: it fails high or low.)
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(*mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
                     if alpha >= beta {
                         if !mv.is_capture() && depth > 0 {
                             let h = &mut self.history[side][mv.from as usize][mv.to as usize];
