@@ -432,6 +432,11 @@ impl<B: BitSet> Searcher<B> {
             // lose every tie to the others: keep that order, so the search stays the same.
             order.rotate_left(1);
         }
+        // Start loading every child's table entry now: the loads overlap, where one load per
+        // child, when it is searched, would wait for memory each time.
+        for m in moves.iter() {
+            self.tt.prefetch(self.keys.after_placement(pos, hash, m));
+        }
         let child_depth = if depth > 0 { depth - 1 } else { 0 };
         let mut best_idx = u16::MAX;
         let mut searched = 0;
@@ -451,7 +456,6 @@ impl<B: BitSet> Searcher<B> {
             }
             let child = self.rules.play(pos, mv);
             let ch = self.keys.after(pos, hash, mv, &child);
-            self.tt.prefetch(ch);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()
             } else {

@@ -81,8 +81,20 @@ impl Keys {
         mv: &Move<B>,
         child: &Position<B>,
     ) -> u64 {
+        self.after_placement(parent, parent_hash, mv) ^ self.runs(child)
+    }
+
+    /// [`Keys::after`] without the child's runs of quiet moves: the child's hash whenever it has
+    /// none (in most variants, always), without playing the move. Good for a prefetch.
+    #[inline(always)]
+    pub fn after_placement<B: BitSet>(
+        &self,
+        parent: &Position<B>,
+        parent_hash: u64,
+        mv: &Move<B>,
+    ) -> u64 {
         let me = parent.turn();
-        let mut h = parent_hash ^ self.turn ^ self.runs(parent) ^ self.runs(child);
+        let mut h = parent_hash ^ self.turn ^ self.runs(parent);
         h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];
         for sq in BitIter(mv.captured & parent.sides[1 - me]) {
             h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
