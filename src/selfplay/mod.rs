@@ -132,21 +132,28 @@ pub fn play_game<B: BitSet>(
         caps: 0,
         promos: 0,
     };
-    loop {
-        if rules.has_material_rules {
-            if let Some(o) = rules.material_outcome(&pos) {
-                rec.w = o.winner.map_or(-1, |w| w as i8);
-                rec.end = End::Material;
-                break;
-            }
+    // A material rule decides before any other end: the generator gives no move in a position it
+    // decides, so it is looked at only when a game ends.
+    let material = |pos: &Position<B>, rec: &mut GameRecord| match rules.material_outcome(pos) {
+        Some(o) => {
+            rec.w = o.winner.map_or(-1, |w| w as i8);
+            rec.end = End::Material;
+            true
         }
+        None => false,
+    };
+    loop {
         // Draws that must be claimed are taken to be claimed at once by the side to move.
         if rep > 0 && repeated(&history, hash, rep - 1) {
-            rec.end = End::Repetition;
+            if !material(&pos, &mut rec) {
+                rec.end = End::Repetition;
+            }
             break;
         }
         if move_counts && playout::move_count_draw(rules, &pos) {
-            rec.end = End::MoveCount;
+            if !material(&pos, &mut rec) {
+                rec.end = End::MoveCount;
+            }
             break;
         }
         let searching = engine.is_some() && !settings.random && rec.plies >= settings.opening_plies;
@@ -158,6 +165,9 @@ pub fn play_game<B: BitSet>(
             playout::count(rules, &pos, buf)
         };
         if n == 0 {
+            if material(&pos, &mut rec) {
+                break;
+            }
             let o = rules.outcome(&pos, 0);
             rec.w = o.and_then(|o| o.winner).map_or(-1, |w| w as i8);
             rec.end = End::NoMoves;
