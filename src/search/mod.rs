@@ -109,7 +109,9 @@ pub struct Searcher<B: BitSet = Bits> {
     pub keys: &'static zobrist::Keys,
     pub eval: eval::Eval<B>,
     tt: tt::Table,
-    history: Box<[[[i32; 128]; 128]; 2]>,
+    /// The history heuristic, by (side, from, to): `B::BITS` squares a side, so a 64-bit
+    /// board's table is a quarter of a wide one's and stays in the cache.
+    history: Vec<i32>,
     moves: Vec<Vec<Move<B>>>,
     order: Vec<Vec<(i32, u16)>>,
     pv: Vec<Vec<Move<B>>>,
@@ -145,7 +147,7 @@ impl<B: BitSet> Searcher<B> {
             eval,
             tt: tt::Table::new(tt_mib),
             narrow,
-            history: Box::new([[[0; 128]; 128]; 2]),
+            history: vec![0; 2 * (B::BITS * B::BITS) as usize],
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 1)
@@ -179,11 +181,7 @@ impl<B: BitSet> Searcher<B> {
             n.clear();
         }
         self.tt.clear();
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                row.fill(0);
-            }
-        }
+        self.history.fill(0);
     }
 
     /// The hashes of a game's positions before its last one, since its last capture or promotion:
@@ -422,7 +420,7 @@ impl<B: BitSet> Searcher<B> {
             } else if promo != 0 {
                 1 << 27
             } else {
-                self.history[side][m.from as usize][m.to as usize]
+                self.history[history_index::<B>(side, m)]
             };
             order.push((s, i as u16));
         }
@@ -502,7 +500,7 @@ impl<B: BitSet> Searcher<B> {
                     }
                     if alpha >= beta {
                         if !mv.is_capture() && depth > 0 {
-                            let h = &mut self.history[side][mv.from as usize][mv.to as usize];
+                            let h = &mut self.history[history_index::<B>(side, mv)];
                             *h = (*h + depth * depth).min(1 << 26);
                         }
                         break;
@@ -523,6 +521,12 @@ impl<B: BitSet> Searcher<B> {
         self.order[ply] = order;
         best
     }
+}
+
+#[inline(always)]
+fn history_index<B: BitSet>(side: usize, m: &Move<B>) -> usize {
+    let n = B::BITS as usize;
+    (side * n + m.from as usize) * n + m.to as usize
 }
 
 #[inline(always)]
