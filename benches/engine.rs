@@ -2,6 +2,7 @@
 //! one core for every bundled variant, and search nodes per second on Dameo, Turkish and
 //! international. Figures are printed; nothing is asserted.
 
+use damelab::engine::{BitSet, Rules};
 use damelab::search::{Limits, Searcher};
 use damelab::selfplay::{self, Settings};
 use damelab::Variant;
@@ -26,16 +27,11 @@ fn main() {
             max_plies: 400,
             opening_plies: 0,
         };
-        let mut buf = Vec::with_capacity(128);
-        let t = Instant::now();
-        let mut n = 0u64;
-        let mut plies = 0u64;
-        while t.elapsed().as_secs_f64() < seconds {
-            let g = selfplay::play_game(&rules, &settings, None, n, &mut buf);
-            plies += g.plies as u64;
-            n += 1;
-        }
-        let secs = t.elapsed().as_secs_f64();
+        // As `selfplay::run` does: on 64-bit sets when the board fits them.
+        let (n, plies, secs) = match &rules.narrow {
+            Some(narrow) => playouts(narrow, &settings, seconds),
+            None => playouts(&rules, &settings, seconds),
+        };
         println!(
             "  {name:<20} {:>9.0} playouts/s  ({:.0} plies per game)",
             n as f64 / secs,
@@ -60,4 +56,18 @@ fn main() {
             r.nodes as f64 / secs
         );
     }
+}
+
+/// Random playouts for `seconds`: (games, plies, seconds taken).
+fn playouts<B: BitSet>(rules: &Rules<B>, settings: &Settings, seconds: f64) -> (u64, u64, f64) {
+    let mut buf = Vec::with_capacity(128);
+    let t = Instant::now();
+    let mut n = 0u64;
+    let mut plies = 0u64;
+    while t.elapsed().as_secs_f64() < seconds {
+        let g = selfplay::play_game(rules, settings, None, n, &mut buf);
+        plies += g.plies as u64;
+        n += 1;
+    }
+    (n, plies, t.elapsed().as_secs_f64())
 }

@@ -231,3 +231,51 @@ fn wilson_interval_matches_known_values() {
     );
     assert_eq!(selfplay::wilson(0, 0), (0.0, 1.0));
 }
+
+/// The same rules forced onto 128-bit sets (no 64-bit copy to hand the work to).
+fn wide_only(r: &Arc<Rules>) -> Arc<Rules> {
+    let mut wide = (**r).clone();
+    wide.narrow = None;
+    Arc::new(wide)
+}
+
+#[test]
+fn every_width_searches_and_plays_the_same() {
+    for name in ["dameo", "international", "turkish", "frisian", "russian"] {
+        let r = rules(name);
+        assert!(r.narrow.is_some(), "{name} fits 64-bit sets");
+        let wide = wide_only(&r);
+        // Search: the same lines, node for node, from a few positions.
+        let mut fast = Searcher::new(r.clone(), 1);
+        let mut slow = Searcher::new(wide.clone(), 1);
+        for pos in sample_positions(&r, 5, 80).into_iter().step_by(16) {
+            let mut lines = [Vec::new(), Vec::new()];
+            let a = fast.search(&pos, &[], depth(4), &mut |i| {
+                lines[0].push((i.depth, i.score, i.nodes, i.pv.clone()))
+            });
+            let b = slow.search(&pos, &[], depth(4), &mut |i| {
+                lines[1].push((i.depth, i.score, i.nodes, i.pv.clone()))
+            });
+            assert_eq!(lines[0], lines[1], "{name}");
+            assert_eq!(
+                (a.best, a.score, a.nodes),
+                (b.best, b.score, b.nodes),
+                "{name}"
+            );
+        }
+        // Self-play: the same games, random and with the engine.
+        for random in [true, false] {
+            let s = settings(name, 3, random);
+            let mut buf = Vec::new();
+            let mut wbuf = Vec::new();
+            let narrow = Arc::new((**r.narrow.as_ref().unwrap()).clone());
+            let mut fe = Searcher::new(narrow.clone(), 1);
+            let mut se = Searcher::new(wide.clone(), 1);
+            for i in 0..3 {
+                let a = selfplay::play_game(&narrow, &s, Some(&mut fe), i, &mut buf);
+                let b = selfplay::play_game(&wide, &s, Some(&mut se), i, &mut wbuf);
+                assert_eq!(a, b, "{name} game {i} (random {random})");
+            }
+        }
+    }
+}

@@ -13,7 +13,8 @@
 //! Both material and advancement live in one piece-square table per (side, kind, square), so the
 //! evaluation is a handful of bit-set loops.
 
-use crate::engine::geometry::{bit, BitIter, BitSet, Bits, Sq, NONE};
+use crate::engine::bits::BitSet;
+use crate::engine::geometry::{bit, BitIter, Bits, Sq, NONE};
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::{Position, Rules};
 
@@ -22,17 +23,19 @@ pub const ADVANCE: i32 = 4;
 /// Score units per empty neighbouring square in a piece's quiet directions.
 pub const MOBILITY: i32 = 2;
 
-const SQUARES: usize = <Bits as crate::engine::BitSet>::BITS as usize;
+const SQUARES: usize = Bits::BITS as usize;
 
-pub struct Eval {
+/// Generic over the bit-set width of the positions it scores (see [`BitSet`]); the tables are the
+/// same in every width, so a position scores the same in each.
+pub struct Eval<B: BitSet = Bits> {
     /// `table[side][kind][sq]`: material plus advancement.
     table: Box<[[[i32; SQUARES]; MAX_KINDS]; 2]>,
     /// Per side and kind, the bit-set deltas of its one-step quiet directions.
     /// (bit-set delta, squares that have a neighbour that way) per direction.
-    dirs: [[[(i16, Bits); 8]; MAX_KINDS]; 2],
+    dirs: [[[(i16, B); 8]; MAX_KINDS]; 2],
     ndirs: [[u8; MAX_KINDS]; 2],
     kinds: usize,
-    playable: Bits,
+    playable: B,
     /// The material value of each kind (hundredths of the first kind, when derived).
     pub values: Vec<i32>,
     /// Whether the values come from the rules file (`true`) or were derived.
@@ -40,7 +43,7 @@ pub struct Eval {
 }
 
 /// Squares a piece of this program reaches from `sq` on an otherwise empty board.
-fn reach(rules: &Rules, side: usize, kind: usize, sq: Sq) -> u32 {
+fn reach<B: BitSet>(rules: &Rules<B>, side: usize, kind: usize, sq: Sq) -> u32 {
     let p = &rules.programs[side][kind];
     let geo = &rules.geo;
     let mut set = Bits::ZERO;
@@ -69,8 +72,8 @@ fn reach(rules: &Rules, side: usize, kind: usize, sq: Sq) -> u32 {
     set.count()
 }
 
-impl Eval {
-    pub fn new(rules: &Rules) -> Eval {
+impl<B: BitSet> Eval<B> {
+    pub fn new(rules: &Rules<B>) -> Eval<B> {
         let kinds = rules.kinds;
         let geo = &rules.geo;
         let from_rules = rules.spec.pieces.iter().any(|p| p.value != 1);
@@ -110,12 +113,15 @@ impl Eval {
             }
         }
         let mut table = Box::new([[[0i32; SQUARES]; MAX_KINDS]; 2]);
-        let mut dirs = [[[(0i16, Bits::ZERO); 8]; MAX_KINDS]; 2];
+        let mut dirs = [[[(0i16, B::ZERO); 8]; MAX_KINDS]; 2];
         let mut ndirs = [[0u8; MAX_KINDS]; 2];
         for side in 0..2 {
             for kind in 0..kinds {
                 let p = &rules.programs[side][kind];
-                let zone: Bits = p.promotions.iter().fold(Bits::ZERO, |z, &(_, b)| z | b);
+                let zone: Bits = p
+                    .promotions
+                    .iter()
+                    .fold(Bits::ZERO, |z, &(_, b)| z | b.to::<Bits>());
                 for sq in BitIter(geo.playable) {
                     let mut v = values[kind];
                     if zone.any() {
@@ -131,7 +137,7 @@ impl Eval {
                 for d in p.steps.iter().chain(p.slides.iter()) {
                     if (ndirs[side][kind] as usize) < 8 {
                         dirs[side][kind][ndirs[side][kind] as usize] =
-                            (geo.delta[d as usize], geo.from[d as usize]);
+                            (geo.delta[d as usize], rules.from[d as usize]);
                         ndirs[side][kind] += 1;
                     }
                 }
@@ -142,7 +148,7 @@ impl Eval {
             dirs,
             ndirs,
             kinds,
-            playable: geo.playable,
+            playable: rules.playable,
             values,
             from_rules,
         }
@@ -150,7 +156,7 @@ impl Eval {
 
     /// The score of `pos` for the side to move (positive: better for it).
     #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    pub fn evaluate(&self, pos: &Position<B>) -> i32 {
         let empty = self.playable & !pos.occupied();
         let mut score = [0i32; 2];
         for (side, s) in score.iter_mut().enumerate() {
@@ -163,7 +169,7 @@ impl Eval {
                 for sq in BitIter(bits) {
                     *s += t[sq as usize];
                 }
-                let mut reach = Bits::ZERO;
+                let mut reach = B::ZERO;
                 for &(d, from) in &self.dirs[side][kind][..self.ndirs[side][kind] as usize] {
                     reach |= (bits & from).shift(d) & empty;
                 }

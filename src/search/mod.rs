@@ -11,7 +11,8 @@ pub mod repl;
 pub mod tt;
 pub mod zobrist;
 
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::geometry::Bits;
+use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -27,7 +28,7 @@ const WIN_BOUND: Score = WIN - MAX_PLY as Score;
 
 /// An outside oracle (an endgame table): the exact score of a position for the side to move, if it
 /// knows it. Called at every node before the table look-up.
-pub type Probe = Arc<dyn Fn(&Position) -> Option<Score> + Send + Sync>;
+pub type Probe<B = Bits> = Arc<dyn Fn(&Position<B>) -> Option<Score> + Send + Sync>;
 
 /// When to stop: any limit reached ends the search (the last finished iteration counts).
 #[derive(Clone, Copy, Debug, Default)]
@@ -39,26 +40,53 @@ pub struct Limits {
 
 /// One finished iteration (or the final answer).
 #[derive(Clone, Debug)]
-pub struct Info {
+pub struct Info<B: BitSet = Bits> {
     pub depth: u32,
     pub score: Score,
     pub nodes: u64,
     pub elapsed: Duration,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
+}
+
+impl<B: BitSet> Info<B> {
+    /// The same line with its moves in another bit-set width.
+    pub fn to_width<C: BitSet>(&self) -> Info<C> {
+        Info {
+            depth: self.depth,
+            score: self.score,
+            nodes: self.nodes,
+            elapsed: self.elapsed,
+            pv: self.pv.iter().map(Move::to_width).collect(),
+        }
+    }
 }
 
 /// What a search found.
 #[derive(Clone, Debug)]
-pub struct SearchResult {
+pub struct SearchResult<B: BitSet = Bits> {
     /// The best move, `None` when the position has no legal move (or the game is over).
-    pub best: Option<Move>,
+    pub best: Option<Move<B>>,
     pub score: Score,
     /// The deepest finished iteration.
     pub depth: u32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<Move<B>>,
     pub nodes: u64,
     /// Stopped by a limit or by Ctrl-C before the depth limit.
     pub stopped: bool,
+}
+
+impl<B: BitSet> SearchResult<B> {
+    /// The same result with its moves in another bit-set width.
+    pub fn to_width<C: BitSet>(&self) -> SearchResult<C> {
+        SearchResult {
+            best: self.best.map(|m| m.to_width()),
+            score: self.score,
+            depth: self.depth,
+            pv: self.pv.iter().map(Move::to_width).collect(),
+            nodes: self.nodes,
+            stopped: self.stopped,
+        }
+    }
 }
 
 /// A won or lost score as "win in N" / "loss in N" plies, else the score in units of the first
@@ -73,15 +101,20 @@ pub fn format_score(s: Score) -> String {
     }
 }
 
-pub struct Searcher {
-    pub rules: Arc<Rules>,
+/// Generic over the bit-set width of its rules (see [`BitSet`]); `Searcher` alone is the widest
+/// one, which searches on the narrowest width the board fits. A position hashes and scores the same in every width and the generator lists its moves in
+/// the same order, so a search gives the same result in each (see [`Searcher::search_fast`]).
+pub struct Searcher<B: BitSet = Bits> {
+    pub rules: Arc<Rules<B>>,
     pub keys: &'static zobrist::Keys,
-    pub eval: eval::Eval,
+    pub eval: eval::Eval<B>,
     tt: tt::Table,
-    history: Box<[[[i32; 128]; 128]; 2]>,
-    moves: Vec<Vec<Move>>,
+    /// The history heuristic, by (side, from, to): `B::BITS` squares a side, so a 64-bit
+    /// board's table is a quarter of a wide one's and stays in the cache.
+    history: Vec<i32>,
+    moves: Vec<Vec<Move<B>>>,
     order: Vec<Vec<(i32, u16)>>,
-    pv: Vec<Vec<Move>>,
+    pv: Vec<Vec<Move<B>>>,
     /// Hashes of the positions on the path (game history since the last irreversible move, then
     /// the search path).
     path: Vec<u64>,
@@ -89,22 +122,43 @@ pub struct Searcher {
     limits: Limits,
     start: Instant,
     stop: bool,
-    probe: Option<Probe>,
+    probe: Option<Probe<B>>,
     repetition: bool,
     move_counts: bool,
+    /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
+    /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
+    narrow: Option<Box<Searcher<u64>>>,
+    /// The same on 128-bit sets, when the board fits them but not 64 bits ([`Rules::mid`]).
+    mid: Option<Box<Searcher<u128>>>,
 }
 
-impl Searcher {
+impl<B: BitSet> Searcher<B> {
     /// A searcher for these rules with a transposition table of `tt_mib` MiB.
-    pub fn new(rules: Arc<Rules>, tt_mib: usize) -> Searcher {
+    pub fn new(rules: Arc<Rules<B>>, tt_mib: usize) -> Searcher<B> {
         let eval = eval::Eval::new(&rules);
         let repetition = rules.spec.game.repetition_draw > 0;
+        let narrow = rules
+            .narrow
+            .as_ref()
+            .map(|n| Box::new(Searcher::new(Arc::new((**n).clone()), tt_mib)));
+        let mid = rules
+            .mid
+            .as_ref()
+            .map(|m| Box::new(Searcher::new(Arc::new((**m).clone()), tt_mib)));
+        // The narrow searcher has the table; this one never searches.
+        let tt_mib = if narrow.is_some() || mid.is_some() {
+            0
+        } else {
+            tt_mib
+        };
         let move_counts = !rules.spec.game.move_count_draws.is_empty();
         Searcher {
             keys: zobrist::Keys::shared(),
             eval,
             tt: tt::Table::new(tt_mib),
-            history: Box::new([[[0; 128]; 128]; 2]),
+            narrow,
+            mid,
+            history: vec![0; 2 * (B::BITS * B::BITS) as usize],
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 1)
@@ -123,23 +177,35 @@ impl Searcher {
     }
 
     /// Use an outside oracle (e.g. endgame tables) at every node.
-    pub fn set_probe(&mut self, probe: Option<Probe>) {
+    pub fn set_probe(&mut self, probe: Option<Probe<B>>) {
+        if let Some(n) = &mut self.narrow {
+            n.set_probe(probe.clone().map(|p| -> Probe<u64> {
+                Arc::new(move |pos: &Position<u64>| p(&pos.to_width()))
+            }));
+        }
+        if let Some(m) = &mut self.mid {
+            m.set_probe(probe.clone().map(|p| -> Probe<u128> {
+                Arc::new(move |pos: &Position<u128>| p(&pos.to_width()))
+            }));
+        }
         self.probe = probe;
     }
 
     /// Forget the transposition table and the history heuristic (a new game).
     pub fn clear(&mut self) {
-        self.tt.clear();
-        for side in self.history.iter_mut() {
-            for row in side.iter_mut() {
-                row.fill(0);
-            }
+        if let Some(n) = &mut self.narrow {
+            n.clear();
         }
+        if let Some(m) = &mut self.mid {
+            m.clear();
+        }
+        self.tt.clear();
+        self.history.fill(0);
     }
 
     /// The hashes of a game's positions before its last one, since its last capture or promotion:
     /// the history a search needs for repetition.
-    pub fn history_of(&self, start: &Position, moves: &[Move]) -> Vec<u64> {
+    pub fn history_of(&self, start: &Position<B>, moves: &[Move<B>]) -> Vec<u64> {
         let mut out = Vec::new();
         let mut pos = *start;
         let mut h = self.keys.hash(&pos);
@@ -159,11 +225,26 @@ impl Searcher {
     /// within `limits`; `report` is called after each finished iteration.
     pub fn search(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         history: &[u64],
         limits: Limits,
-        report: &mut dyn FnMut(&Info),
-    ) -> SearchResult {
+        report: &mut dyn FnMut(&Info<B>),
+    ) -> SearchResult<B> {
+        if let Some(n) = &mut self.narrow {
+            // The same search on 64-bit sets: the same hashes, scores and move order.
+            return n
+                .search(&pos.to_width(), history, limits, &mut |i| {
+                    report(&i.to_width())
+                })
+                .to_width();
+        }
+        if let Some(m) = &mut self.mid {
+            return m
+                .search(&pos.to_width(), history, limits, &mut |i| {
+                    report(&i.to_width())
+                })
+                .to_width();
+        }
         self.limits = limits;
         self.start = Instant::now();
         self.stop = false;
@@ -252,7 +333,7 @@ impl Searcher {
         false
     }
 
-    fn end_score(&self, pos: &Position, legal: usize, ply: usize) -> Option<Score> {
+    fn end_score(&self, pos: &Position<B>, legal: usize, ply: usize) -> Option<Score> {
         let o = self.rules.outcome(pos, legal)?;
         Some(match o.winner {
             None => 0,
@@ -264,7 +345,7 @@ impl Searcher {
     #[allow(clippy::too_many_arguments)]
     fn node(
         &mut self,
-        pos: &Position,
+        pos: &Position<B>,
         hash: u64,
         depth: i32,
         ply: usize,
@@ -320,13 +401,21 @@ impl Searcher {
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
         let mut order = std::mem::take(&mut self.order[ply]);
-        self.rules.generate(pos, &mut moves, GenOptions::default());
-        if moves.is_empty() {
+        // Past the nominal depth only captures are searched: the generator counts the quiet moves
+        // without building them, and `moves` holds the captures alone (the start of the full list).
+        let legal = if depth <= 0 {
+            self.rules
+                .count_moves(pos, &mut moves, GenOptions::default()) as usize
+        } else {
+            self.rules.generate(pos, &mut moves, GenOptions::default());
+            moves.len()
+        };
+        if legal == 0 {
             self.moves[ply] = moves;
             self.order[ply] = order;
             return self.end_score(pos, 0, ply).unwrap_or(0);
         }
-        let capturing = moves[0].is_capture();
+        let capturing = moves.first().is_some_and(|m| m.is_capture());
         let alpha0 = alpha;
         let mut best = -WIN - 1;
         if depth <= 0 {
@@ -357,32 +446,40 @@ impl Searcher {
             } else if promo != 0 {
                 1 << 27
             } else {
-                self.history[side][m.from as usize][m.to as usize]
+                self.history[history_index::<B>(side, m)]
             };
             order.push((s, i as u16));
+        }
+        if (moves.len()..legal).contains(&(tt_move as usize)) {
+            // The table move is a quiet move left out of a capture-only list. On the full list
+            // it would be picked first, trading places with the first capture, which would then
+            // lose every tie to the others: keep that order, so the search stays the same.
+            order.rotate_left(1);
+        }
+        // Start loading every child's table entry now: the loads overlap, where one load per
+        // child, when it is searched, would wait for memory each time.
+        for m in moves.iter() {
+            self.tt.prefetch(self.keys.after_placement(pos, hash, m));
         }
         let child_depth = if depth > 0 { depth - 1 } else { 0 };
         let mut best_idx = u16::MAX;
         let mut searched = 0;
-        for n in 0..moves.len() {
-            // Pick the best-ordered move left.
+        for n in 0..order.len() {
+            // Pick the best-ordered move left (the moves stay in place; `order` names them).
             let mut bi = n;
-            for j in n + 1..moves.len() {
+            for j in n + 1..order.len() {
                 if order[j].0 > order[bi].0 {
                     bi = j;
                 }
             }
-            if bi != n {
-                moves.swap(n, bi);
-                order.swap(n, bi);
-            }
-            let mv = moves[n];
+            order.swap(n, bi);
+            let mv_index = order[n].1;
+            let mv = &moves[mv_index as usize];
             if depth <= 0 && !mv.is_capture() {
                 continue;
             }
-            let mv_index = order[n].1;
-            let child = self.rules.play(pos, &mv);
-            let ch = self.keys.after(pos, hash, &mv, &child);
+            let child = self.rules.play(pos, mv);
+            let ch = self.keys.after(pos, hash, mv, &child);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()
             } else {
@@ -418,14 +515,18 @@ impl Searcher {
                 best_idx = mv_index;
                 if score > alpha {
                     alpha = score;
-                    let (head, tail) = self.pv.split_at_mut(ply + 1);
-                    let line = &mut head[ply];
-                    line.clear();
-                    line.push(mv);
-                    line.extend_from_slice(&tail[0]);
+                    if beta > alpha0 + 1 {
+                        // A principal-variation node: its line may reach the root. (A
+                        // zero-window node's line never does: it fails high or low.)
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(*mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
                     if alpha >= beta {
                         if !mv.is_capture() && depth > 0 {
-                            let h = &mut self.history[side][mv.from as usize][mv.to as usize];
+                            let h = &mut self.history[history_index::<B>(side, mv)];
                             *h = (*h + depth * depth).min(1 << 26);
                         }
                         break;
@@ -446,6 +547,12 @@ impl Searcher {
         self.order[ply] = order;
         best
     }
+}
+
+#[inline(always)]
+fn history_index<B: BitSet>(side: usize, m: &Move<B>) -> usize {
+    let n = B::BITS as usize;
+    (side * n + m.from as usize) * n + m.to as usize
 }
 
 #[inline(always)]

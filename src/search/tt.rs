@@ -23,9 +23,9 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one entry), cleared.
+    /// A table of at most `mib` MiB (at least one entry: `0` gives a table of one), cleared.
     pub fn new(mib: usize) -> Table {
-        let bytes = mib.max(1) * 1024 * 1024;
+        let bytes = (mib * 1024 * 1024).max(std::mem::size_of::<Entry>());
         let mut n = (bytes / std::mem::size_of::<Entry>())
             .max(1)
             .next_power_of_two();
@@ -54,6 +54,21 @@ impl Table {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         let e = self.entries[key as usize & self.mask];
         (e.key == key && key != 0).then_some(e)
+    }
+
+    /// Start loading the entry of `key` into the cache (a child's, before it is searched).
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the pointer is in bounds (masked index); a prefetch reads nothing and has no
+        // effect but on the cache.
+        unsafe {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let p = self.entries.as_ptr().add(key as usize & self.mask);
+            _mm_prefetch(p as *const i8, _MM_HINT_T0);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     #[inline(always)]

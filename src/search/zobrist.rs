@@ -1,13 +1,14 @@
 //! Zobrist hashing of a [`Position`]: one random key per (side, kind, square), one for the side to
 //! move, and a mix of the quiet-move runs. The only place that knows which fields a position has;
-//! a change of the bit-set type touches this file and [`super::eval`] only.
+//! the keys are indexed by square, so a position hashes the same in every bit-set width.
 
-use crate::engine::geometry::{BitIter, BitSet, Bits};
+use crate::engine::bits::{BitIter, BitSet};
+use crate::engine::geometry::Bits;
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::{Move, Position};
 
 /// Squares a bit set can hold.
-const SQUARES: usize = <Bits as crate::engine::BitSet>::BITS as usize;
+const SQUARES: usize = Bits::BITS as usize;
 
 pub struct Keys {
     piece: [[[u64; SQUARES]; MAX_KINDS]; 2],
@@ -41,7 +42,7 @@ impl Keys {
     }
 
     #[inline(always)]
-    fn runs(&self, pos: &Position) -> u64 {
+    fn runs<B: BitSet>(&self, pos: &Position<B>) -> u64 {
         let r = pos.runs;
         if (r[0].count | r[1].count) == 0 {
             return 0;
@@ -59,7 +60,7 @@ impl Keys {
     }
 
     /// The hash of a position, computed from scratch.
-    pub fn hash(&self, pos: &Position) -> u64 {
+    pub fn hash<B: BitSet>(&self, pos: &Position<B>) -> u64 {
         let mut h = if pos.turn == 0 { 0 } else { self.turn };
         for side in 0..2 {
             for kind in 0..MAX_KINDS {
@@ -73,17 +74,30 @@ impl Keys {
 
     /// The hash of `parent.play(mv)`, given the parent's hash and the child (copy-make).
     #[inline]
-    pub fn after(&self, parent: &Position, parent_hash: u64, mv: &Move, child: &Position) -> u64 {
+    pub fn after<B: BitSet>(
+        &self,
+        parent: &Position<B>,
+        parent_hash: u64,
+        mv: &Move<B>,
+        child: &Position<B>,
+    ) -> u64 {
+        self.after_placement(parent, parent_hash, mv) ^ self.runs(child)
+    }
+
+    /// [`Keys::after`] without the child's runs of quiet moves: the child's hash whenever it has
+    /// none (in most variants, always), without playing the move. Good for a prefetch.
+    #[inline(always)]
+    pub fn after_placement<B: BitSet>(
+        &self,
+        parent: &Position<B>,
+        parent_hash: u64,
+        mv: &Move<B>,
+    ) -> u64 {
         let me = parent.turn();
-        let mut h = parent_hash ^ self.turn ^ self.runs(parent) ^ self.runs(child);
+        let mut h = parent_hash ^ self.turn ^ self.runs(parent);
         h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];
-        let mut cap = mv.captured;
-        while cap.any() {
-            let sq = cap.lowest();
-            cap = cap.without_lowest();
-            if parent.sides[1 - me].has(sq) {
-                h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
-            }
+        for sq in BitIter(mv.captured & parent.sides[1 - me]) {
+            h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
         }
         h ^= self.piece[me][mv.kind_after as usize][mv.to as usize];
         h

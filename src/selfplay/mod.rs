@@ -5,8 +5,9 @@
 
 pub mod chart;
 pub mod cli;
+pub mod playout;
 
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use crate::search::{zobrist::splitmix, Limits, Searcher};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -95,13 +96,14 @@ pub fn game_seed(seed: u64, index: u64) -> u64 {
     splitmix(&mut s)
 }
 
-/// Play game `index` of a run. `engine` is required unless the settings say `random`.
-pub fn play_game(
-    rules: &Rules,
+/// Play game `index` of a run. `engine` is required unless the settings say `random`. Any bit-set
+/// width plays the same game; [`run`] plays on 64-bit sets when the board fits them.
+pub fn play_game<B: BitSet>(
+    rules: &Rules<B>,
     settings: &Settings,
-    engine: Option<&mut Searcher>,
+    engine: Option<&mut Searcher<B>>,
     index: u64,
-    buf: &mut Vec<Move>,
+    buf: &mut Vec<Move<B>>,
 ) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let mut engine = engine;
@@ -116,8 +118,10 @@ pub fn play_game(
     };
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
-    let mut pos: Position = rules.start;
-    let mut hash = keys.hash(&pos);
+    // Hashes serve repetition, and the engine's search (its history).
+    let hashing = rep > 0 || engine.is_some();
+    let mut pos: Position<B> = rules.start;
+    let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
     let mut rec = GameRecord {
         i: index,
@@ -128,26 +132,42 @@ pub fn play_game(
         caps: 0,
         promos: 0,
     };
-    loop {
-        if let Some(o) = rules.material_outcome(&pos) {
+    // A material rule decides before any other end: the generator gives no move in a position it
+    // decides, so it is looked at only when a game ends.
+    let material = |pos: &Position<B>, rec: &mut GameRecord| match rules.material_outcome(pos) {
+        Some(o) => {
             rec.w = o.winner.map_or(-1, |w| w as i8);
             rec.end = End::Material;
-            break;
+            true
         }
+        None => false,
+    };
+    loop {
         // Draws that must be claimed are taken to be claimed at once by the side to move.
-        if rep > 0 && history.iter().filter(|&&h| h == hash).count() + 1 >= rep {
-            rec.end = End::Repetition;
+        if rep > 0 && repeated(&history, hash, rep - 1) {
+            if !material(&pos, &mut rec) {
+                rec.end = End::Repetition;
+            }
             break;
         }
-        if move_counts
-            && (rules.move_count_reached(&pos, false).is_some()
-                || rules.move_count_reached(&pos, true).is_some())
-        {
-            rec.end = End::MoveCount;
+        if move_counts && playout::move_count_draw(rules, &pos) {
+            if !material(&pos, &mut rec) {
+                rec.end = End::MoveCount;
+            }
             break;
         }
-        rules.generate(&pos, buf, GenOptions::default());
-        if buf.is_empty() {
+        let searching = engine.is_some() && !settings.random && rec.plies >= settings.opening_plies;
+        // A random move needs the number of moves and the one drawn, not the whole list.
+        let n = if searching {
+            rules.generate(&pos, buf, GenOptions::default());
+            buf.len()
+        } else {
+            playout::count(rules, &pos, buf)
+        };
+        if n == 0 {
+            if material(&pos, &mut rec) {
+                break;
+            }
             let o = rules.outcome(&pos, 0);
             rec.w = o.and_then(|o| o.winner).map_or(-1, |w| w as i8);
             rec.end = End::NoMoves;
@@ -157,28 +177,47 @@ pub fn play_game(
             rec.end = End::Cap;
             break;
         }
-        rec.moves += buf.len() as u64;
-        rec.caps += buf[0].is_capture() as u32;
+        rec.moves += n as u64;
+        rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
         let mv = match engine.as_deref_mut() {
-            Some(e) if !settings.random && rec.plies >= settings.opening_plies => {
+            Some(e) if searching => {
                 let r = e.search(&pos, &history, limits, &mut |_| {});
                 r.best.unwrap_or(buf[0])
             }
-            _ => buf[rng.random_range(0..buf.len())],
+            _ => playout::nth(rules, &pos, buf, rng.random_range(0..n)),
         };
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
         let next = rules.play(&pos, &mv);
-        let nh = keys.after(&pos, hash, &mv, &next);
-        if mv.is_capture() || mv.kind_after != mv.kind_before {
-            history.clear();
-        } else {
-            history.push(hash);
+        if hashing {
+            let nh = keys.after(&pos, hash, &mv, &next);
+            if mv.is_capture() || mv.kind_after != mv.kind_before {
+                history.clear();
+            } else {
+                history.push(hash);
+            }
+            hash = nh;
         }
         pos = next;
-        hash = nh;
         rec.plies += 1;
     }
     rec
+}
+
+/// Whether `hash` occurs `times` times among the positions of `history` with the same side to
+/// move (every second one from the end: the history runs from the last irreversible move, a
+/// position a ply, up to the one before the current position).
+#[inline]
+fn repeated(history: &[u64], hash: u64, times: usize) -> bool {
+    let mut seen = 0;
+    for &h in history.iter().rev().skip(1).step_by(2) {
+        if h == hash {
+            seen += 1;
+            if seen >= times {
+                return true;
+            }
+        }
+    }
+    times == 0
 }
 
 /// A 95% Wilson score interval for `k` successes in `n` trials.
@@ -413,6 +452,35 @@ pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> Vec<u64> {
 /// threads). `progress` is called after each game. Returns `None` when interrupted.
 pub fn run(
     rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Vec<GameRecord>>, String> {
+    if let Some(n) = &rules.narrow {
+        run_width(
+            &Arc::new((**n).clone()),
+            settings,
+            indices,
+            threads,
+            progress,
+        )
+    } else if let Some(m) = &rules.mid {
+        run_width(
+            &Arc::new((**m).clone()),
+            settings,
+            indices,
+            threads,
+            progress,
+        )
+    } else {
+        run_width(rules, settings, indices, threads, progress)
+    }
+}
+
+/// [`run`] in one bit-set width.
+fn run_width<B: BitSet>(
+    rules: &Arc<Rules<B>>,
     settings: &Settings,
     indices: &[u64],
     threads: usize,
