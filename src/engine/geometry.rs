@@ -92,7 +92,7 @@ impl Geometry {
             number: [0; 128],
         };
         let playable_at = |f: u8, r: u8| {
-            let dark = (f + r) % 2 == 0;
+            let dark = (f + r).is_multiple_of(2);
             match board.squares {
                 SquareSet::All => true,
                 SquareSet::Dark => dark,
