@@ -700,7 +700,7 @@ fn move_target(text: &str) -> bool {
     match damelab::explain::explain(rules, &pos, mv) {
         Ok(_) => {}
         Err(e) => {
-            let _ = render(&*e);
+            let _ = render(&e);
         }
     }
     ok

@@ -371,22 +371,26 @@ fn piece(
 }
 
 /// The diagram of the CLI's `diagram` command: `fen` (or the start position), with `last` played
-/// on it when given (it must be legal there) and marked.
+/// on it when given (it must be legal there, the capture search within the route budget) and
+/// marked.
 pub fn from_text(
     rules: &Rules,
     fen: Option<&str>,
     last: Option<&str>,
-) -> Result<String, Box<crate::notation::InputError>> {
+) -> Result<String, miette::Report> {
+    let boxed = |e: Box<crate::notation::InputError>| miette::Report::new_boxed(e);
     let pos = match fen {
-        Some(f) => crate::notation::parse_fen(rules, f)?,
+        Some(f) => crate::notation::parse_fen(rules, f).map_err(boxed)?,
         None => rules.start,
     };
     let Some(text) = last else {
         return Ok(svg(rules, &pos, Marks::default()));
     };
     let mut legal = Vec::new();
-    rules.generate(&pos, &mut legal, crate::engine::GenOptions::default());
-    let mv = crate::notation::parse_move(rules, &legal, text)?;
+    rules
+        .try_generate(&pos, &mut legal, crate::engine::GenOptions::default())
+        .map_err(miette::Report::new)?;
+    let mv = crate::notation::parse_move(rules, &legal, text).map_err(boxed)?;
     let after = pos.play(&mv);
     Ok(svg(
         rules,

@@ -5,9 +5,21 @@
 //! field by field to name the criterion that decided.
 
 use crate::engine::geometry::Bits;
-use crate::engine::{GenOptions, Move, Position, Rules, Sq};
+use crate::engine::{GenOptions, Move, Position, Rules, Sq, TooManyRoutes};
 use crate::notation::{move_to_string, parse_move, InputError};
 use crate::spec::Criterion;
+
+/// Why [`explain`] gives no explanation: the text names no single legal move (the move reader's
+/// error), or the position's capture search runs past the route budget.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ExplainError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Input(#[from] Box<InputError>),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    TooManyRoutes(#[from] TooManyRoutes),
+}
 
 /// The explanation of `text` in `pos`, one or more lines each ending in a newline: "`c3-c4` is
 /// legal: a quiet move of …", "`c3-c4` is not legal: a capture is available: …". A text that does
@@ -22,8 +34,8 @@ use crate::spec::Criterion;
 ///     "`g2xg4` is not legal under the priority (most pieces): g2xg4 takes 1; the maximum is 2: b2xb4xb6\n"
 /// );
 /// ```
-pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, Box<InputError>> {
-    let legal = generate(rules, pos);
+pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, ExplainError> {
+    let legal = generate(rules, pos)?;
     let squares = match squares(rules, text) {
         Some(s) if s.len() >= 2 => s,
         _ => {
@@ -31,20 +43,22 @@ pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, Box<
             return Err(match parse_move(rules, &legal, text) {
                 Err(e) => e,
                 Ok(_) => not_a_move(text, "not a move"),
-            });
+            }
+            .into());
         }
     };
     let (from, to) = (squares[0], squares[squares.len() - 1]);
     let name = |m: &Move| move_to_string(rules, m);
     if let Ok(mv) = parse_move(rules, &legal, text) {
-        return Ok(explain_legal(rules, pos, &legal, &mv));
+        return Ok(explain_legal(rules, pos, &legal, &mv)?);
     }
     if legal.iter().any(|m| m.from == from && m.to == to) {
         // The squares name legal moves, but not one of them alone or not by this route.
         return Err(match parse_move(rules, &legal, text) {
             Err(e) => e,
             Ok(_) => not_a_move(text, "ambiguous"),
-        });
+        }
+        .into());
     }
     let spec = &rules.spec;
     let piece =
@@ -68,7 +82,7 @@ pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, Box<
         }
         _ => {}
     }
-    let relaxed = relaxed_moves(rules, pos).unwrap_or_else(|| legal.clone());
+    let relaxed = relaxed_moves(rules, pos)?.unwrap_or_else(|| legal.clone());
     let mut found: Vec<Move> = match parse_move(rules, &relaxed, text) {
         Ok(m) => vec![m],
         Err(_) => relaxed
@@ -138,17 +152,12 @@ pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, Box<
 }
 
 /// As [`explain`], for case files: one line per explanation joined by "; ", and an error only
-/// for a text that does not read as a move (a bad square, one square only); an ambiguous text is
-/// explained as such.
-pub fn try_explain(
-    rules: &Rules,
-    pos: &Position,
-    move_text: &str,
-) -> Result<String, Box<InputError>> {
+/// for a text that does not read as a move (a bad square, one square only) or a position past the
+/// route budget; an ambiguous text is explained as such.
+pub fn try_explain(rules: &Rules, pos: &Position, move_text: &str) -> Result<String, ExplainError> {
     match explain(rules, pos, move_text) {
         Ok(text) => Ok(text.trim_end().lines().collect::<Vec<_>>().join("; ")),
-        Err(e) if is_syntax_error(&e) => Err(e),
-        Err(e) => Ok(format!(
+        Err(ExplainError::Input(e)) if !is_syntax_error(&e) => Ok(format!(
             "`{}` is {}: {}",
             move_text.trim(),
             if e.label == "ambiguous" {
@@ -158,6 +167,7 @@ pub fn try_explain(
             },
             e.help.clone().unwrap_or_else(|| e.message.clone())
         )),
+        Err(e) => Err(e),
     }
 }
 
@@ -178,10 +188,11 @@ fn not_a_move(text: &str, label: &str) -> Box<InputError> {
     )
 }
 
-fn generate(rules: &Rules, pos: &Position) -> Vec<Move> {
+/// The legal moves, within the capture search's route budget.
+fn generate(rules: &Rules, pos: &Position) -> Result<Vec<Move>, TooManyRoutes> {
     let mut out = Vec::new();
-    rules.generate(pos, &mut out, GenOptions::default());
-    out
+    rules.try_generate(pos, &mut out, GenOptions::default())?;
+    Ok(out)
 }
 
 /// The squares a move text names, if every part is a playable square.
@@ -192,17 +203,24 @@ fn squares(rules: &Rules, text: &str) -> Option<Vec<Sq>> {
         .collect()
 }
 
-/// The moves of `pos` with the priority rule and the compulsory capture switched off.
-fn relaxed_moves(rules: &Rules, pos: &Position) -> Option<Vec<Move>> {
+/// The moves of `pos` with the priority rule and the compulsory capture switched off (`None` if
+/// those rules do not compile), within the route budget.
+fn relaxed_moves(rules: &Rules, pos: &Position) -> Result<Option<Vec<Move>>, TooManyRoutes> {
     let mut spec = rules.spec.clone();
     spec.captures.priority.clear();
     spec.captures.compulsory = false;
-    Rules::compile(&spec)
-        .ok()
-        .map(|relaxed| generate(&relaxed, pos))
+    match Rules::compile(&spec) {
+        Ok(relaxed) => generate(&relaxed, pos).map(Some),
+        Err(_) => Ok(None),
+    }
 }
 
-fn explain_legal(rules: &Rules, pos: &Position, legal: &[Move], mv: &Move) -> String {
+fn explain_legal(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    mv: &Move,
+) -> Result<String, TooManyRoutes> {
     let spec = &rules.spec;
     let side = pos.turn();
     let who = format!(
@@ -233,7 +251,7 @@ fn explain_legal(rules: &Rules, pos: &Position, legal: &[Move], mv: &Move) -> St
             .iter()
             .filter(|m| m.is_capture() && !m.same_move(mv))
             .count();
-        let relaxed = relaxed_moves(rules, pos).unwrap_or_default();
+        let relaxed = relaxed_moves(rules, pos)?.unwrap_or_default();
         let excluded: Vec<&Move> = relaxed
             .iter()
             .filter(|m| m.is_capture() && !legal.iter().any(|l| l.same_move(m)))
@@ -261,7 +279,7 @@ fn explain_legal(rules: &Rules, pos: &Position, legal: &[Move], mv: &Move) -> St
     } else if rules.compulsory {
         out.push_str("no capture is available\n");
     }
-    out
+    Ok(out)
 }
 
 /// "black man on d4, black king on f6".

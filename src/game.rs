@@ -1,7 +1,7 @@
 //! A game: positions and moves from a start, with undo/redo and the end-of-game rules, repetition
 //! included (which needs the history, not just the position).
 
-use crate::engine::{EndReason, GenOptions, Move, Outcome, Position, Rules};
+use crate::engine::{EndReason, GenOptions, Move, Outcome, Position, Rules, TooManyRoutes};
 use std::sync::Arc;
 
 #[derive(Clone, Debug)]
@@ -47,18 +47,21 @@ impl Game {
         self.moves.last()
     }
 
-    /// The legal moves of the current position (none once the game is over).
-    pub fn legal_moves(&self) -> Vec<Move> {
+    /// The legal moves of the current position (none once the game is over), the capture search
+    /// bounded by the route budget ([`crate::engine::ROUTE_BUDGET`]): every legal move, or
+    /// [`TooManyRoutes`] when the rules allow more capture routes here than the budget. There is
+    /// no unbounded variant: positions come from users.
+    pub fn try_legal_moves(&self) -> Result<Vec<Move>, TooManyRoutes> {
         if self.automatic_draw().is_some() {
-            return Vec::new();
+            return Ok(Vec::new());
         }
         let mut out = Vec::new();
         self.rules
-            .generate(self.position(), &mut out, GenOptions::default());
-        out
+            .try_generate(self.position(), &mut out, GenOptions::default())?;
+        Ok(out)
     }
 
-    /// Play a move (which must be one of [`Game::legal_moves`]).
+    /// Play a move (which must be one of [`Game::try_legal_moves`]).
     pub fn play(&mut self, mv: Move) {
         let next = self.rules.play(self.position(), &mv);
         self.positions.push(next);
@@ -137,7 +140,8 @@ impl Game {
                 reason,
             });
         }
-        let legal = self.legal_moves().len();
+        // Only whether a move exists matters: no capture search, so no budget to run out of.
+        let legal = self.rules.has_moves(self.position()) as usize;
         self.rules.outcome(self.position(), legal)
     }
 

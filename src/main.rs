@@ -305,7 +305,7 @@ fn diagram(
     output: Option<&std::path::Path>,
 ) -> Result<(), Report> {
     let v = load(variant)?;
-    let svg = damelab::diagram::from_text(&v.rules, fen, last).map_err(|e| Report::new_boxed(e))?;
+    let svg = damelab::diagram::from_text(&v.rules, fen, last)?;
     match output {
         Some(path) => std::fs::write(path, svg)
             .map_err(|e| miette::miette!("cannot write `{}`: {e}", path.display())),

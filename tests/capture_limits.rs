@@ -148,3 +148,145 @@ fn perft_stops_on_request_and_at_the_node_limit() {
     let r = v.rules.perft_interruptible(&start, 6, opts, 1, limits);
     assert_eq!(r, Err(PerftError::NodeLimit(10_000)));
 }
+
+/// The pathological rules file and its 14x8 grid position, for the commands below.
+fn pathological() -> (String, String) {
+    let rules = format!(
+        "{}/tests/robust/short-jump-king.rules",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    (rules, grid_fen(14, 8))
+}
+
+/// Run `damelab ARGS` with `input` on stdin: its output and how long it took. A run past `QUICK`
+/// is stopped and fails the test (the unbudgeted capture search ran for minutes).
+fn run_with_stdin(args: &[&str], input: &str) -> (std::process::Output, std::time::Duration) {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    let t = std::time::Instant::now();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin was piped")
+        .write_all(input.as_bytes())
+        .expect("the script is read");
+    let drain = |mut r: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = r.read_to_end(&mut buf);
+            buf
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waits") {
+            break status;
+        }
+        if t.elapsed() > QUICK {
+            child.kill().expect("stops");
+            child.wait().expect("exits");
+            panic!("`damelab {}` still running after {QUICK:?}", args.join(" "));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    let out = std::process::Output {
+        status,
+        stdout: stdout.join().expect("read"),
+        stderr: stderr.join().expect("read"),
+    };
+    (out, t.elapsed())
+}
+
+/// A few seconds even in a debug build: the unbudgeted search ran for minutes.
+const QUICK: std::time::Duration = std::time::Duration::from_secs(30);
+
+#[test]
+fn the_repl_says_so_and_keeps_the_game() {
+    let (rules, fen) = pathological();
+    let script = format!("fen {fen}\nmoves\na1xa3\nwhy a1xa3\nresult\nfen\n");
+    let (out, took) = run_with_stdin(&["repl", &rules, "--echo"], &script);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    eprintln!("took {took:?}");
+    // `moves`, the move and `why` each fail with the budget's diagnostic.
+    assert_eq!(
+        stdout.matches("too many capture routes").count(),
+        3,
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("3 lines of the script failed"), "{stderr}");
+    // The game is kept: white to move in the same position.
+    assert!(stdout.contains("> result\nwhite to move\n"), "{stdout}");
+    assert!(stdout.ends_with(&format!("> fen\n{fen}\n")), "{stdout}");
+}
+
+#[test]
+fn a_case_on_the_position_fails_with_the_message() {
+    let (rules, fen) = pathological();
+    let dir = std::env::temp_dir().join(format!("damelab-routes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let case = dir.join("grid.yaml");
+    std::fs::write(
+        &case,
+        format!(
+            "variant: {rules}\ncases:\n  - name: grid\n    fen: \"{fen}\"\n    contains: [a1xa3]\n  - name: grid after a move\n    fen: \"{fen}\"\n    play: [a1xa3]\n"
+        ),
+    )
+    .expect("write");
+    let (out, took) = run_with_stdin(&["verify", case.to_str().expect("utf-8 path")], "");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    eprintln!("took {took:?}");
+    assert!(stdout.contains("FAIL  grid\n"), "{stdout}");
+    assert!(stdout.contains("FAIL  grid after a move\n"), "{stdout}");
+    assert_eq!(
+        stdout
+            .matches("too many capture routes: the search stopped after examining 1000000 jumps")
+            .count(),
+        2,
+        "{stdout}"
+    );
+}
+
+#[test]
+fn replay_and_diagram_say_so() {
+    let (rules, fen) = pathological();
+    let dir = std::env::temp_dir().join(format!("damelab-routes-pdn-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let pdn = dir.join("grid.pdn");
+    std::fs::write(&pdn, format!("[FEN \"{fen}\"]\n1. a1xa3 *\n")).expect("write");
+    let (out, took) = run_with_stdin(
+        &[
+            "replay",
+            pdn.to_str().expect("utf-8 path"),
+            "--variant",
+            &rules,
+        ],
+        "",
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    eprintln!("replay took {took:?}");
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAILED at ply 1 (2:4): too many capture routes"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("legal moves: none"), "{stdout}");
+    let (out, took) = run_with_stdin(&["diagram", &rules, "--fen", &fen, "--last", "a1xa3"], "");
+    eprintln!("diagram took {took:?}");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("too many capture routes"), "{err}");
+}

@@ -30,6 +30,8 @@ fn play(rules: &Rules, seed: u64, plies: usize) -> Position {
     let mut moves = Vec::new();
     for _ in 0..plies {
         rules.generate(&pos, &mut moves, GenOptions::default());
+        // `has_moves` (the end-of-game rules' test, no capture search) agrees with the list.
+        assert_eq!(rules.has_moves(&pos), !moves.is_empty());
         if moves.is_empty() {
             break;
         }

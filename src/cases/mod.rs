@@ -7,8 +7,8 @@
 pub mod bless;
 pub mod load;
 
-use crate::engine::GenOptions;
-use crate::explain::{is_syntax_error, try_explain};
+use crate::engine::{GenOptions, PerftLimits, TooManyRoutes};
+use crate::explain::{is_syntax_error, try_explain, ExplainError};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::{Game, Variant};
 use serde::de::{self, Deserializer, MapAccess, SeqAccess, Visitor};
@@ -189,7 +189,10 @@ fn perft_within(
                 thousands(next as u64)
             ));
         }
-        let n = rules.perft(pos, d, opts);
+        // Bounded by the route budget (Ctrl-C, where installed, also stops it).
+        let n = rules
+            .perft_interruptible(pos, d, opts, 1, PerftLimits::default())
+            .map_err(|e| format!("perft({d}) stopped: {e}"))?;
         total = total.saturating_add(n);
         counts.push(n);
     }
@@ -220,8 +223,23 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
         None => rules.start,
     };
     let mut game = Game::from_position(rules.clone(), start);
+    // A position whose capture search runs past the route budget fails the case: nothing of it
+    // can be checked.
+    let too_many = |run: &mut CaseRun, where_: String, e: TooManyRoutes| {
+        run.failures.push(Failure {
+            key: "moves",
+            blank: false,
+            text: format!("{where_}: {e}"),
+        });
+    };
     for m in &case.play {
-        let legal = game.legal_moves();
+        let legal = match game.try_legal_moves() {
+            Ok(l) => l,
+            Err(e) => {
+                too_many(&mut run, format!("play: `{m}` not checked"), e);
+                return run;
+            }
+        };
         match parse_move(rules, &legal, m) {
             Ok(mv) => game.play(mv),
             Err(error) => {
@@ -240,7 +258,10 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
         ..GenOptions::default()
     };
     let mut list = Vec::new();
-    rules.generate(&pos, &mut list, opts);
+    if let Err(e) = rules.try_generate(&pos, &mut list, opts) {
+        too_many(&mut run, "the legal moves cannot be listed".into(), e);
+        return run;
+    }
     if game.result().is_some() {
         list.clear();
     }
@@ -260,11 +281,14 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
                 move_text: m.clone(),
                 text,
             }),
-            Err(error) => run.problems.push(Problem {
+            Err(ExplainError::Input(error)) => run.problems.push(Problem {
                 key: "explain",
                 text: m.clone(),
                 error,
             }),
+            Err(ExplainError::TooManyRoutes(e)) => {
+                too_many(&mut run, format!("explain `{m}` not checked"), e)
+            }
         }
     }
     let actual = Actual {
@@ -404,7 +428,7 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
             Expect::Given(_) => {}
         }
     }
-    run.failures = failures;
+    run.failures.extend(failures);
     run.actual = Some(actual);
     run
 }

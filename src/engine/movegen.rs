@@ -179,6 +179,16 @@ impl<B: BitSet> Rules<B> {
         Ok(())
     }
 
+    /// Whether `pos` has a legal move, without listing them: no capture search (a first jump
+    /// always ends in a capture move), so no budget is needed. For the end-of-game rules.
+    pub fn has_moves(&self, pos: &Position<B>) -> bool {
+        if self.has_material_rules && self.material_outcome(pos).is_some() {
+            return false;
+        }
+        let side = pos.turn();
+        self.any_capture(pos, side) || self.count_quiet(pos, side) > 0
+    }
+
     /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
     pub fn count_moves(&self, pos: &Position<B>, buf: &mut Vec<Move<B>>, opts: GenOptions) -> u64 {
         // With no budget the search cannot run out of it.

@@ -201,6 +201,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
                     fen: None,
                     recorded: None,
                     legal: Vec::new(),
+                    legal_unknown: false,
                 })
             });
             let result = match syntax {
@@ -213,6 +214,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
                         fen: None,
                         recorded: None,
                         legal: Vec::new(),
+                        legal_unknown: false,
                     })
                 }),
             }
@@ -318,7 +320,7 @@ pub fn describe_failure(index: usize, g: &PdnGame, f: &Failure) -> String {
     if let Some(r) = &f.recorded {
         s.push_str(&format!("    recorded move: {r}\n"));
     }
-    if f.ply.is_some() {
+    if f.ply.is_some() && !f.legal_unknown {
         let legal = if f.legal.is_empty() {
             "none".to_string()
         } else {

@@ -100,6 +100,8 @@ pub struct Failure {
     pub fen: Option<String>,
     pub recorded: Option<String>,
     pub legal: Vec<String>,
+    /// The legal moves could not be listed (the capture search ran past the route budget).
+    pub legal_unknown: bool,
 }
 
 impl Failure {
@@ -111,6 +113,7 @@ impl Failure {
             fen: None,
             recorded: None,
             legal: Vec::new(),
+            legal_unknown: false,
         }
     }
 }
@@ -129,16 +132,23 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
     let mut legal: Vec<Move> = Vec::new();
     let mut repeated = false;
     for (ply, tok) in game.moves.iter().enumerate() {
-        legal.clear();
-        // Every route, so that a capture written through any of its landing squares is found.
-        rules.generate(
-            g.position(),
-            &mut legal,
-            GenOptions {
-                keep_duplicates: true,
-                all_routes: true,
-            },
-        );
+        // Every route, so that a capture written through any of its landing squares is found;
+        // within the route budget, or the game fails here.
+        let every_route = GenOptions {
+            keep_duplicates: true,
+            all_routes: true,
+        };
+        if let Err(e) = rules.try_generate(g.position(), &mut legal, every_route) {
+            return Err(Box::new(Failure {
+                ply: Some(ply),
+                at: Some(tok.loc),
+                message: e.to_string(),
+                fen: Some(to_fen(&rules, g.position())),
+                recorded: Some(tok.text.clone()),
+                legal: Vec::new(),
+                legal_unknown: true,
+            }));
+        }
         if !repeated {
             if let Some(o) = g.result() {
                 if let EndReason::Repetition(n) = o.reason {
@@ -165,6 +175,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
                     fen: Some(to_fen(&rules, g.position())),
                     recorded: Some(tok.text.clone()),
                     legal: names,
+                    legal_unknown: false,
                 }));
             }
         }
@@ -201,11 +212,10 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
 /// some variants' players must claim).
 fn board_outcome(rules: &Rules, g: &Game) -> Option<(Option<usize>, String)> {
     let pos = g.position();
-    let o = rules.material_outcome(pos).or_else(|| {
-        let mut legal = Vec::new();
-        rules.generate(pos, &mut legal, GenOptions::default());
-        rules.outcome(pos, legal.len())
-    })?;
+    // Only whether a move exists matters: no capture search.
+    let o = rules
+        .material_outcome(pos)
+        .or_else(|| rules.outcome(pos, rules.has_moves(pos) as usize))?;
     if matches!(o.reason, EndReason::Repetition(_)) {
         return None;
     }

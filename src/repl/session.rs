@@ -51,20 +51,26 @@ fn input_error(e: Box<InputError>) -> Report {
 }
 
 /// `explain` in the game's current position ([`crate::explain::explain`]); a move the position
-/// would allow but the game does not, because it is over, says so.
+/// would allow but the game does not, because it is over, says so. A position whose capture
+/// search runs past the route budget is an error.
 fn explain(game: &Game, text: &str) -> Result<String, Report> {
+    use crate::explain::ExplainError;
     let why = crate::explain::explain(&game.rules, game.position(), text);
-    let unreadable = matches!(&why, Err(e) if crate::explain::is_syntax_error(e));
-    if !unreadable
-        && game.result().is_some()
-        && parse_move(&game.rules, &game.legal_moves(), text).is_err()
-    {
-        return Ok(format!(
-            "`{text}` is not legal: the game is over ({})\n",
-            game.describe_result()
-        ));
+    let unreadable = match &why {
+        Err(ExplainError::Input(e)) => crate::explain::is_syntax_error(e),
+        Err(ExplainError::TooManyRoutes(_)) => true,
+        Ok(_) => false,
+    };
+    if !unreadable && game.result().is_some() {
+        let legal = game.try_legal_moves().map_err(Report::new)?;
+        if parse_move(&game.rules, &legal, text).is_err() {
+            return Ok(format!(
+                "`{text}` is not legal: the game is over ({})\n",
+                game.describe_result()
+            ));
+        }
     }
-    why.map_err(input_error)
+    why.map_err(Report::new)
 }
 
 /// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`) rather than a command?
@@ -123,12 +129,14 @@ impl Session {
         )
     }
 
-    /// The names of the legal moves of the current position, sorted (for completion and hints).
+    /// The names of the legal moves of the current position, sorted (for completion and hints);
+    /// none when the capture search runs past the route budget.
     pub fn legal_move_names(&self) -> Vec<String> {
         let rules = &self.game.rules;
         let mut names: Vec<String> = self
             .game
-            .legal_moves()
+            .try_legal_moves()
+            .unwrap_or_default()
             .iter()
             .map(|m| move_to_string(rules, m))
             .collect();
@@ -216,7 +224,7 @@ impl Session {
             }
             "moves" => {
                 no_arg(self)?;
-                Ok(self.moves())
+                self.moves()
             }
             "undo" => self.undo_redo(arg, true),
             "redo" => self.undo_redo(arg, false),
@@ -345,7 +353,15 @@ impl Session {
             let mut game = Game::from_position(new_rules.clone(), s);
             for (i, mv) in old.moves().iter().enumerate() {
                 let text = move_to_string(&old.rules, mv);
-                let legal = game.legal_moves();
+                let legal = match game.try_legal_moves() {
+                    Ok(l) => l,
+                    Err(e) => {
+                        return (
+                            game,
+                            Some(format!("move {} (`{text}`) is not checked: {e}", i + 1)),
+                        )
+                    }
+                };
                 let Some(m) = legal
                     .iter()
                     .find(|m| move_to_string(&new_rules, m) == text && m.same_move(mv))
@@ -392,7 +408,26 @@ impl Session {
         let mut out = String::new();
         let words: Vec<&str> = line.split_whitespace().collect();
         for (i, word) in words.iter().enumerate() {
-            let legal = trial.legal_moves();
+            let legal = match trial.try_legal_moves() {
+                Ok(l) => l,
+                Err(e) => {
+                    // The moves before it are kept, as for an illegal move.
+                    self.failed += 1;
+                    if words.len() > 1 {
+                        out.push_str(&format!(
+                            "played {i} of the line's {} moves; move {} (`{word}`) is not checked\n",
+                            words.len(),
+                            i + 1
+                        ));
+                    }
+                    out.push_str(&self.render_report(&Report::new(e)));
+                    if i > 0 {
+                        self.game = trial;
+                        self.changed = true;
+                    }
+                    return Ok(out);
+                }
+            };
             let mv = match parse_move(&rules, &legal, word) {
                 Ok(mv) => mv,
                 Err(e) => {
@@ -449,11 +484,11 @@ impl Session {
         }
     }
 
-    fn moves(&self) -> String {
+    fn moves(&self) -> Outcome {
         let rules = &self.game.rules;
-        let legal = self.game.legal_moves();
+        let legal = self.game.try_legal_moves().map_err(Report::new)?;
         if legal.is_empty() {
-            return format!("no legal moves: {}\n", self.game.describe_result());
+            return Ok(format!("no legal moves: {}\n", self.game.describe_result()));
         }
         let mut captures: Vec<(u32, String)> = legal
             .iter()
@@ -478,7 +513,7 @@ impl Session {
         for row in quiet.chunks(8) {
             out.push_str(&format!("  {}\n", row.join(" ")));
         }
-        out
+        Ok(out)
     }
 
     fn count(arg: &str, what: &str) -> Result<usize, Report> {
