@@ -169,8 +169,9 @@ impl<B: BitSet> Rules<B> {
         }
         let side = pos.turn();
         // Most positions have no capture: one bulk test spares the capture search its setup.
-        if self.any_capture(pos, side) {
-            let found = self.generate_captures(pos, side, out, opts, budget)?;
+        let mut cand = [B::ZERO; MAX_KINDS];
+        if self.capture_candidates(pos, side, &mut cand) {
+            let found = self.capture_search(pos, side, &cand, out, opts, budget)?;
             if found && self.compulsory {
                 return Ok(());
             }
@@ -209,10 +210,11 @@ impl<B: BitSet> Rules<B> {
             return Ok(0);
         }
         let side = pos.turn();
-        if self.compulsory && !self.any_capture(pos, side) {
+        let mut cand = [B::ZERO; MAX_KINDS];
+        if !self.capture_candidates(pos, side, &mut cand) {
             return Ok(self.count_quiet(pos, side));
         }
-        let found = self.generate_captures(pos, side, buf, opts, budget)?;
+        let found = self.capture_search(pos, side, &cand, buf, opts, budget)?;
         if found && self.compulsory {
             return Ok(buf.len() as u64);
         }
@@ -305,21 +307,58 @@ impl<B: BitSet> Rules<B> {
         false
     }
 
-    fn generate_captures(
+    /// Per kind, the pieces of `side` that can make a first capture (exactly those from which
+    /// the capture search finds a move); whether there is any. Short jumps are found for all
+    /// pieces of a kind at once by bit-set steps, flying ones by one look along each ray.
+    #[inline]
+    fn capture_candidates(
         &self,
         pos: &Position<B>,
         side: usize,
-        out: &mut Vec<Move<B>>,
-        opts: GenOptions,
-        budget: u64,
-    ) -> Result<bool, TooManyRoutes> {
-        self.capture_search(pos, side, out, opts, budget)
+        cand: &mut [B; MAX_KINDS],
+    ) -> bool {
+        let occupied = pos.occupied();
+        let empty = !occupied & self.playable;
+        let mut any = B::ZERO;
+        for (kind, c) in cand.iter_mut().enumerate().take(self.kinds) {
+            let prog = &self.programs[side][kind];
+            let pieces = pos.kind_bits(side, kind);
+            if pieces.none() || !prog.can_capture() {
+                continue;
+            }
+            let capturable = self.takes_bits(pos, side, kind);
+            let mut found = B::ZERO;
+            for d in prog.jumps.iter() {
+                found |= self.step_back(self.step_back(empty, d) & capturable, d);
+            }
+            found &= pieces;
+            if !prog.flies.is_empty() {
+                for sq in BitIter(pieces & !found) {
+                    for d in prog.flies.iter() {
+                        let Some(t) = self.first_on_ray(sq, d, occupied) else {
+                            continue;
+                        };
+                        if capturable.has(t) && self.ray_dist(sq, d, t) <= prog.fly_reach as u32 {
+                            let land = self.geo.next[d as usize][t as usize];
+                            if land != NONE && !occupied.has(land) {
+                                found |= B::bit(sq);
+                                break;
+                            }
+                        }
+                    }
+                }
+            }
+            *c = found;
+            any |= found;
+        }
+        any.any()
     }
 
     fn capture_search(
         &self,
         pos: &Position<B>,
         side: usize,
+        cand: &[B; MAX_KINDS],
         out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
@@ -358,23 +397,8 @@ impl<B: BitSet> Rules<B> {
             out,
         };
         let occupied = pos.occupied();
-        let empty = !occupied & self.playable;
-        for (kind, prog) in self.programs[side].iter().enumerate() {
-            if !prog.can_capture() {
-                continue;
-            }
-            let pieces = pos.kind_bits(side, kind);
-            // Only pieces that can make a first jump start a search: all of them for flying
-            // pieces, for the others those found by one bit-set test per direction.
-            let candidates = if prog.flies.is_empty() {
-                let mut c = B::ZERO;
-                for d in prog.jumps.iter() {
-                    c |= self.step_back(self.step_back(empty, d) & s.takes[kind], d);
-                }
-                c & pieces
-            } else {
-                pieces
-            };
+        // Only pieces that can make a first capture start a search.
+        for (kind, &candidates) in cand.iter().enumerate().take(self.kinds) {
             for sq in BitIter(candidates) {
                 s.from = sq;
                 s.kind0 = kind as u8;
