@@ -82,7 +82,7 @@ pub fn run(args: &Args) -> Result<String, Report> {
     };
     let mut tables = Tables::new(rules);
     let t = Instant::now();
-    let est = tables.solve(&root, &opts).map_err(Report::new)?;
+    let est = tables.solve_fast(&root, &opts).map_err(Report::new)?;
     let secs = t.elapsed().as_secs_f64();
     for note in &tables.notes {
         eprintln!("note: {note}");

@@ -9,7 +9,7 @@
 //! square where it would have been promoted) keep their number and are marked illegal by the solver.
 
 use super::material::Material;
-use crate::engine::geometry::{bit, BitIter, Bits, Sq};
+use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::BitSet;
 use crate::engine::{Position, Rules};
 
@@ -79,7 +79,7 @@ pub struct Indexer {
 
 impl Indexer {
     /// The indexer of a material, or the number of placements (saturated) when it exceeds `u64`.
-    pub fn new(rules: &Rules, material: &Material) -> Result<Indexer, u128> {
+    pub fn new<B: BitSet>(rules: &Rules<B>, material: &Material) -> Result<Indexer, u128> {
         let squares: Vec<Sq> = BitIter(rules.geo.playable).collect();
         // Compact square sets are `u128`s: a board of more playable squares has tables far too
         // large to build anyway.
@@ -155,7 +155,7 @@ impl Indexer {
 
     /// The index of a position of this material (the caller checks the material).
     #[inline]
-    pub fn encode(&self, pos: &Position) -> u64 {
+    pub fn encode<B: BitSet>(&self, pos: &Position<B>) -> u64 {
         let mut occ: u128 = 0;
         let mut idx = 0u64;
         for g in &self.groups {
@@ -177,10 +177,10 @@ impl Indexer {
 
     /// The position of an index, or `None` when the placement is illegal.
     #[inline]
-    pub fn decode(&self, index: u64) -> Option<Position> {
+    pub fn decode<B: BitSet>(&self, index: u64) -> Option<Position<B>> {
         let turn = (index / self.placements) as usize;
         let rest = index % self.placements;
-        let mut pos = Position::empty(turn);
+        let mut pos = Position::<B>::empty_of(turn);
         let mut occ: u128 = 0;
         let mut legal = true;
         for g in &self.groups {
@@ -200,12 +200,12 @@ impl Indexer {
                 legal = false;
             }
             occ |= mine;
-            let mut b = Bits::ZERO;
+            let mut b = B::ZERO;
             let mut m = mine;
             while m != 0 {
                 let i = m.trailing_zeros();
                 m &= m - 1;
-                b |= bit(self.squares[i as usize]);
+                b |= B::bit(self.squares[i as usize]);
             }
             pos.sides[g.side] |= b;
             pos.kinds[g.kind] |= b;
@@ -246,7 +246,7 @@ mod tests {
             let ix = Indexer::new(&v.rules, &m).expect("fits");
             let mut legal = 0;
             for i in 0..ix.len() {
-                if let Some(p) = ix.decode(i) {
+                if let Some(p) = ix.decode::<crate::engine::geometry::Bits>(i) {
                     assert_eq!(Material::of(&p), m);
                     assert_eq!(ix.encode(&p), i, "{name} {text}");
                     legal += 1;

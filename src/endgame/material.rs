@@ -15,7 +15,7 @@ impl Material {
     /// The material of a position.
     #[inline]
     #[allow(clippy::needless_range_loop)]
-    pub fn of(pos: &Position) -> Material {
+    pub fn of<B: BitSet>(pos: &Position<B>) -> Material {
         let mut m = Material::default();
         for side in 0..2 {
             for kind in 0..MAX_KINDS {
@@ -27,7 +27,7 @@ impl Material {
 
     /// Parse `KK v K`: the first side's pieces, `v`, the second side's, written with the variant's
     /// piece letters; `-` (or nothing) for a side without pieces.
-    pub fn parse(rules: &Rules, text: &str) -> Result<Material, EndgameError> {
+    pub fn parse<B: BitSet>(rules: &Rules<B>, text: &str) -> Result<Material, EndgameError> {
         let letters: String = (0..rules.kinds)
             .map(|k| format!("{} ({})", rules.piece_letter(k), rules.spec.pieces[k].name))
             .collect::<Vec<_>>()
@@ -93,7 +93,7 @@ impl Material {
 
     /// The pieces of one side in the written form (`KK`, `-` when none). Higher kinds first, as
     /// endgames are usually written (`KM`, not `MK`).
-    pub fn side_name(&self, rules: &Rules, side: usize) -> String {
+    pub fn side_name<B: BitSet>(&self, rules: &Rules<B>, side: usize) -> String {
         let mut s = String::new();
         for kind in (0..rules.kinds).rev() {
             for _ in 0..self.counts[side][kind] {
@@ -107,7 +107,7 @@ impl Material {
     }
 
     /// The written form: `KK v K`.
-    pub fn name(&self, rules: &Rules) -> String {
+    pub fn name<B: BitSet>(&self, rules: &Rules<B>) -> String {
         format!(
             "{} v {}",
             self.side_name(rules, 0),
@@ -129,7 +129,7 @@ impl Material {
 
     /// Materials one move can lead to (a superset): one piece of either side removed (a capture of
     /// several pieces is a chain of these) or one piece promoted to a kind its rules name.
-    pub fn successors(&self, rules: &Rules) -> Vec<Material> {
+    pub fn successors<B: BitSet>(&self, rules: &Rules<B>) -> Vec<Material> {
         let mut out = Vec::new();
         for side in 0..2 {
             for kind in 0..rules.kinds {

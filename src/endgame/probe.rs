@@ -54,7 +54,7 @@ pub fn probe(variant: &Variant, pos: &Position) -> Result<String, miette::Report
         max_memory: super::cli::DEFAULT_MAX_MEMORY,
         progress: false,
     };
-    tables.solve(&m, &opts).map_err(miette::Report::new)?;
+    tables.solve_fast(&m, &opts).map_err(miette::Report::new)?;
     for note in &tables.notes {
         out.push_str(&format!("note: {note}\n"));
     }

@@ -5,7 +5,7 @@ use super::material::Material;
 use super::store;
 use super::value::{self, Packed, Value};
 use super::EndgameError;
-use crate::engine::geometry::{bit, NONE};
+use crate::engine::geometry::NONE;
 use crate::engine::BitSet;
 use crate::engine::{GenOptions, Move, Position, Rules};
 use crate::interrupt;
@@ -47,8 +47,8 @@ pub struct Options {
 pub type Notes = Vec<String>;
 
 /// Every table solved so far, by material.
-pub struct Tables<'r> {
-    pub rules: &'r Rules,
+pub struct Tables<'r, B: BitSet = crate::engine::geometry::Bits> {
+    pub rules: &'r Rules<B>,
     pub tables: HashMap<Material, Table>,
     pub notes: Notes,
     /// The angles each (side, kind) makes quiet moves in.
@@ -71,7 +71,7 @@ pub struct Solved {
 
 impl Solved {
     /// The value of any position whose material is solved.
-    pub fn value(&self, pos: &Position) -> Option<Value> {
+    pub fn value<W: BitSet>(&self, pos: &Position<W>) -> Option<Value> {
         let t = self.tables.get(&Material::of(pos))?;
         let mut p = *pos;
         p.runs = Default::default();
@@ -87,7 +87,40 @@ pub struct Estimate {
 }
 
 impl<'r> Tables<'r> {
-    pub fn new(rules: &'r Rules) -> Tables<'r> {
+    /// [`Tables::solve`] on the narrowest bit-set width the board fits (the same tables, built
+    /// faster); the tables solved are kept here.
+    pub fn solve_fast(
+        &mut self,
+        root: &Material,
+        opts: &Options,
+    ) -> Result<Estimate, EndgameError> {
+        fn on<C: BitSet>(
+            wide: &mut Tables<'_>,
+            rules: &Rules<C>,
+            root: &Material,
+            opts: &Options,
+        ) -> Result<Estimate, EndgameError> {
+            let mut t = Tables::new(rules);
+            t.tables = std::mem::take(&mut wide.tables);
+            t.notes = std::mem::take(&mut wide.notes);
+            let r = t.solve(root, opts);
+            wide.tables = t.tables;
+            wide.notes = t.notes;
+            r
+        }
+        let rules = self.rules;
+        if let Some(n) = rules.narrow.as_deref() {
+            on(self, n, root, opts)
+        } else if let Some(m) = rules.mid.as_deref() {
+            on(self, m, root, opts)
+        } else {
+            self.solve(root, opts)
+        }
+    }
+}
+
+impl<'r, B: BitSet> Tables<'r, B> {
+    pub fn new(rules: &'r Rules<B>) -> Tables<'r, B> {
         let mut quiet_dirs = [[QuietDirs::default(); crate::engine::rules::MAX_KINDS]; 2];
         for (side, progs) in rules.programs.iter().enumerate() {
             for (kind, p) in progs.iter().enumerate() {
@@ -112,8 +145,8 @@ impl<'r> Tables<'r> {
         }
     }
 
-    /// The value of any position whose material is solved.
-    pub fn value(&self, pos: &Position) -> Option<Value> {
+    /// The value of any position whose material is solved (in any width).
+    pub fn value<W: BitSet>(&self, pos: &Position<W>) -> Option<Value> {
         let t = self.tables.get(&Material::of(pos))?;
         let mut p = *pos;
         p.runs = Default::default();
@@ -129,7 +162,7 @@ impl<'r> Tables<'r> {
     }
 
     #[inline]
-    fn packed(&self, pos: &Position) -> Packed {
+    fn packed(&self, pos: &Position<B>) -> Packed {
         match self.tables.get(&Material::of(pos)) {
             Some(t) => t.values[t.index.encode(pos) as usize],
             None => value::DRAW,
@@ -153,9 +186,9 @@ impl<'r> Tables<'r> {
         // Depth-first: successors before the material itself. A promotion cycle cannot be ordered.
         let mut order = Vec::new();
         let mut state: HashMap<Material, u8> = HashMap::new();
-        fn visit(
+        fn visit<B: BitSet>(
             m: Material,
-            rules: &Rules,
+            rules: &Rules<B>,
             state: &mut HashMap<Material, u8>,
             order: &mut Vec<Material>,
         ) -> Result<(), EndgameError> {
@@ -310,7 +343,7 @@ impl<'r> Tables<'r> {
                 if interrupt::requested() {
                     return out;
                 }
-                let mut buf: Vec<Move> = Vec::with_capacity(128);
+                let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
                 for (j, (val, cnt)) in vals.iter_mut().zip(cnts.iter_mut()).enumerate() {
                     let i = ci * CHUNK + j;
                     let Some(pos) = index.decode(i as u64) else {
@@ -427,7 +460,7 @@ impl<'r> Tables<'r> {
                         if interrupt::requested() {
                             return out;
                         }
-                        let mut buf: Vec<Move> = Vec::with_capacity(128);
+                        let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
                         for &q in qs {
                             self.unmove(index, &values, q, &mut buf, &mut out);
                         }
@@ -491,11 +524,11 @@ impl<'r> Tables<'r> {
         index: &Indexer,
         values: &[Packed],
         q: u32,
-        buf: &mut Vec<Move>,
+        buf: &mut Vec<Move<B>>,
         out: &mut Vec<(u32, u16, bool)>,
     ) {
         let rules = self.rules;
-        let Some(pos) = index.decode(q as u64) else {
+        let Some(pos) = index.decode::<B>(q as u64) else {
             return;
         };
         let q_lost = matches!(Value::unpack(values[q as usize]), Value::Loss(_));
@@ -528,7 +561,7 @@ impl<'r> Tables<'r> {
                     first = false;
                     if !occupied.has(f) {
                         let mut p = pos;
-                        let (from, to) = (bit(f), bit(t));
+                        let (from, to) = (B::bit(f), B::bit(t));
                         p.sides[mover] = (p.sides[mover] & !to) | from;
                         p.kinds[kind] = (p.kinds[kind] & !to) | from;
                         p.turn = mover as u8;

@@ -29,7 +29,7 @@ fn fnv(bytes: &[u8], mut h: u64) -> u64 {
 const FNV_START: u64 = 0xcbf29ce484222325;
 
 /// A hash of the compiled rules: tables of different rules never share a file.
-pub fn rules_hash(rules: &Rules) -> u64 {
+pub fn rules_hash<B: crate::engine::BitSet>(rules: &Rules<B>) -> u64 {
     let text = format!("{:?}|{}", rules.spec, FORMAT);
     fnv(text.as_bytes(), FNV_START)
 }
@@ -47,7 +47,7 @@ pub fn default_dir() -> Option<PathBuf> {
     env("HOME").map(|h| PathBuf::from(h).join(".cache").join("damelab"))
 }
 
-pub fn path(dir: &Path, rules: &Rules, m: &Material) -> PathBuf {
+pub fn path<B: crate::engine::BitSet>(dir: &Path, rules: &Rules<B>, m: &Material) -> PathBuf {
     dir.join(format!("{:016x}-{}.dlt", rules_hash(rules), m.key()))
 }
 
@@ -73,9 +73,9 @@ fn checksum(values: &[Packed]) -> u64 {
 
 /// The values of a cached table: `Ok(None)` when there is no file, `Err(note)` when there is one
 /// that cannot be trusted (it will be rebuilt).
-pub fn load(
+pub fn load<B: crate::engine::BitSet>(
     dir: &Path,
-    rules: &Rules,
+    rules: &Rules<B>,
     m: &Material,
     len: u64,
 ) -> Result<Option<Vec<Packed>>, String> {
@@ -116,7 +116,11 @@ pub fn load(
 }
 
 /// Write a table (to a temporary name, then renamed, so a reader never sees half a file).
-pub fn save(dir: &Path, rules: &Rules, t: &Table) -> Result<(), String> {
+pub fn save<B: crate::engine::BitSet>(
+    dir: &Path,
+    rules: &Rules<B>,
+    t: &Table,
+) -> Result<(), String> {
     let p = path(dir, rules, &t.material);
     let fail = |e: std::io::Error| format!("cannot write the table to `{}`: {e}", p.display());
     std::fs::create_dir_all(dir).map_err(fail)?;
