@@ -477,6 +477,82 @@ impl<B: BitSet> Rules<B> {
         }
     }
 
+    /// Quiet move `k` of the side to move, in [`Rules::generate`]'s order: kind by kind, square by
+    /// square (lowest first), then steps, slides (nearest landing first) and leaps in program order.
+    /// Builds only that move (random playouts draw one move without building the list). `k` must be
+    /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
+    pub fn nth_quiet(&self, pos: &Position<B>, mut k: usize) -> Move<B> {
+        let rules = self;
+        let next = &rules.geo.next;
+        let empty = !pos.occupied();
+        let side = pos.turn();
+        for kind in 0..rules.kinds {
+            let prog = &rules.programs[side][kind];
+            let target = |from: Sq, to: Sq| rules.quiet_target(side, kind, from, to);
+            let movers = rules.quiet_movers(pos, side, kind);
+            if prog.slides.is_empty() && prog.leaps.is_empty() {
+                // Steps only (men): per direction, the pieces that can step that way, found with one
+                // bit-set shift each; a kind with too few moves is passed over whole.
+                let open = empty & rules.playable;
+                let mut can = [B::ZERO; 8];
+                let mut any = B::ZERO;
+                let mut total = 0;
+                for (i, d) in prog.steps.iter().enumerate() {
+                    can[i] = rules.step_back(open, d) & movers;
+                    any |= can[i];
+                    total += can[i].count() as usize;
+                }
+                if k >= total {
+                    k -= total;
+                    continue;
+                }
+                for sq in BitIter(any) {
+                    for (i, d) in prog.steps.iter().enumerate() {
+                        if can[i].has(sq) {
+                            if k == 0 {
+                                return target(sq, next[d as usize][sq as usize]);
+                            }
+                            k -= 1;
+                        }
+                    }
+                }
+                unreachable!("the count of the kind's moves covers k");
+            }
+            for sq in BitIter(movers) {
+                for d in prog.steps.iter() {
+                    let t = next[d as usize][sq as usize];
+                    if t != NONE && empty.has(t) {
+                        if k == 0 {
+                            return target(sq, t);
+                        }
+                        k -= 1;
+                    }
+                }
+                for d in prog.slides.iter() {
+                    let mut t = next[d as usize][sq as usize];
+                    let mut left = prog.slide_max;
+                    while t != NONE && left > 0 && empty.has(t) {
+                        if k == 0 {
+                            return target(sq, t);
+                        }
+                        k -= 1;
+                        t = next[d as usize][t as usize];
+                        left -= 1;
+                    }
+                }
+                for leap in &prog.leaps {
+                    if let Some(t) = rules.leap_target(pos, side, sq, leap) {
+                        if k == 0 {
+                            return target(sq, t);
+                        }
+                        k -= 1;
+                    }
+                }
+            }
+        }
+        panic!("nth_quiet: fewer quiet moves than asked for");
+    }
+
     /// Where a leap over a file of own pieces lands, if it can be made.
     #[inline(always)]
     fn leap_target(
