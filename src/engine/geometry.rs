@@ -6,7 +6,7 @@
 //!   `(rank * stride + file) / 2` with an odd `stride` (`width + 1` for an even width, `width` for
 //!   an odd one), so that a step in any direction is the same index difference on every rank.
 //!
-//! A step of a whole set of squares at once ([`Geometry::step`]) first keeps only the squares
+//! A step of a whole set of squares at once ([`Rules::step`](super::Rules::step)) first keeps only the squares
 //! that have a neighbour that way, so nothing wraps onto the next rank. [`LAYOUT_BITS`] bounds
 //! the indices: a board is accepted when [`layout_size`] is at most that.
 

@@ -17,4 +17,4 @@ pub use moves::Move;
 pub use outcome::{EndReason, Outcome};
 pub use perft::{PerftError, PerftLimits};
 pub use position::Position;
-pub use rules::{CompileError, Rules, WidthJob};
+pub use rules::{CompileError, Rules};

@@ -49,8 +49,8 @@ impl From<Interrupted> for PerftError {
     }
 }
 
-/// Run `$e` on the narrowest width the board fits instead, when there is one (see
-/// [`Rules::fastest`]): `$n` names those rules in `$e`.
+/// Run `$e` on the narrowest width the board fits instead ([`Rules::narrow`], [`Rules::mid`]),
+/// when there is one: `$n` names those rules in `$e`.
 macro_rules! on_narrower {
     ($self:ident, $n:ident => $e:expr) => {
         if let Some($n) = &$self.narrow {

@@ -106,7 +106,7 @@ pub struct KeyField {
 }
 
 /// The longest capture sequence a move can record. A board is accepted when its layout uses at
-/// most [`LAYOUT_BITS`](super::geometry::LAYOUT_BITS) = 255 indices, so it has at most 255
+/// most [`LAYOUT_BITS`] = 255 indices, so it has at most 255
 /// playable squares, and a capture takes at most every piece but the capturing one: 254. A move
 /// in a narrower width holds as many as that width has squares ([`BitSet::Route`]).
 /// [`Rules::compile`] checks each board's own bound against these capacities, so a capture
@@ -119,7 +119,8 @@ const fn bits_for(n: u32) -> u32 {
 }
 
 /// A variant, compiled, its bit sets `B` wide (see [`BitSet`]); `Rules` alone is the widest one,
-/// which every accepted board fits, and [`Rules::fastest`] runs work on the narrowest one.
+/// which every accepted board fits, with the same rules in the narrowest width the board fits in
+/// [`Rules::narrow`] or [`Rules::mid`], where perft, the search, self-play and endgame tables run.
 #[derive(Clone, Debug)]
 pub struct Rules<B: BitSet = Bits> {
     pub spec: VariantSpec,
@@ -163,17 +164,11 @@ pub struct Rules<B: BitSet = Bits> {
     pub from: [B; 8],
     /// `rays[sq][angle]`: the squares from `sq` (excluded) to the edge in that direction.
     pub rays: Vec<[B; 8]>,
-    /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft, search
-    /// and self-play run on the narrowest width that fits (see [`Rules::fastest`]).
+    /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft, search,
+    /// self-play and endgame tables run on the narrowest width that fits.
     pub narrow: Option<Box<Rules<u64>>>,
     /// The same rules in 128-bit sets, when the board fits them but not 64 bits, and `B` is wider.
     pub mid: Option<Box<Rules<u128>>>,
-}
-
-/// Work that runs on rules of any bit-set width (see [`Rules::fastest`]).
-pub trait WidthJob {
-    type Output;
-    fn run<W: BitSet>(self, rules: &Rules<W>) -> Self::Output;
 }
 
 /// A compiled variant the engine cannot run (limits of the engine, not of the language).
@@ -435,19 +430,6 @@ impl<B: BitSet> Rules<B> {
             fly_reach,
             fly_land,
             behind_last,
-        }
-    }
-
-    /// Run `job` on these rules in the narrowest bit-set width the board fits (64, 128 or 256
-    /// squares): the same answers, faster.
-    #[inline]
-    pub fn fastest<J: WidthJob>(&self, job: J) -> J::Output {
-        if let Some(n) = &self.narrow {
-            job.run(n)
-        } else if let Some(m) = &self.mid {
-            job.run(m)
-        } else {
-            job.run(self)
         }
     }
 

@@ -102,8 +102,9 @@ pub fn format_score(s: Score) -> String {
 }
 
 /// Generic over the bit-set width of its rules (see [`BitSet`]); `Searcher` alone is the widest
-/// one, which searches on the narrowest width the board fits. A position hashes and scores the same in every width and the generator lists its moves in
-/// the same order, so a search gives the same result in each (see [`Searcher::search_fast`]).
+/// one, which searches on the narrowest width the board fits. A position hashes and scores the
+/// same in every width and the generator lists its moves in the same order, so a search gives the
+/// same result in each (see [`Searcher::search`]).
 pub struct Searcher<B: BitSet = Bits> {
     pub rules: Arc<Rules<B>>,
     pub keys: &'static zobrist::Keys,
