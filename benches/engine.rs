@@ -27,10 +27,11 @@ fn main() {
             max_plies: 400,
             opening_plies: 0,
         };
-        // As `selfplay::run` does: on 64-bit sets when the board fits them.
-        let (n, plies, secs) = match &rules.narrow {
-            Some(narrow) => playouts(narrow, &settings, seconds),
-            None => playouts(&rules, &settings, seconds),
+        // As `selfplay::run` does: on the narrowest bit-set width the board fits.
+        let (n, plies, secs) = match (&rules.narrow, &rules.mid) {
+            (Some(narrow), _) => playouts(narrow, &settings, seconds),
+            (None, Some(mid)) => playouts(mid, &settings, seconds),
+            (None, None) => playouts(&rules, &settings, seconds),
         };
         println!(
             "  {name:<20} {:>9.0} playouts/s  ({:.0} plies per game)",

@@ -268,7 +268,7 @@ fn every_width_searches_and_plays_the_same() {
             let s = settings(name, 3, random);
             let mut buf = Vec::new();
             let mut wbuf = Vec::new();
-            let narrow = Arc::new((**r.narrow.as_ref().unwrap()).clone());
+            let narrow = r.narrow.clone().expect("fits 64-bit sets");
             let mut fe = Searcher::new(narrow.clone(), 1);
             let mut se = Searcher::new(wide.clone(), 1);
             for i in 0..3 {

@@ -187,7 +187,8 @@ impl<B: BitSet> Rules<B> {
             return false;
         }
         let side = pos.turn();
-        self.any_capture(pos, side) || self.count_quiet(pos, side) > 0
+        let mut cand = [B::ZERO; MAX_KINDS];
+        self.capture_candidates(pos, side, &mut cand) || self.count_quiet(pos, side) > 0
     }
 
     /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
@@ -265,46 +266,6 @@ impl<B: BitSet> Rules<B> {
             }
         }
         pos.sides[1 - side] & bits
-    }
-
-    /// Whether `side` has any capture: short jumps tested for all pieces of a kind at once with
-    /// bit-set shifts, flying jumps square by square.
-    fn any_capture(&self, pos: &Position<B>, side: usize) -> bool {
-        let geo = &self.geo;
-        let occupied = pos.occupied();
-        let empty = !occupied & self.playable;
-        for kind in 0..self.kinds {
-            let prog = &self.programs[side][kind];
-            let pieces = pos.kind_bits(side, kind);
-            if pieces.none() || !prog.can_capture() {
-                continue;
-            }
-            let capturable = self.takes_bits(pos, side, kind);
-            for d in prog.jumps.iter() {
-                let overs = self.step_back(empty, d) & capturable;
-                if (self.step_back(overs, d) & pieces).any() {
-                    return true;
-                }
-            }
-            if prog.flies.is_empty() {
-                continue;
-            }
-            for sq in BitIter(pieces) {
-                for d in prog.flies.iter() {
-                    // The first piece on the line, by one look at the ray.
-                    let Some(t) = self.first_on_ray(sq, d, occupied) else {
-                        continue;
-                    };
-                    if capturable.has(t) && self.ray_dist(sq, d, t) <= prog.fly_reach as u32 {
-                        let land = geo.next[d as usize][t as usize];
-                        if land != NONE && !occupied.has(land) {
-                            return true;
-                        }
-                    }
-                }
-            }
-        }
-        false
     }
 
     /// Per kind, the pieces of `side` that can make a first capture (exactly those from which

@@ -8,6 +8,7 @@ use crate::spec::{
     Angle, AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal,
     SquareSet, VariantSpec, Zone,
 };
+use std::sync::Arc;
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
 pub const MAX_KINDS: usize = 4;
@@ -166,9 +167,9 @@ pub struct Rules<B: BitSet = Bits> {
     pub rays: Vec<[B; 8]>,
     /// The same rules in 64-bit sets, when the board fits them and `B` is wider: perft, search,
     /// self-play and endgame tables run on the narrowest width that fits.
-    pub narrow: Option<Box<Rules<u64>>>,
+    pub narrow: Option<Arc<Rules<u64>>>,
     /// The same rules in 128-bit sets, when the board fits them but not 64 bits, and `B` is wider.
-    pub mid: Option<Box<Rules<u128>>>,
+    pub mid: Option<Arc<Rules<u128>>>,
 }
 
 /// A compiled variant the engine cannot run (limits of the engine, not of the language).
@@ -314,12 +315,12 @@ impl<B: BitSet> Rules<B> {
             from: geo.from.map(|b| b.to::<B>()),
             geo,
             narrow: if B::BITS > 64 && size <= 64 {
-                Some(Box::new(Rules::<u64>::compile_width(spec)?))
+                Some(Arc::new(Rules::<u64>::compile_width(spec)?))
             } else {
                 None
             },
             mid: if B::BITS > 128 && size > 64 && size <= 128 {
-                Some(Box::new(Rules::<u128>::compile_width(spec)?))
+                Some(Arc::new(Rules::<u128>::compile_width(spec)?))
             } else {
                 None
             },

@@ -413,13 +413,7 @@ impl Session {
                 Err(e) => {
                     // The moves before it are kept, as for an illegal move.
                     self.failed += 1;
-                    if words.len() > 1 {
-                        out.push_str(&format!(
-                            "played {i} of the line's {} moves; move {} (`{word}`) is not checked\n",
-                            words.len(),
-                            i + 1
-                        ));
-                    }
+                    out.push_str(&played_before(i, words.len(), word, "is not checked"));
                     out.push_str(&self.render_report(&Report::new(e)));
                     if i > 0 {
                         self.game = trial;
@@ -432,18 +426,12 @@ impl Session {
                 Ok(mv) => mv,
                 Err(e) => {
                     self.failed += 1;
-                    if words.len() > 1 {
-                        out.push_str(&format!(
-                            "played {i} of the line's {} moves; move {} (`{word}`) is not legal{}\n",
-                            words.len(),
-                            i + 1,
-                            if i + 1 < words.len() {
-                                " and the moves after it were not tried"
-                            } else {
-                                ""
-                            }
-                        ));
-                    }
+                    let what = if i + 1 < words.len() {
+                        "is not legal and the moves after it were not tried"
+                    } else {
+                        "is not legal"
+                    };
+                    out.push_str(&played_before(i, words.len(), word, what));
                     // An illegal move gets the rule that forbids it, as `explain` would say.
                     out.push_str(&self.render_report(&input_error(e)));
                     if let Ok(why) = explain(&trial, word) {
@@ -877,5 +865,18 @@ impl Session {
             }
         }
         Ok(out)
+    }
+}
+
+/// On a line of several moves, how many were played before move `i` (`word`) stopped it; nothing
+/// for a single move.
+fn played_before(i: usize, total: usize, word: &str, what: &str) -> String {
+    if total > 1 {
+        format!(
+            "played {i} of the line's {total} moves; move {} (`{word}`) {what}\n",
+            i + 1
+        )
+    } else {
+        String::new()
     }
 }

@@ -141,11 +141,11 @@ impl<B: BitSet> Searcher<B> {
         let narrow = rules
             .narrow
             .as_ref()
-            .map(|n| Box::new(Searcher::new(Arc::new((**n).clone()), tt_mib)));
+            .map(|n| Box::new(Searcher::new(n.clone(), tt_mib)));
         let mid = rules
             .mid
             .as_ref()
-            .map(|m| Box::new(Searcher::new(Arc::new((**m).clone()), tt_mib)));
+            .map(|m| Box::new(Searcher::new(m.clone(), tt_mib)));
         // The narrow searcher has the table; this one never searches.
         let tt_mib = if narrow.is_some() || mid.is_some() {
             0

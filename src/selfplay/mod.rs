@@ -458,21 +458,9 @@ pub fn run(
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
     if let Some(n) = &rules.narrow {
-        run_width(
-            &Arc::new((**n).clone()),
-            settings,
-            indices,
-            threads,
-            progress,
-        )
+        run_width(n, settings, indices, threads, progress)
     } else if let Some(m) = &rules.mid {
-        run_width(
-            &Arc::new((**m).clone()),
-            settings,
-            indices,
-            threads,
-            progress,
-        )
+        run_width(m, settings, indices, threads, progress)
     } else {
         run_width(rules, settings, indices, threads, progress)
     }
