@@ -258,7 +258,11 @@ impl<B: BitSet> Rules<B> {
     /// The enemy pieces a piece of `kind` may capture.
     #[inline(always)]
     fn takes_bits(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
-        let takes = self.programs[side][kind].takes;
+        let prog = &self.programs[side][kind];
+        if prog.takes_all {
+            return pos.sides[1 - side];
+        }
+        let takes = prog.takes;
         let mut bits = B::ZERO;
         for k in 0..self.kinds {
             if takes & (1 << k) != 0 {
@@ -818,7 +822,10 @@ impl<B: BitSet> Search<'_, B> {
         // when the rules were compiled): the route always fits, nothing is ever cut short.
         debug_assert!(self.n < self.rules.max_captures as usize);
         self.path.as_mut()[self.n] = land;
-        self.taken.as_mut()[self.n] = self.pos.kind_at(over) as u8;
+        if !self.rules.count_only {
+            // Only a priority beyond the count looks at the kinds taken (`key`).
+            self.taken.as_mut()[self.n] = self.pos.kind_at(over) as u8;
+        }
         self.captured |= B::bit(over);
         self.n += 1;
         match self.rules.mid_capture {

@@ -31,7 +31,9 @@ impl<B: BitSet> Rules<B> {
     /// The outcome a position has by the material rules alone, whatever its moves.
     pub fn material_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let game = &self.spec.game;
-        for &(win, lose) in &game.lone_wins {
+        // A lone piece against a lone piece: two pieces on the board (one count for every rule).
+        let lone = !game.lone_wins.is_empty() && pos.occupied().count() == 2;
+        for &(win, lose) in game.lone_wins.iter().filter(|_| lone) {
             for side in 0..2 {
                 let mine = pos.sides[side];
                 let theirs = pos.sides[1 - side];

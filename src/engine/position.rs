@@ -120,7 +120,7 @@ impl<B: BitSet> Position<B> {
     }
 
     /// The position after `mv` (which must be legal here).
-    #[inline]
+    #[inline(always)]
     pub fn play(&self, mv: &Move<B>) -> Position<B> {
         let me = self.turn as usize;
         let from = B::bit(mv.from);
@@ -138,16 +138,9 @@ impl<B: BitSet> Position<B> {
         // captured mask never removes the mover itself.
         let mine = (mine & !from) | to;
         let theirs = theirs & !cap;
-        let kinds = std::array::from_fn(|k| {
-            let mut x = self.kinds[k] & !cap;
-            if k == mv.kind_before as usize {
-                x &= !from;
-            }
-            if k == mv.kind_after as usize {
-                x |= to;
-            }
-            x
-        });
+        let mut kinds = self.kinds.map(|x| x & !cap);
+        kinds[mv.kind_before as usize % MAX_KINDS] &= !from;
+        kinds[mv.kind_after as usize % MAX_KINDS] |= to;
         let mut runs = self.runs;
         if (mv.run as u8 | runs[0].count | runs[1].count) != 0 {
             let r = &mut runs[me];

@@ -61,6 +61,9 @@ pub struct PieceProgram<B: BitSet = Bits> {
     pub flies: Dirs,
     /// Bit mask of enemy kinds this piece may capture.
     pub takes: u8,
+    /// It may capture every enemy kind (`takes` covers them all): the generator then takes the
+    /// enemy's whole set without looking at kinds.
+    pub takes_all: bool,
     /// (kind it becomes, zone), first match wins.
     pub promotions: Vec<(u8, B)>,
     /// Every square of `promotions` (a quiet move elsewhere never promotes).
@@ -128,7 +131,7 @@ pub struct Rules<B: BitSet = Bits> {
     pub geo: Geometry,
     pub kinds: usize,
     /// `programs[side][kind]`.
-    pub programs: [Vec<PieceProgram<B>>; 2],
+    pub programs: [[PieceProgram<B>; MAX_KINDS]; 2],
     pub compulsory: bool,
     pub removal: Removal,
     pub no_180: bool,
@@ -239,12 +242,15 @@ impl<B: BitSet> Rules<B> {
             }
         }
 
-        let mut programs: [Vec<PieceProgram<B>>; 2] = [Vec::new(), Vec::new()];
-        for (side, progs) in programs.iter_mut().enumerate() {
-            for piece in &spec.pieces {
-                progs.push(Self::program(spec, &geo, &start, side, piece));
-            }
-        }
+        // Inline arrays (no pointer to chase in the generator); kinds past `kinds` stay empty.
+        let programs: [[PieceProgram<B>; MAX_KINDS]; 2] = std::array::from_fn(|side| {
+            std::array::from_fn(|k| {
+                spec.pieces
+                    .get(k)
+                    .map(|piece| Self::program(spec, &geo, &start, side, piece))
+                    .unwrap_or_default()
+            })
+        });
 
         let mut ranks_desc: Vec<u8> = spec.pieces.iter().map(|p| p.rank).collect();
         ranks_desc.sort_unstable_by(|a, b| b.cmp(a));
@@ -422,6 +428,7 @@ impl<B: BitSet> Rules<B> {
             jumps: Dirs::from_set(jump_set, side),
             flies: Dirs::from_set(fly_set, side),
             takes,
+            takes_all: takes.count_ones() as usize == spec.pieces.len(),
             promotions,
             promotion_zone,
             rank: piece.rank,
