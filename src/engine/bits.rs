@@ -58,6 +58,16 @@ pub trait BitSet:
     fn without_lowest(self) -> Self;
     /// Every square moved by `delta` index places; squares pushed out of range vanish.
     fn shift(self, delta: i16) -> Self;
+    /// [`BitSet::shift`] where the caller keeps only squares whose step stays on the board: the
+    /// squares that would leave the range may come back at the other end (a rotation, one
+    /// instruction on the primitive widths). Exact for [`Rules::step`](super::Rules::step) and
+    /// [`Rules::step_back`](super::Rules::step_back), which mask by the squares that have a
+    /// neighbour that way: a step is the same index difference everywhere, so a square that
+    /// came round is never one of them.
+    #[inline(always)]
+    fn shift_wrapping(self, delta: i16) -> Self {
+        self.shift(delta)
+    }
     /// The set from a `u128` (the squares must fit).
     fn from_u128(bits: u128) -> Self;
     /// The set as a `u128` (the squares must fit).
@@ -78,6 +88,11 @@ pub trait BitSet:
     fn to<C: BitSet>(self) -> C {
         let (hi, lo) = self.halves();
         C::from_halves(hi, lo)
+    }
+    /// Whether the set has exactly one square (no population count).
+    #[inline(always)]
+    fn is_single(self) -> bool {
+        self.any() && self.without_lowest().none()
     }
     /// Whether the set holds `sq`.
     #[inline(always)]
@@ -125,6 +140,10 @@ macro_rules! prim_bitset {
                 } else {
                     self >> (-delta) as u32
                 }
+            }
+            #[inline(always)]
+            fn shift_wrapping(self, delta: i16) -> Self {
+                self.rotate_left(delta as i32 as u32 & (<$t>::BITS - 1))
             }
             #[inline(always)]
             fn from_u128(bits: u128) -> Self {

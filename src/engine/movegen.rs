@@ -226,13 +226,13 @@ impl<B: BitSet> Rules<B> {
     /// way vanish.
     #[inline(always)]
     pub fn step(&self, bits: B, angle: u8) -> B {
-        (bits & self.from[angle as usize]).shift(self.geo.delta[angle as usize])
+        (bits & self.from[angle as usize]).shift_wrapping(self.geo.delta[angle as usize])
     }
 
     /// The squares from which one step in direction `angle` reaches a square of `bits`.
     #[inline(always)]
     pub fn step_back(&self, bits: B, angle: u8) -> B {
-        bits.shift(-self.geo.delta[angle as usize]) & self.from[angle as usize]
+        bits.shift_wrapping(-self.geo.delta[angle as usize]) & self.from[angle as usize]
     }
 
     /// The first square of `occupied` on the line from `sq` in direction `angle`, if any.
@@ -303,7 +303,10 @@ impl<B: BitSet> Rules<B> {
                         let Some(t) = self.first_on_ray(sq, d, occupied) else {
                             continue;
                         };
-                        if capturable.has(t) && self.ray_dist(sq, d, t) <= prog.fly_reach as u32 {
+                        if capturable.has(t)
+                            && (prog.fly_reach == u8::MAX
+                                || self.ray_dist(sq, d, t) <= prog.fly_reach as u32)
+                        {
                             let land = self.geo.next[d as usize][t as usize];
                             if land != NONE && !occupied.has(land) {
                                 found |= B::bit(sq);
@@ -558,13 +561,18 @@ impl<B: BitSet> Rules<B> {
                 n += (self.step(pieces, d) & empty).count() as u64;
             }
             for d in prog.slides.iter() {
+                // In one direction a square is reached by one piece at most (the nearest behind
+                // it: a piece blocks the ones farther back), so one count of the squares reached
+                // is the number of moves.
                 let mut front = self.step(pieces, d) & empty;
+                let mut reach = B::ZERO;
                 let mut left = prog.slide_max;
                 while front.any() && left > 0 {
-                    n += front.count() as u64;
+                    reach |= front;
                     front = self.step(front, d) & empty;
                     left -= 1;
                 }
+                n += reach.count() as u64;
             }
             for leap in &prog.leaps {
                 for sq in BitIter(pieces) {
@@ -672,7 +680,7 @@ impl<B: BitSet> Search<'_, B> {
             self.blockers
         };
         let sq = rules.first_on_ray(cur, d, standing)?;
-        if !capturable.has(sq) || rules.ray_dist(cur, d, sq) > reach as u32 {
+        if !capturable.has(sq) || (reach != u8::MAX && rules.ray_dist(cur, d, sq) > reach as u32) {
             return None;
         }
         let land = rules.geo.next[d as usize][sq as usize];

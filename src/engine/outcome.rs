@@ -31,15 +31,14 @@ impl<B: BitSet> Rules<B> {
     /// The outcome a position has by the material rules alone, whatever its moves.
     pub fn material_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let game = &self.spec.game;
-        // A lone piece against a lone piece: two pieces on the board (one count for every rule).
-        let lone = !game.lone_wins.is_empty() && pos.occupied().count() == 2;
+        // A lone piece against a lone piece: one test for every rule.
+        let lone =
+            !game.lone_wins.is_empty() && pos.sides[0].is_single() && pos.sides[1].is_single();
         for &(win, lose) in game.lone_wins.iter().filter(|_| lone) {
             for side in 0..2 {
                 let mine = pos.sides[side];
                 let theirs = pos.sides[1 - side];
-                if mine.count() == 1
-                    && theirs.count() == 1
-                    && (pos.kinds[win as usize] & mine).any()
+                if (pos.kinds[win as usize] & mine).any()
                     && (pos.kinds[lose as usize] & theirs).any()
                 {
                     return Some(Outcome {
