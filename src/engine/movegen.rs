@@ -171,7 +171,7 @@ impl<B: BitSet> Rules<B> {
         // Most positions have no capture: one bulk test spares the capture search its setup.
         let mut cand = [B::ZERO; MAX_KINDS];
         if self.capture_candidates(pos, side, &mut cand) {
-            let found = self.capture_search(pos, side, &cand, out, opts, budget)?;
+            let found = self.capture_search(pos, side, &cand, out, opts, budget, false)? > 0;
             if found && self.compulsory {
                 return Ok(());
             }
@@ -215,11 +215,11 @@ impl<B: BitSet> Rules<B> {
         if !self.capture_candidates(pos, side, &mut cand) {
             return Ok(self.count_quiet(pos, side));
         }
-        let found = self.capture_search(pos, side, &cand, buf, opts, budget)?;
-        if found && self.compulsory {
-            return Ok(buf.len() as u64);
+        let captures = self.capture_search(pos, side, &cand, buf, opts, budget, true)?;
+        if captures > 0 && self.compulsory {
+            return Ok(captures);
         }
-        Ok(buf.len() as u64 + self.count_quiet(pos, side))
+        Ok(captures + self.count_quiet(pos, side))
     }
 
     /// Move every square of `bits` one step in direction `angle`; squares with no neighbour that
@@ -322,6 +322,10 @@ impl<B: BitSet> Rules<B> {
         any.any()
     }
 
+    /// The capture moves of `side`, appended to `out`, and how many. When `counting`, only the
+    /// number is wanted: moves taking one piece (never the same move twice) are counted without
+    /// being built, and `out` holds only the others.
+    #[allow(clippy::too_many_arguments)]
     fn capture_search(
         &self,
         pos: &Position<B>,
@@ -330,7 +334,8 @@ impl<B: BitSet> Rules<B> {
         out: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
-    ) -> Result<bool, TooManyRoutes> {
+        counting: bool,
+    ) -> Result<u64, TooManyRoutes> {
         let start = out.len();
         let mut takes = [B::ZERO; MAX_KINDS];
         let mut all_takes = B::ZERO;
@@ -362,6 +367,8 @@ impl<B: BitSet> Rules<B> {
             budget,
             over: false,
             scratch: None,
+            counting,
+            singles: 0,
             out,
         };
         let occupied = pos.occupied();
@@ -380,7 +387,7 @@ impl<B: BitSet> Rules<B> {
             }
         }
         s.give_back_scratch();
-        Ok(s.out.len() > start)
+        Ok((s.out.len() - start) as u64 + s.singles)
     }
 
     fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move<B> {
@@ -619,6 +626,10 @@ struct Search<'a, B: BitSet> {
     over: bool,
     /// The hash sets of a long search, taken from the thread's scratch when first needed.
     scratch: Option<Box<Scratch>>,
+    /// Only the number of moves is wanted (perft's last ply).
+    counting: bool,
+    /// When counting: the moves of one capture found at the best priority so far, not built.
+    singles: u64,
     out: &'a mut Vec<Move<B>>,
 }
 
@@ -721,7 +732,8 @@ impl<B: BitSet> Search<'_, B> {
     /// as the best sequence found (when the count comes first), or the state was searched before.
     #[inline(always)]
     fn skip(&mut self, cur: Sq, kind: u8, last: u8) -> bool {
-        if self.best_count != 0
+        // (Counted only when the best sequence takes more than this one has so far.)
+        if self.best_count > self.n as u32
             && self.n as u32 + (self.all_takes & !self.captured).count() < self.best_count
         {
             return true;
@@ -869,6 +881,7 @@ impl<B: BitSet> Search<'_, B> {
             Some(b) if key == b => {}
             _ => {
                 self.out.truncate(self.start);
+                self.singles = 0;
                 self.best = Some(key);
                 if self.rules.count_first {
                     self.best_count =
@@ -880,6 +893,12 @@ impl<B: BitSet> Search<'_, B> {
                     }
                 }
             }
+        }
+        // A move taking one piece is never found twice: its route is its origin, the piece and
+        // the landing square.
+        if self.counting && self.n == 1 {
+            self.singles += 1;
+            return;
         }
         let prog = &self.rules.programs[self.side][kind as usize];
         let kind_after = prog.promotion_at(to).unwrap_or(kind);
