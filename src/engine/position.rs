@@ -138,9 +138,18 @@ impl<B: BitSet> Position<B> {
         // captured mask never removes the mover itself.
         let mine = (mine & !from) | to;
         let theirs = theirs & !cap;
-        let mut kinds = self.kinds.map(|x| x & !cap);
-        kinds[mv.kind_before as usize % MAX_KINDS] &= !from;
-        kinds[mv.kind_after as usize % MAX_KINDS] |= to;
+        // Each kind's set computed on its own, with no indexed store: a wide read of a set just
+        // written in part would wait for the store.
+        let kinds = std::array::from_fn(|k| {
+            let mut x = self.kinds[k] & !cap;
+            if k == mv.kind_before as usize {
+                x &= !from;
+            }
+            if k == mv.kind_after as usize {
+                x |= to;
+            }
+            x
+        });
         let mut runs = self.runs;
         if (mv.run as u8 | runs[0].count | runs[1].count) != 0 {
             let r = &mut runs[me];
