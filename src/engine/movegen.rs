@@ -191,7 +191,8 @@ impl<B: BitSet> Rules<B> {
         self.capture_candidates(pos, side, &mut cand) || self.count_quiet(pos, side) > 0
     }
 
-    /// The number of legal moves of `pos`: the last ply of perft (bulk counting).
+    /// The number of legal moves of `pos`, the quiet ones counted without being built: `buf`
+    /// holds the capture moves (the start of [`Rules::generate`]'s list), if captures there are.
     pub fn count_moves(&self, pos: &Position<B>, buf: &mut Vec<Move<B>>, opts: GenOptions) -> u64 {
         // With no budget the search cannot run out of it.
         self.count_moves_within(pos, buf, opts, u64::MAX)
@@ -206,6 +207,30 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         budget: u64,
     ) -> Result<u64, TooManyRoutes> {
+        self.count_within(pos, buf, opts, budget, false)
+    }
+
+    /// The number of legal moves for perft's last ply: [`Rules::count_moves_within`], except that
+    /// `buf` is scratch space (moves taking one piece are counted without being built).
+    pub(crate) fn count_leaf_within(
+        &self,
+        pos: &Position<B>,
+        buf: &mut Vec<Move<B>>,
+        opts: GenOptions,
+        budget: u64,
+    ) -> Result<u64, TooManyRoutes> {
+        self.count_within(pos, buf, opts, budget, true)
+    }
+
+    #[inline(always)]
+    fn count_within(
+        &self,
+        pos: &Position<B>,
+        buf: &mut Vec<Move<B>>,
+        opts: GenOptions,
+        budget: u64,
+        counting: bool,
+    ) -> Result<u64, TooManyRoutes> {
         buf.clear();
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(0);
@@ -215,7 +240,7 @@ impl<B: BitSet> Rules<B> {
         if !self.capture_candidates(pos, side, &mut cand) {
             return Ok(self.count_quiet(pos, side));
         }
-        let captures = self.capture_search(pos, side, &cand, buf, opts, budget, true)?;
+        let captures = self.capture_search(pos, side, &cand, buf, opts, budget, counting)?;
         if captures > 0 && self.compulsory {
             return Ok(captures);
         }
@@ -427,7 +452,28 @@ impl<B: BitSet> Rules<B> {
         let empty = !pos.occupied();
         for kind in 0..self.kinds {
             let prog = &self.programs[side][kind];
-            for sq in BitIter(self.quiet_movers(pos, side, kind)) {
+            let movers = self.quiet_movers(pos, side, kind);
+            if prog.slides.is_empty() && prog.leaps.is_empty() {
+                // Steps only (men): per direction, the pieces that can step that way, by one
+                // bit-set step each; then square by square, in the same order as below.
+                let open = empty & self.playable;
+                let mut can = [B::ZERO; 8];
+                let mut any = B::ZERO;
+                for (i, d) in prog.steps.iter().enumerate() {
+                    can[i] = self.step_back(open, d) & movers;
+                    any |= can[i];
+                }
+                for sq in BitIter(any) {
+                    for (i, d) in prog.steps.iter().enumerate() {
+                        if can[i].has(sq) {
+                            let t = (sq as i16 + self.geo.delta[d as usize]) as Sq;
+                            out.push(self.quiet_target(side, kind, sq, t));
+                        }
+                    }
+                }
+                continue;
+            }
+            for sq in BitIter(movers) {
                 for d in prog.steps.iter() {
                     let t = next[d as usize][sq as usize];
                     if t != NONE && empty.has(t) {

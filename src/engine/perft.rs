@@ -128,7 +128,9 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            return self.count_moves(pos, buf, opts);
+            return self
+                .count_leaf_within(pos, buf, opts, u64::MAX)
+                .unwrap_or_default();
         }
         self.generate(pos, buf, opts);
         let mut n = 0;
@@ -259,7 +261,7 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            let n = self.count_moves_within(pos, buf, opts, b.limits.route_budget)?;
+            let n = self.count_leaf_within(pos, buf, opts, b.limits.route_budget)?;
             b.tick(n)?;
             return Ok(n);
         }
