@@ -300,7 +300,7 @@ impl<B: BitSet> Rules<B> {
     /// Per kind, the pieces of `side` that can make a first capture (exactly those from which
     /// the capture search finds a move); whether there is any. Short jumps are found for all
     /// pieces of a kind at once by bit-set steps, flying ones by one look along each ray.
-    #[inline]
+    #[inline(always)]
     fn capture_candidates(
         &self,
         pos: &Position<B>,
@@ -601,6 +601,7 @@ impl<B: BitSet> Rules<B> {
 
     /// Quiet moves counted without building them (bulk counting at perft's last ply): steps and
     /// slides of all pieces of a kind at once, by shifting their bit set; leaps square by square.
+    #[inline(always)]
     fn count_quiet(&self, pos: &Position<B>, side: usize) -> u64 {
         let empty = !pos.occupied() & self.playable;
         let mut n = 0u64;
