@@ -144,8 +144,12 @@ pub fn legend(rules: &Rules, style: Style) -> String {
 pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -> String {
     let geo = &rules.geo;
     let numbered = geo.notation == Notation::Numbered;
-    // Cell content width: two characters for square numbers.
-    let w = if numbered { 2 } else { 1 };
+    // Cell content width: two characters for square numbers, three past 99.
+    let w = match (numbered, geo.numbered.len()) {
+        (false, _) => 1,
+        (true, n) if n > 99 => 3,
+        (true, _) => 2,
+    };
     let pal = palette(rules);
     let all = rules.spec.board.squares == SquareSet::All;
     let mut marked = Vec::new();
@@ -204,7 +208,7 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
             out.push_str(&format!(" {}", r + 1));
         } else {
             // The numbers of the rank's playable squares, since moves are written with them.
-            let nums: Vec<u8> = (0..geo.width)
+            let nums: Vec<u16> = (0..geo.width)
                 .filter_map(|f| geo.square((f, r)))
                 .filter(|&sq| geo.is_playable(sq))
                 .map(|sq| geo.number[sq as usize])

@@ -4,8 +4,11 @@
 //! rules must give exactly the moves (routes, order, duplicates kept or merged) the wide rules
 //! give, and perft must count the same.
 
+mod reference;
+
+use damelab::engine::geometry::NONE;
 use damelab::engine::{BitSet, GenOptions, Move, Position, Rules};
-use damelab::notation::to_fen;
+use damelab::notation::{move_to_string, parse_fen, to_fen};
 use damelab::Variant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -158,10 +161,266 @@ fn the_largest_boards_run_on_256_bit_sets() {
 
 #[test]
 fn boards_past_the_limit_are_refused() {
-    let text = "variant \"x\"\nboard 16x16, all squares\nsides white \"W\", black \"B\"; white moves first\n\
+    let text = "variant \"x\"\nboard 17x16, all squares\nsides white \"W\", black \"B\"; white moves first\n\
                 piece man \"M\"\nsetup white man a1\nman: step forward\ngame: no moves loses\n";
-    let err = Variant::from_source("x.rules", "x", text, None)
-        .expect_err("16x16 of all squares is too large");
+    let err = Variant::from_source("x.rules", "x", text, None).expect_err("17x16 is too large");
     let shown = format!("{err:?}");
-    assert!(shown.contains("16") && shown.contains("255"), "{shown}");
+    assert!(
+        shown.contains("\"17\"") && shown.contains("up to 16x16"),
+        "{shown}"
+    );
+}
+
+/// Turkish draughts on 16x16 of all squares (examples/turkish-16x16.rules): every one of the 256
+/// square indices is a square, 0 (a1) to 255 (p16).
+fn turkish_16x16() -> Rules {
+    let text = include_str!("../examples/turkish-16x16.rules");
+    Variant::from_source("turkish-16x16.rules", "turkish-16x16", text, None)
+        .expect("the 16x16 example compiles")
+        .rules
+        .as_ref()
+        .clone()
+}
+
+fn fen(rules: &Rules, text: &str) -> Position {
+    parse_fen(rules, text).unwrap_or_else(|e| panic!("{text}: {e:?}"))
+}
+
+/// The moves of `pos`, written, sorted.
+fn written(rules: &Rules, pos: &Position) -> Vec<String> {
+    let mut moves = Vec::new();
+    rules.generate(pos, &mut moves, GenOptions::default());
+    let mut out: Vec<String> = moves.iter().map(|m| move_to_string(rules, m)).collect();
+    out.sort();
+    out
+}
+
+/// The fast generator against the reference (`tests/reference/`) in `pos`: the same moves
+/// (origin, destination, captured set, resulting piece), each route one of the reference's, and
+/// bulk counting agrees with the list.
+fn agrees_with_reference(rules: &Rules, pos: &Position) {
+    let want = reference::moves(rules, pos);
+    let mut want_ids: Vec<_> = want.iter().map(|m| m.id()).collect();
+    want_ids.sort();
+    want_ids.dedup();
+    let mut moves = Vec::new();
+    rules.generate(pos, &mut moves, GenOptions::default());
+    let mut ids: Vec<_> = moves
+        .iter()
+        .map(|m| reference::from_engine(rules, m).id())
+        .collect();
+    ids.sort();
+    let fen = to_fen(rules, pos);
+    assert_eq!(
+        ids, want_ids,
+        "--fen \"{fen}\": moves differ from the reference"
+    );
+    for m in &moves {
+        assert!(
+            want.contains(&reference::from_engine(rules, m)),
+            "--fen \"{fen}\": route {} is not a reference route",
+            move_to_string(rules, m)
+        );
+    }
+    let mut buf = Vec::new();
+    assert_eq!(
+        rules.count_moves(pos, &mut buf, GenOptions::default()),
+        moves.len() as u64,
+        "--fen \"{fen}\": bulk count"
+    );
+}
+
+/// Perft by the reference generator: its moves, one per identity (duplicates merged), played
+/// with the engine's `Position::play`.
+fn reference_perft(rules: &Rules, pos: &Position, depth: usize) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut seen = Vec::new();
+    let mut n = 0;
+    for r in reference::moves(rules, pos) {
+        if seen.contains(&r.id()) {
+            continue;
+        }
+        seen.push(r.id());
+        n += if depth == 1 {
+            1
+        } else {
+            let sq = |c: (i32, i32)| {
+                rules
+                    .geo
+                    .square((c.0 as u8, c.1 as u8))
+                    .expect("a square of the board")
+            };
+            let mut mv = Move::quiet(sq(r.from), sq(r.to), 0, r.kind_after);
+            mv.kind_before = pos.kind_at(mv.from) as u8;
+            for c in &r.captured {
+                mv.captured |= damelab::engine::U256::bit(sq(*c));
+            }
+            reference_perft(rules, &pos.play(&mv), depth - 1)
+        };
+    }
+    n
+}
+
+#[test]
+fn the_16x16_board_of_all_squares_uses_every_index() {
+    let rules = turkish_16x16();
+    assert!(rules.narrow.is_none() && rules.mid.is_none());
+    assert_eq!(rules.geo.size(), 256);
+    assert_eq!(rules.geo.playable.count(), 256);
+    assert_eq!(rules.max_captures, 255);
+    let (a1, p16) = (rules.geo.square((0, 0)), rules.geo.square((15, 15)));
+    assert_eq!((a1, p16), (Some(0), Some(255)));
+    assert!(rules.geo.is_playable(255) && rules.geo.is_playable(0));
+    assert_eq!(
+        (rules.geo.name(0), rules.geo.name(255)),
+        ("a1".into(), "p16".into())
+    );
+    // The neighbours of the corners: none off the board, every other one a square.
+    let next = &rules.geo.next;
+    assert_eq!(next[0][255], NONE); // north of p16
+    assert_eq!(next[2][255], NONE); // east
+    assert_eq!((next[4][255], next[6][255]), (239, 254)); // south, west
+    assert_eq!((next[0][0], next[2][0]), (16, 1));
+    assert_eq!((next[4][0], next[6][0]), (NONE, NONE));
+    assert_eq!((next[0][254], next[2][254]), (NONE, 255));
+    // Ranks 2-7 against 10-15: 16 men step forward (sideways is full), and Black likewise.
+    assert_eq!(rules.perft(&rules.start, 3, GenOptions::default()), 4996);
+}
+
+#[test]
+fn a_piece_on_square_255_moves_and_captures() {
+    let rules = turkish_16x16();
+    // A king on p16 (index 255) flies down the p file over p12 or along rank 16 over d16.
+    let pos = fen(&rules, "W:WKp16:Bp12,d16");
+    let mut want: Vec<String> = (1..=11).map(|r| format!("p16xp{r}")).collect();
+    want.extend(["p16xa16", "p16xb16", "p16xc16"].map(String::from));
+    want.sort();
+    assert_eq!(written(&rules, &pos), want);
+    agrees_with_reference(&rules, &pos);
+    // Quiet: along both lines from the corner.
+    let pos = fen(&rules, "W:WKp16:Ba1,b1");
+    assert_eq!(written(&rules, &pos).len(), 30);
+    agrees_with_reference(&rules, &pos);
+    // A man jumps onto p16 and on from it, sideways, promoted only at the end (n16).
+    let pos = fen(&rules, "W:Wp14:Bp15,o16");
+    assert_eq!(written(&rules, &pos), ["p14xp16xn16"]);
+    let mut moves = Vec::new();
+    rules.generate(&pos, &mut moves, GenOptions::default());
+    assert_eq!(moves[0].route(), [255, 253]);
+    assert_eq!(rules.piece_letter(moves[0].kind_after as usize), 'K');
+    agrees_with_reference(&rules, &pos);
+    // A king lands on p16, the last square of its line; a black man takes onto a1 (index 0).
+    let pos = fen(&rules, "W:WKp1:Bp15,a8");
+    assert_eq!(written(&rules, &pos), ["p1xp16"]);
+    let after = pos.play(&{
+        let mut m = Vec::new();
+        rules.generate(&pos, &mut m, GenOptions::default());
+        m[0]
+    });
+    assert_eq!(to_fen(&rules, &after), "B:WKp16:Ba8");
+    let pos = fen(&rules, "B:Wa2,b1:Ba3,Kp16");
+    assert_eq!(written(&rules, &pos), ["a3xa1xc1"]);
+    agrees_with_reference(&rules, &pos);
+}
+
+#[test]
+fn the_16x16_generator_agrees_with_the_reference_on_random_positions() {
+    let rules = turkish_16x16();
+    let mut rng = ChaCha8Rng::seed_from_u64(16);
+    let mut moves = Vec::new();
+    let mut checked = 0;
+    for game in 0..60 {
+        // Random pieces, the corners a1 (0) and p16 (255) always taken; men never on the rank
+        // where they would have been promoted.
+        let mut pos = Position::empty(game % 2);
+        let count = rng.random_range(4..28);
+        let mut squares: Vec<u8> = vec![0, 255];
+        while squares.len() < count {
+            squares.push(rng.random_range(0..=255u8));
+        }
+        for sq in squares {
+            let side = rng.random_range(0..2usize);
+            let (_, rank) = rules.geo.coord(sq);
+            let far = if side == 0 { 15 } else { 0 };
+            let kind = if rank == far || rng.random_range(0..4) == 0 {
+                1
+            } else {
+                0
+            };
+            pos.put(sq, side, kind);
+        }
+        for _ in 0..30 {
+            agrees_with_reference(&rules, &pos);
+            checked += 1;
+            rules.generate(&pos, &mut moves, GenOptions::default());
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.random_range(0..moves.len())]);
+        }
+    }
+    assert!(checked > 300, "{checked} positions");
+    // And perft from a position with kings in the four corners, move list and reference alike.
+    let pos = fen(&rules, "W:WKp16,Ka1,b8,c8:BKp1,Ka16,Kh9,g9,i9");
+    let want = [60, 740, 21122];
+    for (depth, &n) in want.iter().enumerate() {
+        let depth = depth + 1;
+        assert_eq!(rules.perft(&pos, depth, GenOptions::default()), n);
+        assert_eq!(wide_perft(&rules, &pos, depth), n);
+        assert_eq!(reference_perft(&rules, &pos, depth), n);
+    }
+    // The example's start position (examples/turkish-16x16.yaml), by the reference too.
+    for (depth, n) in [(1, 16), (2, 256), (3, 4996)] {
+        assert_eq!(rules.perft(&rules.start, depth, GenOptions::default()), n);
+        assert_eq!(reference_perft(&rules, &rules.start, depth), n);
+    }
+}
+
+/// The deeper perft figures of examples/turkish-16x16.yaml by the reference generator (a few
+/// seconds).
+#[test]
+fn the_16x16_example_perft_by_the_reference() {
+    let rules = turkish_16x16();
+    assert_eq!(reference_perft(&rules, &rules.start, 4), 93862);
+    assert_eq!(reference_perft(&rules, &rules.start, 5), 1928890);
+    let pos = fen(&rules, "W:WKp16,Ka1,b8,c8:BKp1,Ka16,Kh9,g9,i9");
+    assert_eq!(reference_perft(&rules, &pos, 4), 841902);
+}
+
+#[test]
+fn square_number_256_reads_and_writes() {
+    let text = "variant \"n\"\nboard 16x16, all squares, numbered\n\
+                sides white \"W\", black \"B\"; white moves first\n\
+                piece man \"M\"\npiece king \"K\"\nsetup white man 225..256\n\
+                man: step forward\n      capture jump forward\n      promote to king on far rank\n\
+                king: slide orthogonal\n      capture fly orthogonal\n\
+                captures: compulsory\ngame: no moves loses\n";
+    let rules = Variant::from_source("n.rules", "n", text, None)
+        .expect("16x16 numbered compiles")
+        .rules
+        .as_ref()
+        .clone();
+    // Numbers run from a16 (1) along each rank: p16 (index 255) is 16, a1 (0) is 241, p1 256.
+    assert_eq!(rules.geo.number[255], 16);
+    assert_eq!(rules.geo.number[0], 241);
+    assert_eq!(rules.geo.number[15], 256);
+    assert_eq!(rules.geo.name(15), "256");
+    assert_eq!(rules.geo.parse("256"), Some(15));
+    assert_eq!(rules.geo.parse("257"), None);
+    assert_eq!(to_fen(&rules, &rules.start), "W:W225-256:B1-32");
+    for text in ["W:WK16,256:B241", "B:WK1,250-256:B17,K241", "W:W256:B255"] {
+        let pos = fen(&rules, text);
+        assert_eq!(to_fen(&rules, &pos), text);
+        assert_eq!(fen(&rules, &to_fen(&rules, &pos)), pos);
+    }
+    assert!(parse_fen(&rules, "W:W257:B1").is_err());
+    assert!(parse_fen(&rules, "W:W250-257:B1").is_err());
+    // The man on 256 (p1) steps to 240 (p2); the king on 16 (p16) slides from the corner.
+    let pos = fen(&rules, "W:WK16,256:B241");
+    let moves = written(&rules, &pos);
+    assert!(moves.contains(&"256-240".to_string()), "{moves:?}");
+    assert!(moves.contains(&"16-1".to_string()) && moves.contains(&"16-32".to_string()));
+    assert_eq!(moves.len(), 1 + 29);
 }

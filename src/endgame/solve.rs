@@ -5,7 +5,7 @@ use super::material::Material;
 use super::store;
 use super::value::{self, Packed, Value};
 use super::EndgameError;
-use crate::engine::geometry::NONE;
+use crate::engine::geometry::{Sq, NONE};
 use crate::engine::BitSet;
 use crate::engine::{GenOptions, Move, Position, Rules};
 use crate::interrupt;
@@ -549,9 +549,10 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 // empty squares before the first piece; a leap may come from beyond pieces.
                 let (leap, slide) = (dirs.leaps & m != 0, dirs.slides & m != 0);
                 let line = &rules.geo.next[((a + 4) % 8) as usize];
-                let mut f = line[t as usize];
+                let mut next = line[t as usize];
                 let mut first = true;
-                while f != NONE {
+                while next != NONE {
+                    let f = next as Sq;
                     if occupied.has(f) && !leap {
                         break;
                     }
@@ -583,7 +584,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                             }
                         }
                     }
-                    f = line[f as usize];
+                    next = line[f as usize];
                 }
             }
         }

@@ -13,15 +13,21 @@
 pub use super::bits::{BitIter, BitSet, U256};
 use crate::spec::{Angle, BoardSpec, Coord, Notation, SquareSet};
 
-/// The most square indices a board may use: 255, so that every square fits a `u8` beside the
-/// "no square" of the neighbour tables ([`NONE`]).
-pub const LAYOUT_BITS: u32 = 255;
+/// The most square indices a board may use: 256, every square of a 16x16 board (indices
+/// `0..=255`, each a `u8`).
+pub const LAYOUT_BITS: u32 = 256;
 
-/// A square index in the layout (`0..255`).
+/// A square index in the layout (`0..=255`).
 pub type Sq = u8;
 
-/// The "no square" sentinel of the neighbour tables.
-pub const NONE: Sq = 0xFF;
+/// An entry of the neighbour tables: a square index ([`Sq`]), or [`NONE`]. Wider than a square,
+/// so that every one of the 256 indices is a square and the "no square" is none of them. Once
+/// checked against [`NONE`], narrow it (`t as Sq`) before indexing a table with it: a `u8` index
+/// needs no bounds check in a table of 256.
+pub type Link = u16;
+
+/// The "no square" sentinel of the neighbour tables (no [`Sq`] equals it).
+pub const NONE: Link = 0xFFFF;
 
 /// A set of squares, one bit a square, wide enough for every board: what positions and moves
 /// use unless a narrower width is asked for (see [`BitSet`]).
@@ -58,16 +64,17 @@ pub struct Geometry {
     pub parity: u8,
     pub playable: Bits,
     pub notation: Notation,
-    /// `next[angle][sq]`: the neighbouring playable square, or [`NONE`].
-    pub next: [[Sq; 256]; 8],
+    /// `next[angle][sq]`: the neighbouring playable square, or [`NONE`] (test before narrowing
+    /// to a [`Sq`]).
+    pub next: [[Link; 256]; 8],
     /// `delta[angle]`: the index difference of one step in that direction (a bit-set shift).
     pub delta: [i16; 8],
     /// `from[angle]`: the playable squares that have a playable neighbour in that direction.
     pub from: [Bits; 8],
     /// Playable squares in numbering order (index 0 = square number 1).
     pub numbered: Vec<Sq>,
-    /// `number[sq]`: the square's number (1-based), 0 for unplayable squares.
-    pub number: [u8; 256],
+    /// `number[sq]`: the square's number (1-based, up to 256), 0 for unplayable squares.
+    pub number: [u16; 256],
 }
 
 impl Geometry {
@@ -129,7 +136,7 @@ impl Geometry {
                     if playable_at(nf as u8, nr as u8) {
                         let n = geo.index(nf as u8, nr as u8);
                         debug_assert_eq!(n as i16 - sq as i16, geo.delta[a]);
-                        geo.next[a][sq as usize] = n;
+                        geo.next[a][sq as usize] = n as Link;
                         geo.from[a] |= bit(sq);
                     }
                 }
@@ -140,7 +147,7 @@ impl Geometry {
                 if playable_at(f, r) {
                     let sq = geo.index(f, r);
                     geo.numbered.push(sq);
-                    geo.number[sq as usize] = geo.numbered.len() as u8;
+                    geo.number[sq as usize] = geo.numbered.len() as u16;
                 }
             }
         }
@@ -190,7 +197,7 @@ impl Geometry {
     }
 
     pub fn is_playable(&self, sq: Sq) -> bool {
-        (sq as u32) < LAYOUT_BITS && self.playable.has(sq)
+        self.playable.has(sq)
     }
 
     /// The square seen by the other side: turned through 180°. On a packed board whose turned

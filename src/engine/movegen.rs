@@ -14,7 +14,7 @@
 //!   it never returns a partial list.
 
 use super::bits::{BitIter, BitSet};
-use super::geometry::{Sq, NONE};
+use super::geometry::{Link, Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
 use super::rules::{Rules, MAX_KINDS};
@@ -82,8 +82,9 @@ impl Hasher for FastHasher {
     }
 }
 
-/// Keys hold a captured set as a `u128` (every width fits it).
-type FastSet = HashSet<(u128, u32), BuildHasherDefault<FastHasher>>;
+/// Keys hold a captured set as its (high, low) `u128` halves (every width fits them), and a `u32`.
+type Key = ((u128, u128), u32);
+type FastSet = HashSet<Key, BuildHasherDefault<FastHasher>>;
 
 /// The capture search's reusable sets, one per thread.
 #[derive(Default)]
@@ -115,9 +116,9 @@ thread_local! {
 
 /// The identity of a move as a hash key: origin, destination, captured set, resulting piece.
 #[inline(always)]
-fn move_id<B: BitSet>(m: &Move<B>) -> (u128, u32) {
+fn move_id<B: BitSet>(m: &Move<B>) -> Key {
     (
-        m.captured.to_u128(),
+        m.captured.halves(),
         m.from as u32 | (m.to as u32) << 8 | (m.kind_after as u32) << 16,
     )
 }
@@ -333,7 +334,7 @@ impl<B: BitSet> Rules<B> {
                                 || self.ray_dist(sq, d, t) <= prog.fly_reach as u32)
                         {
                             let land = self.geo.next[d as usize][t as usize];
-                            if land != NONE && !occupied.has(land) {
+                            if land != NONE && !occupied.has(land as Sq) {
                                 found |= B::bit(sq);
                                 break;
                             }
@@ -476,16 +477,16 @@ impl<B: BitSet> Rules<B> {
             for sq in BitIter(movers) {
                 for d in prog.steps.iter() {
                     let t = next[d as usize][sq as usize];
-                    if t != NONE && empty.has(t) {
-                        out.push(self.quiet_target(side, kind, sq, t));
+                    if t != NONE && empty.has(t as Sq) {
+                        out.push(self.quiet_target(side, kind, sq, t as Sq));
                     }
                 }
                 for d in prog.slides.iter() {
                     let mut t = next[d as usize][sq as usize];
                     let mut left = prog.slide_max;
-                    while t != NONE && left > 0 && empty.has(t) {
-                        out.push(self.quiet_target(side, kind, sq, t));
-                        t = next[d as usize][t as usize];
+                    while t != NONE && left > 0 && empty.has(t as Sq) {
+                        out.push(self.quiet_target(side, kind, sq, t as Sq));
+                        t = next[d as usize][t as Sq as usize];
                         left -= 1;
                     }
                 }
@@ -531,7 +532,7 @@ impl<B: BitSet> Rules<B> {
                     for (i, d) in prog.steps.iter().enumerate() {
                         if can[i].has(sq) {
                             if k == 0 {
-                                return target(sq, next[d as usize][sq as usize]);
+                                return target(sq, next[d as usize][sq as usize] as Sq);
                             }
                             k -= 1;
                         }
@@ -542,9 +543,9 @@ impl<B: BitSet> Rules<B> {
             for sq in BitIter(movers) {
                 for d in prog.steps.iter() {
                     let t = next[d as usize][sq as usize];
-                    if t != NONE && empty.has(t) {
+                    if t != NONE && empty.has(t as Sq) {
                         if k == 0 {
-                            return target(sq, t);
+                            return target(sq, t as Sq);
                         }
                         k -= 1;
                     }
@@ -552,12 +553,12 @@ impl<B: BitSet> Rules<B> {
                 for d in prog.slides.iter() {
                     let mut t = next[d as usize][sq as usize];
                     let mut left = prog.slide_max;
-                    while t != NONE && left > 0 && empty.has(t) {
+                    while t != NONE && left > 0 && empty.has(t as Sq) {
                         if k == 0 {
-                            return target(sq, t);
+                            return target(sq, t as Sq);
                         }
                         k -= 1;
-                        t = next[d as usize][t as usize];
+                        t = next[d as usize][t as Sq as usize];
                         left -= 1;
                     }
                 }
@@ -592,11 +593,11 @@ impl<B: BitSet> Rules<B> {
         }
         let mut t = next[from as usize];
         let mut len = 0u8;
-        while t != NONE && file_bits.has(t) {
+        while t != NONE && file_bits.has(t as Sq) {
             len += 1;
-            t = next[t as usize];
+            t = next[t as Sq as usize];
         }
-        (len > 0 && len <= leap.max && t != NONE && !pos.occupied().has(t)).then_some(t)
+        (len > 0 && len <= leap.max && t != NONE && !pos.occupied().has(t as Sq)).then_some(t as Sq)
     }
 
     /// Quiet moves counted without building them (bulk counting at perft's last ply): steps and
@@ -719,11 +720,11 @@ impl<B: BitSet> Search<'_, B> {
     fn jump_target(&self, cur: Sq, d: u8, capturable: B) -> Option<(Sq, Sq)> {
         let next = &self.rules.geo.next[d as usize];
         let over = next[cur as usize];
-        if over == NONE || !capturable.has(over) {
+        if over == NONE || !capturable.has(over as Sq) {
             return None;
         }
-        let land = next[over as usize];
-        (land != NONE && self.is_empty(land)).then_some((over, land))
+        let land = next[over as Sq as usize];
+        (land != NONE && self.is_empty(land as Sq)).then_some((over as Sq, land as Sq))
     }
 
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
@@ -742,7 +743,7 @@ impl<B: BitSet> Search<'_, B> {
             return None;
         }
         let land = rules.geo.next[d as usize][sq as usize];
-        (land != NONE && self.is_empty(land)).then_some(sq)
+        (land != NONE && self.is_empty(land as Sq)).then_some(sq)
     }
 
     /// Whether the piece on `cur` could jump again (the continuation rule for flying landings).
@@ -790,7 +791,7 @@ impl<B: BitSet> Search<'_, B> {
             let last = if self.rules.no_180 { last } else { NO_DIR };
             let state =
                 cur as u32 | (kind as u32) << 8 | (last as u32) << 16 | (self.from as u32) << 24;
-            let key = (self.captured.to_u128(), state);
+            let key = (self.captured.halves(), state);
             return !self.scratch().seen.insert(key);
         }
         false
@@ -839,12 +840,13 @@ impl<B: BitSet> Search<'_, B> {
             } else {
                 prog.fly_land
             };
-            while land != NONE && left > 0 && self.is_empty(land) {
-                if self.can_jump(land, self.kind_on_landing(kind, land), d) {
+            while land != NONE && left > 0 && self.is_empty(land as Sq) {
+                let land_sq = land as Sq;
+                if self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), d) {
                     continuing = true;
                     break;
                 }
-                land = line[land as usize];
+                land = line[land_sq as usize];
                 left -= 1;
             }
             self.captured &= !B::bit(over);
@@ -856,22 +858,23 @@ impl<B: BitSet> Search<'_, B> {
                 prog.fly_land
             };
             let mut land = line[over as usize];
-            while land != NONE && left > 0 && self.is_empty(land) {
+            while land != NONE && left > 0 && self.is_empty(land as Sq) {
+                let land_sq = land as Sq;
                 left -= 1;
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
                     self.captured |= B::bit(over);
-                    let ok = self.can_jump(land, self.kind_on_landing(kind, land), d);
+                    let ok = self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), d);
                     self.captured &= !B::bit(over);
                     ok
                 };
                 if go {
-                    self.advance(over, land, kind, d);
+                    self.advance(over, land_sq, kind, d);
                     if self.over {
                         return;
                     }
                 }
-                land = line[land as usize];
+                land = line[land_sq as usize];
             }
         }
         if !found && self.n > 0 {
@@ -967,7 +970,7 @@ impl<B: BitSet> Search<'_, B> {
                     return;
                 }
             } else {
-                let ids: Option<Vec<(u128, u32)>> = self
+                let ids: Option<Vec<Key>> = self
                     .scratch
                     .as_ref()
                     .is_none_or(|s| s.recorded.is_empty())
@@ -1096,13 +1099,13 @@ impl<B: BitSet> Rules<B> {
         for line in &self.geo.next {
             let mut t = line[from as usize];
             let mut first = None;
-            while t != NONE && t != to {
-                if first.is_none() && captured.has(t) {
-                    first = Some(t);
+            while t != NONE && t != to as Link {
+                if first.is_none() && captured.has(t as Sq) {
+                    first = Some(t as Sq);
                 }
-                t = line[t as usize];
+                t = line[t as Sq as usize];
             }
-            if t == to {
+            if t == to as Link {
                 return first;
             }
         }

@@ -110,12 +110,13 @@ pub struct KeyField {
 }
 
 /// The longest capture sequence a move can record. A board is accepted when its layout uses at
-/// most [`LAYOUT_BITS`] = 255 indices, so it has at most 255
-/// playable squares, and a capture takes at most every piece but the capturing one: 254. A move
-/// in a narrower width holds as many as that width has squares ([`BitSet::Route`]).
+/// most [`LAYOUT_BITS`] = 256 indices, so it has at most 256
+/// playable squares, and a capture takes at most every piece but the capturing one: 255 (which
+/// still fits a move's `u8` route length). A move in a narrower width holds as many as that width
+/// has squares ([`BitSet::Route`]).
 /// [`Rules::compile`] checks each board's own bound against these capacities, so a capture
 /// route is never cut short.
-pub const MAX_PATH: usize = 254;
+pub const MAX_PATH: usize = 255;
 
 /// Bits needed to hold every number `0..=n`.
 const fn bits_for(n: u32) -> u32 {
@@ -184,7 +185,7 @@ pub enum CompileError {
     #[diagnostic(help("use fewer criteria, or fewer ranks with `highest captured ranks`"))]
     KeyTooWide(String, u32),
     #[error("board {0}x{1} is too large: it needs {2} square indices and the engine holds {LAYOUT_BITS}")]
-    #[diagnostic(help("width and height run from 2 to 16; a board of all squares has at most 255 squares (up to 16x15 or 15x16), a dark-squares board may be anything up to 16x16"))]
+    #[diagnostic(help("width and height run from 2 to 16: any board up to 16x16, of all squares or of dark squares"))]
     BoardTooLarge(u8, u8, u32),
     #[error("a capture on board {0}x{1} can take up to {2} pieces; the engine records at most {MAX_PATH}")]
     #[diagnostic(help("use a smaller board"))]
@@ -308,9 +309,9 @@ impl<B: BitSet> Rules<B> {
                 .map(|sq| {
                     std::array::from_fn(|a| {
                         let mut ray = B::ZERO;
-                        let mut t = if sq < 255 { geo.next[a][sq] } else { NONE };
+                        let mut t = geo.next[a][sq];
                         while t != NONE {
-                            ray |= B::bit(t);
+                            ray |= B::bit(t as Sq);
                             t = geo.next[a][t as usize];
                         }
                         ray

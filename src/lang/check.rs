@@ -289,7 +289,7 @@ impl Checker<'_> {
                 width,
                 height,
                 span: b.size.span.into(),
-                help: "width and height run from 2 to 16, and the board must fit 255 square indices: a board of all squares has at most 255 squares (up to 16x15 or 15x16), a dark-squares board may be anything up to 16x16".to_string(),
+                help: "width and height run from 2 to 16: every board up to 16x16 fits, of all squares (at most 256) or of dark squares".to_string(),
             });
             return None;
         }

@@ -50,7 +50,7 @@ fn reach<B: BitSet>(rules: &Rules<B>, side: usize, kind: usize, sq: Sq) -> u32 {
     let ray = |d: u8, long: bool, set: &mut Bits| {
         let mut s = geo.next[d as usize][sq as usize];
         while s != NONE {
-            *set |= bit(s);
+            *set |= bit(s as Sq);
             if !long {
                 break;
             }
@@ -66,7 +66,7 @@ fn reach<B: BitSet>(rules: &Rules<B>, side: usize, kind: usize, sq: Sq) -> u32 {
     for d in p.jumps.iter() {
         let s = geo.next[d as usize][sq as usize];
         if s != NONE && geo.next[d as usize][s as usize] != NONE {
-            set |= bit(geo.next[d as usize][s as usize]);
+            set |= bit(geo.next[d as usize][s as usize] as Sq);
         }
     }
     set.count()

@@ -39,7 +39,7 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
     RefMove {
         from: c(m.from),
         to: c(m.to),
-        captured: (0..=254u8)
+        captured: (0..=255u8)
             .filter(|&s| damelab::engine::BitSet::has(m.captured, s))
             .map(c)
             .collect(),
