@@ -718,13 +718,18 @@ impl<B: BitSet> Search<'_, B> {
     /// The (captured, landing) squares of a short jump in direction `d` from `cur`, if it can be made.
     #[inline(always)]
     fn jump_target(&self, cur: Sq, d: u8, capturable: B) -> Option<(Sq, Sq)> {
-        let next = &self.rules.geo.next[d as usize];
-        let over = next[cur as usize];
-        if over == NONE || !capturable.has(over as Sq) {
+        // Two bit-set steps rather than two dependent neighbour-table loads.
+        let rules = self.rules;
+        let over = rules.step(B::bit(cur), d) & capturable;
+        if over.none() {
             return None;
         }
-        let land = next[over as Sq as usize];
-        (land != NONE && self.is_empty(land as Sq)).then_some((over as Sq, land as Sq))
+        let land = rules.step(over, d);
+        if land.none() {
+            return None;
+        }
+        let (over, land) = (over.lowest(), land.lowest());
+        self.is_empty(land).then_some((over, land))
     }
 
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
