@@ -34,6 +34,23 @@ impl<B: BitSet> Rules<B> {
 
     /// Whether one side has one of the strong forces and the other the weak one, exactly.
     pub fn material_holds(&self, m: &Material, pos: &Position<B>) -> bool {
+        // Most positions have far more pieces than any such force: a few bit clears say so
+        // without counting every kind.
+        let weak: u32 = m.weak.iter().map(|&n| n as u32).sum();
+        let most = m
+            .strong
+            .iter()
+            .map(|f| f.iter().map(|&n| n as u32).sum::<u32>())
+            .max()
+            .unwrap_or(0)
+            + weak;
+        let mut rest = pos.occupied();
+        for _ in 0..most {
+            rest = rest.without_lowest();
+        }
+        if rest.any() {
+            return false;
+        }
         let counts = |side: usize| -> [u8; super::rules::MAX_KINDS] {
             let mut c = [0u8; super::rules::MAX_KINDS];
             for (k, n) in c.iter_mut().enumerate().take(self.kinds) {
