@@ -341,10 +341,24 @@ fn endgame_tables_give_the_search_the_exact_result() {
 
 #[test]
 fn quiescence_queries_agree_with_the_generator() {
-    // `has_capture` and `has_quiet` (the search's leaf tests) against the full move list.
+    // `has_capture` and `has_quiet` (the search's leaf tests) against the full move list, on
+    // random games played to their end (kings, long captures, blocked sides).
     for (name, _) in damelab::variants::BUNDLED {
         let r = rules(name);
-        for pos in sample_positions(&r, 11, 300) {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut positions = Vec::new();
+        for _ in 0..8 {
+            let mut pos = r.start;
+            for _ in 0..300 {
+                positions.push(pos);
+                let moves = legal(&r, &pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = r.play(&pos, &moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        for pos in positions {
             if r.material_outcome(&pos).is_some() {
                 continue;
             }
