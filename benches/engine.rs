@@ -1,6 +1,7 @@
 //! Engine speed (a manual benchmark, `cargo bench --bench engine`): random playouts per second on
-//! one core for every bundled variant, and search nodes per second on Dameo, Turkish and
-//! international. Figures are printed; nothing is asserted.
+//! one core for every bundled variant, search nodes per second on Dameo, Turkish and
+//! international, and one depth-6 self-play game of Dameo (as `damelab selfplay dameo --games 1
+//! --depth 6 --seed 3`) with the search's counters. Figures are printed; nothing is asserted.
 
 use damelab::engine::{BitSet, Rules};
 use damelab::search::{Limits, Searcher};
@@ -39,6 +40,40 @@ fn main() {
             plies as f64 / n as f64
         );
     }
+    {
+        let name = "dameo";
+        let rules = Variant::load(name).expect("bundled").rules;
+        let settings = Settings {
+            variant: name.to_string(),
+            rules_fingerprint: String::new(),
+            games: 1,
+            depth: Some(if quick { 4 } else { 6 }),
+            nodes: None,
+            random: false,
+            seed: 3,
+            max_plies: 400,
+            opening_plies: 4,
+        };
+        let (plies, secs, st) = match (&rules.narrow, &rules.mid) {
+            (Some(n), _) => engine_game(n, &settings),
+            (None, Some(m)) => engine_game(m, &settings),
+            (None, None) => engine_game(&rules, &settings),
+        };
+        let pct = |x: u64| 100.0 * x as f64 / st.nodes.max(1) as f64;
+        println!(
+            "self-play game, {name} depth {}, seed 3: {plies} plies in {secs:.3} s; {} nodes \
+             ({:.0} a search), {:.0} nodes/s; past the nominal depth {:.0}% (quiet leaves \
+             {:.0}%); table hits {:.0}%; {:.0}% of cut-offs on the first move",
+            settings.depth.unwrap_or(0),
+            st.nodes,
+            st.nodes as f64 / plies.saturating_sub(4).max(1) as f64,
+            st.nodes as f64 / secs,
+            pct(st.quiescence),
+            pct(st.leaves),
+            pct(st.tt_hits),
+            100.0 * st.first_cutoffs as f64 / st.cutoffs.max(1) as f64
+        );
+    }
     println!("search from the start position, one core:");
     for (name, depth) in [("dameo", 6), ("turkish", 9), ("international", 9)] {
         let rules = Variant::load(name).expect("bundled").rules;
@@ -57,6 +92,17 @@ fn main() {
             r.nodes as f64 / secs
         );
     }
+}
+
+/// One self-play game at `depth` on `rules`: its plies, the seconds it took, the search's counters.
+fn engine_game<B: BitSet>(
+    rules: &std::sync::Arc<Rules<B>>,
+    settings: &Settings,
+) -> (u32, f64, damelab::search::Stats) {
+    let mut s = Searcher::new(rules.clone(), selfplay::TT_MIB);
+    let t = Instant::now();
+    let g = selfplay::play_game(rules, settings, Some(&mut s), 0, &mut Vec::new());
+    (g.plies, t.elapsed().as_secs_f64(), s.stats())
 }
 
 /// Random playouts for `seconds`: (games, plies, seconds taken).

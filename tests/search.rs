@@ -279,3 +279,95 @@ fn every_width_searches_and_plays_the_same() {
         }
     }
 }
+
+/// English KK v K solved into a fresh directory; its longest win.
+fn english_kk_v_k(dir: &std::path::Path) -> (Arc<Rules>, Position, u16) {
+    use damelab::endgame::{Material, Options, Tables, Value};
+    let r = rules("english");
+    let m = Material::parse(&r, "KK v K").unwrap();
+    let mut t = Tables::new(&r);
+    let opts = Options {
+        cache: Some(dir.to_path_buf()),
+        max_memory: 1 << 30,
+        progress: false,
+    };
+    t.solve(&m, &opts).expect("the tables build");
+    let table = &t.tables[&m];
+    // The longest win of the table.
+    let (pos, d) = (0..table.index.len())
+        .filter_map(|i| match Value::unpack(table.values[i as usize]) {
+            Value::Win(d) => Some((table.index.decode::<damelab::engine::geometry::Bits>(i)?, d)),
+            _ => None,
+        })
+        .max_by_key(|&(_, d)| d)
+        .expect("a win");
+    assert!(d >= 9, "win in {d}");
+    (r, pos, d)
+}
+
+#[test]
+fn endgame_tables_give_the_search_the_exact_result() {
+    use damelab::search::tables::EndgameTables;
+    let dir = std::env::temp_dir().join(format!("damelab-search-tables-{}", std::process::id()));
+    let (r, pos, d) = english_kk_v_k(&dir);
+    // Without the tables a shallow search sees no win.
+    let mut plain = Searcher::new(r.clone(), 4);
+    assert!(plain.search(&pos, &[], depth(3), &mut |_| {}).score < WIN - 1000);
+    let tables = Arc::new(EndgameTables::open(&r, &dir).expect("the tables open"));
+    assert!(tables.len() >= 3, "KK v K and what it reaches");
+    let mut s = Searcher::new(r.clone(), 4);
+    s.set_probe(Some(tables.probe()));
+    let res = s.search(&pos, &[], depth(3), &mut |_| {});
+    assert_eq!(res.score, WIN - d as i32, "win in {d}");
+    assert_eq!(
+        damelab::search::format_score(res.score),
+        format!("win in {d}")
+    );
+    // The move chosen keeps the win as short as the table says.
+    let child = r.play(&pos, &res.best.expect("a move"));
+    assert_eq!(
+        tables.value(&child),
+        Some(damelab::endgame::Value::Loss(d - 1))
+    );
+    // Tables of other rules are refused with a diagnostic.
+    let e = EndgameTables::open(&rules("turkish"), &dir)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("none of turkish"), "{e}");
+    let _ = std::fs::remove_dir_all(&dir);
+    let e = EndgameTables::open(&r, &dir).err().expect("refused");
+    assert!(e.to_string().contains("cannot read"), "{e}");
+}
+
+#[test]
+fn quiescence_queries_agree_with_the_generator() {
+    // `has_capture` and `has_quiet` (the search's leaf tests) against the full move list, on
+    // random games played to their end (kings, long captures, blocked sides).
+    for (name, _) in damelab::variants::BUNDLED {
+        let r = rules(name);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        let mut positions = Vec::new();
+        for _ in 0..8 {
+            let mut pos = r.start;
+            for _ in 0..300 {
+                positions.push(pos);
+                let moves = legal(&r, &pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos = r.play(&pos, &moves[rng.random_range(0..moves.len())]);
+            }
+        }
+        for pos in positions {
+            if r.material_outcome(&pos).is_some() {
+                continue;
+            }
+            let moves = legal(&r, &pos);
+            let captures = moves.first().is_some_and(|m| m.is_capture());
+            assert_eq!(r.has_capture(&pos), captures, "{name}");
+            if !captures {
+                assert_eq!(r.has_quiet(&pos), !moves.is_empty(), "{name}");
+            }
+        }
+    }
+}

@@ -172,3 +172,66 @@ fn repl_go_hint_and_engine() {
     assert!(after("go depth 99").contains("out of range"));
     assert!(after("engine purple").contains("is not a side"));
 }
+
+#[test]
+fn analyse_uses_endgame_tables() {
+    use damelab::endgame::{Material, Options, Tables, Value};
+    let dir = scratch("tables");
+    let d = dir.to_str().unwrap();
+    let o = damelab(&["endgame", "english", "KK v K", "--cache", d]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    // The longest win of the table (read back from the directory).
+    let v = damelab::Variant::load("english").unwrap();
+    let m = Material::parse(&v.rules, "KK v K").unwrap();
+    let mut t = Tables::new(&v.rules);
+    let opts = Options {
+        cache: Some(dir.clone()),
+        max_memory: 1 << 30,
+        progress: false,
+    };
+    t.solve(&m, &opts).unwrap();
+    assert!(t.tables[&m].loaded);
+    let table = &t.tables[&m];
+    let (pos, n) = (0..table.index.len())
+        .filter_map(|i| match Value::unpack(table.values[i as usize]) {
+            Value::Win(n) => Some((table.index.decode::<damelab::engine::geometry::Bits>(i)?, n)),
+            _ => None,
+        })
+        .max_by_key(|&(_, n)| n)
+        .expect("a won position");
+    assert!(n >= 9, "win in {n}");
+    let fen = damelab::notation::to_fen(&v.rules, &pos);
+    let o = damelab(&[
+        "analyse", "english", "--fen", &fen, "--depth", "2", "--tables", d,
+    ]);
+    let out = text(&o.stdout);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert!(out.starts_with("endgame tables: "), "{out}");
+    let last = out.lines().last().unwrap();
+    assert!(last.ends_with(&format!("score win in {n}")), "{out}");
+    // Without them the search sees no win at that depth.
+    let o = damelab(&["analyse", "english", "--fen", &fen, "--depth", "2"]);
+    assert!(!text(&o.stdout).contains("win in"), "{}", text(&o.stdout));
+    // The REPL's engine finds the tables in the cache directory.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(["repl", "english", "--echo"])
+        .env("NO_COLOR", "1")
+        .env("DAMELAB_CACHE", &dir)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("the damelab binary runs");
+    let script = format!("fen {fen}\nhint depth 2\n");
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), script.as_bytes()).unwrap();
+    let out = text(&child.wait_with_output().unwrap().stdout);
+    assert!(out.contains("endgame tables: "), "{out}");
+    assert!(out.contains(&format!("score win in {n}\n")), "{out}");
+    // Another variant's tables, or no directory: a diagnostic.
+    fails(&["analyse", "turkish", "--tables", d], "none of turkish");
+    let missing = dir.join("missing");
+    fails(
+        &["analyse", "english", "--tables", missing.to_str().unwrap()],
+        "cannot read the tables directory",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

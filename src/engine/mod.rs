@@ -8,6 +8,7 @@ pub mod moves;
 pub mod outcome;
 pub mod perft;
 pub mod position;
+pub mod query;
 pub mod rules;
 
 pub use bits::{BitSet, U256};

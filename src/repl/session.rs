@@ -261,6 +261,8 @@ impl Session {
             }
             "probe" => {
                 no_arg(self)?;
+                // It may build tables: the engine looks for them again before its next search.
+                self.engine.reload_tables();
                 crate::endgame::probe::probe(&self.variant, self.game.position())
             }
             "result" => {

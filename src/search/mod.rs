@@ -1,13 +1,16 @@
 //! A game-tree search for any rules file: iterative deepening principal-variation alpha-beta over
-//! the generic move generator, with Zobrist hashing, a transposition table, move ordering (table
-//! move, captures, history), a capture quiescence (a search never stops while a capture is pending)
-//! and the game-end rules of the variant (material rules, no moves, repetition) inside the tree.
+//! the generic move generator, with aspiration windows, Zobrist hashing, a transposition table
+//! (kept between the searches of a game), move ordering (table move, captures, promotions, two
+//! killer moves a ply, history), a capture quiescence (a search never stops while a capture is
+//! pending; a quiet position past the nominal depth is scored without listing its moves) and the
+//! game-end rules of the variant (material rules, no moves, repetition) inside the tree.
 //!
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
 
 pub mod eval;
 pub mod repl;
+pub mod tables;
 pub mod tt;
 pub mod zobrist;
 
@@ -24,11 +27,39 @@ pub const WIN: Score = 30_000;
 pub const MAX_PLY: usize = 128;
 /// The deepest nominal depth a search accepts.
 pub const MAX_DEPTH: u32 = 64;
-const WIN_BOUND: Score = WIN - MAX_PLY as Score;
+/// The longest win a score can say (`win in N` plies, from the root): the search's own wins are
+/// at most [`MAX_PLY`] away, an endgame table's may be further.
+pub const MAX_WIN_DISTANCE: Score = 2_000;
+const WIN_BOUND: Score = WIN - MAX_WIN_DISTANCE;
+/// Half the width of the first window of an iteration around the last one's score.
+const ASPIRATION: Score = 40;
 
 /// An outside oracle (an endgame table): the exact score of a position for the side to move, if it
-/// knows it. Called at every node before the table look-up.
+/// knows it, counted from that position (a win in `d` plies scores `WIN - d`, a loss `-(WIN - d)`).
+/// Called at every node but the root, before the transposition-table look-up.
 pub type Probe<B = Bits> = Arc<dyn Fn(&Position<B>) -> Option<Score> + Send + Sync>;
+
+/// Counters of what searches did, summed over every search of a searcher until
+/// [`Searcher::reset_stats`] (for measuring the search, e.g. `cargo bench --bench engine`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Stats {
+    /// Nodes searched (as [`SearchResult::nodes`], summed).
+    pub nodes: u64,
+    /// Nodes past the nominal depth (capture quiescence), leaves included.
+    pub quiescence: u64,
+    /// Transposition-table look-ups that found the position, and those that ended the node.
+    pub tt_hits: u64,
+    pub tt_cuts: u64,
+    /// Nodes that failed high, and those that did on their first move.
+    pub cutoffs: u64,
+    pub first_cutoffs: u64,
+    /// Quiet nodes past the nominal depth (scored by the evaluation).
+    pub leaves: u64,
+    /// Nodes at a nominal depth of one (their children are past it).
+    pub frontier: u64,
+    /// Nodes before the nominal depth whose table move was quiet and refuted.
+    pub tt_quiet_cuts: u64,
+}
 
 /// When to stop: any limit reached ends the search (the last finished iteration counts).
 #[derive(Clone, Copy, Debug, Default)]
@@ -115,15 +146,20 @@ pub struct Searcher<B: BitSet = Bits> {
     history: Vec<i32>,
     moves: Vec<Vec<Move<B>>>,
     order: Vec<Vec<(i32, u16)>>,
+    /// The children's hashes (placement only, see [`zobrist::Keys::after_placement`]).
+    hashes: Vec<Vec<u64>>,
     pv: Vec<Vec<Move<B>>>,
     /// Hashes of the positions on the path (game history since the last irreversible move, then
     /// the search path).
     path: Vec<u64>,
     nodes: u64,
+    stats: Stats,
     limits: Limits,
     start: Instant,
     stop: bool,
     probe: Option<Probe<B>>,
+    /// Two quiet moves per ply that refuted a sibling ([`killer_key`]), most recent first.
+    killers: Vec<[u32; 2]>,
     repetition: bool,
     move_counts: bool,
     /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
@@ -153,24 +189,28 @@ impl<B: BitSet> Searcher<B> {
             tt_mib
         };
         let move_counts = !rules.spec.game.move_count_draws.is_empty();
+        let tt = tt::Table::new(tt_mib);
         Searcher {
             keys: zobrist::Keys::shared(),
             eval,
-            tt: tt::Table::new(tt_mib),
+            tt,
             narrow,
             mid,
             history: vec![0; 2 * (B::BITS * B::BITS) as usize],
             moves: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
+            hashes: (0..MAX_PLY + 1).map(|_| Vec::with_capacity(64)).collect(),
             pv: (0..MAX_PLY + 1)
                 .map(|_| Vec::with_capacity(MAX_PLY))
                 .collect(),
             path: Vec::with_capacity(1024),
             nodes: 0,
+            stats: Stats::default(),
             limits: Limits::default(),
             start: Instant::now(),
             stop: false,
             probe: None,
+            killers: vec![[0; 2]; MAX_PLY + 1],
             repetition,
             move_counts,
             rules,
@@ -190,6 +230,39 @@ impl<B: BitSet> Searcher<B> {
             }));
         }
         self.probe = probe;
+    }
+
+    /// What the searches did since the searcher was made or [`Searcher::reset_stats`].
+    pub fn stats(&self) -> Stats {
+        let mut s = self.stats;
+        for o in [
+            self.narrow.as_ref().map(|n| n.stats()),
+            self.mid.as_ref().map(|m| m.stats()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            s.nodes += o.nodes;
+            s.quiescence += o.quiescence;
+            s.tt_hits += o.tt_hits;
+            s.tt_cuts += o.tt_cuts;
+            s.cutoffs += o.cutoffs;
+            s.first_cutoffs += o.first_cutoffs;
+            s.leaves += o.leaves;
+            s.frontier += o.frontier;
+            s.tt_quiet_cuts += o.tt_quiet_cuts;
+        }
+        s
+    }
+
+    pub fn reset_stats(&mut self) {
+        if let Some(n) = &mut self.narrow {
+            n.reset_stats();
+        }
+        if let Some(m) = &mut self.mid {
+            m.reset_stats();
+        }
+        self.stats = Stats::default();
     }
 
     /// Forget the transposition table and the history heuristic (a new game).
@@ -250,6 +323,12 @@ impl<B: BitSet> Searcher<B> {
         self.start = Instant::now();
         self.stop = false;
         self.nodes = 0;
+        self.tt.new_search();
+        self.killers.fill([0; 2]);
+        // What refuted moves in earlier searches counts, for half.
+        for h in self.history.iter_mut() {
+            *h /= 2;
+        }
         self.path.clear();
         self.path.extend_from_slice(history);
         let hash = self.keys.hash(pos);
@@ -271,7 +350,35 @@ impl<B: BitSet> Searcher<B> {
         for depth in 1..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
-            let score = self.node(pos, hash, depth as i32, 0, -WIN - 1, WIN + 1, 0);
+            let mut delta = ASPIRATION;
+            let (mut alpha, mut beta) = (-WIN - 1, WIN + 1);
+            if depth >= 3 && result.score.abs() < WIN_BOUND {
+                alpha = result.score - delta;
+                beta = result.score + delta;
+            }
+            let score = loop {
+                let score = self.node(pos, hash, depth as i32, 0, alpha, beta, 0);
+                if self.stop {
+                    break score;
+                }
+                // Outside the window: search again with it widened on the side that failed.
+                if score <= alpha && alpha > -WIN - 1 {
+                    alpha = if delta >= 4 * ASPIRATION {
+                        -WIN - 1
+                    } else {
+                        (score - delta).max(-WIN - 1)
+                    };
+                } else if score >= beta && beta < WIN + 1 {
+                    beta = if delta >= 4 * ASPIRATION {
+                        WIN + 1
+                    } else {
+                        (score + delta).min(WIN + 1)
+                    };
+                } else {
+                    break score;
+                }
+                delta *= 2;
+            };
             self.path.truncate(base);
             if self.stop {
                 result.stopped = true;
@@ -294,6 +401,7 @@ impl<B: BitSet> Searcher<B> {
             }
         }
         result.nodes = self.nodes;
+        self.stats.nodes += self.nodes;
         result
     }
 
@@ -362,10 +470,7 @@ impl<B: BitSet> Searcher<B> {
                 return 0;
             }
             // A move-count draw, automatic or claimable (the side to move is taken to claim it).
-            if self.move_counts
-                && (self.rules.move_count_reached(pos, false).is_some()
-                    || self.rules.move_count_reached(pos, true).is_some())
-            {
+            if self.move_counts && crate::selfplay::playout::move_count_draw(&self.rules, pos) {
                 return 0;
             }
         }
@@ -379,13 +484,29 @@ impl<B: BitSet> Searcher<B> {
         if ply >= MAX_PLY - 1 {
             return self.eval.evaluate(pos);
         }
-        if let Some(p) = &self.probe {
-            if let Some(s) = p(pos) {
-                return s;
+        if ply > 0 {
+            if let Some(p) = &self.probe {
+                if let Some(s) = p(pos) {
+                    // Counted from the root, as the search's own won and lost scores.
+                    return from_tt(s, ply);
+                }
             }
         }
         let mut tt_move = u16::MAX;
+        if depth <= 0 {
+            self.stats.quiescence += 1;
+            if !self.rules.has_capture(pos) {
+                // A quiet position past the nominal depth: its score, unless it has no move.
+                self.stats.leaves += 1;
+                return if self.rules.has_quiet(pos) {
+                    self.eval.evaluate(pos)
+                } else {
+                    self.end_score(pos, 0, ply).unwrap_or(0)
+                };
+            }
+        }
         if let Some(e) = self.tt.probe(hash) {
+            self.stats.tt_hits += 1;
             tt_move = e.mv;
             if ply > 0 && e.depth as i32 >= depth {
                 let s = from_tt(e.score as Score, ply);
@@ -395,6 +516,7 @@ impl<B: BitSet> Searcher<B> {
                     _ => s <= alpha,
                 };
                 if cut {
+                    self.stats.tt_cuts += 1;
                     return s;
                 }
             }
@@ -438,6 +560,7 @@ impl<B: BitSet> Searcher<B> {
         }
         let side = pos.turn();
         order.clear();
+        let killers = self.killers[ply];
         for (i, m) in moves.iter().enumerate() {
             let promo = (m.kind_after != m.kind_before) as i32;
             let s = if i as u16 == tt_move {
@@ -446,6 +569,10 @@ impl<B: BitSet> Searcher<B> {
                 1 << 28 | (m.captures() as i32) << 8 | promo << 4
             } else if promo != 0 {
                 1 << 27
+            } else if killer_key(m) == killers[0] {
+                (1 << 26) + 2
+            } else if killer_key(m) == killers[1] {
+                (1 << 26) + 1
             } else {
                 self.history[history_index::<B>(side, m)]
             };
@@ -459,28 +586,39 @@ impl<B: BitSet> Searcher<B> {
         }
         // Start loading every child's table entry now: the loads overlap, where one load per
         // child, when it is searched, would wait for memory each time.
+        let mut hashes = std::mem::take(&mut self.hashes[ply]);
+        hashes.clear();
         for m in moves.iter() {
-            self.tt.prefetch(self.keys.after_placement(pos, hash, m));
+            let h = self.keys.after_placement(pos, hash, m);
+            self.tt.prefetch(h);
+            hashes.push(h);
         }
         let child_depth = if depth > 0 { depth - 1 } else { 0 };
+        self.stats.frontier += (depth == 1) as u64;
         let mut best_idx = u16::MAX;
         let mut searched = 0;
         for n in 0..order.len() {
-            // Pick the best-ordered move left (the moves stay in place; `order` names them).
-            let mut bi = n;
-            for j in n + 1..order.len() {
-                if order[j].0 > order[bi].0 {
-                    bi = j;
+            if n == 2 {
+                // Two moves did not refute: the rest are likely all searched, sorted once
+                // (best first, ties in generator order).
+                order[2..].sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+            } else if n < 2 {
+                // Pick the best-ordered move left (the moves stay in place; `order` names them).
+                let mut bi = n;
+                for j in n + 1..order.len() {
+                    if order[j].0 > order[bi].0 {
+                        bi = j;
+                    }
                 }
+                order.swap(n, bi);
             }
-            order.swap(n, bi);
             let mv_index = order[n].1;
             let mv = &moves[mv_index as usize];
             if depth <= 0 && !mv.is_capture() {
                 continue;
             }
             let child = self.rules.play(pos, mv);
-            let ch = self.keys.after(pos, hash, mv, &child);
+            let ch = self.keys.with_runs(hashes[mv_index as usize], &child);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()
             } else {
@@ -509,6 +647,7 @@ impl<B: BitSet> Searcher<B> {
             if self.stop {
                 self.moves[ply] = moves;
                 self.order[ply] = order;
+                self.hashes[ply] = hashes;
                 return 0;
             }
             if score > best {
@@ -526,9 +665,22 @@ impl<B: BitSet> Searcher<B> {
                         line.extend_from_slice(&tail[0]);
                     }
                     if alpha >= beta {
+                        self.stats.cutoffs += 1;
+                        self.stats.first_cutoffs += (searched == 1) as u64;
+                        self.stats.tt_quiet_cuts +=
+                            (searched == 1 && depth > 0 && mv_index == tt_move && !mv.is_capture())
+                                as u64;
                         if !mv.is_capture() && depth > 0 {
                             let h = &mut self.history[history_index::<B>(side, mv)];
                             *h = (*h + depth * depth).min(1 << 26);
+                            if mv.kind_after == mv.kind_before {
+                                let k = &mut self.killers[ply];
+                                let key = killer_key(mv);
+                                if k[0] != key {
+                                    k[1] = k[0];
+                                    k[0] = key;
+                                }
+                            }
                         }
                         break;
                     }
@@ -546,8 +698,15 @@ impl<B: BitSet> Searcher<B> {
         self.tt.store(hash, depth, flag, to_tt(best, ply), stored);
         self.moves[ply] = moves;
         self.order[ply] = order;
+        self.hashes[ply] = hashes;
         best
     }
+}
+
+/// A quiet move as a killer: origin, destination and kind (never 0).
+#[inline(always)]
+fn killer_key<B: BitSet>(m: &Move<B>) -> u32 {
+    1 << 24 | (m.kind_before as u32) << 16 | (m.to as u32) << 8 | m.from as u32
 }
 
 #[inline(always)]

@@ -1,5 +1,7 @@
-//! The engine in the workbench: `go`, `hint` and `engine SIDE|off` (the computer answers moves).
+//! The engine in the workbench: `go`, `hint` and `engine SIDE|off` (the computer answers moves),
+//! with the variant's endgame tables from the cache directory when there are any.
 
+use super::tables::EndgameTables;
 use super::{format_score, Limits, Searcher};
 use crate::notation::move_to_string;
 use crate::Game;
@@ -46,6 +48,11 @@ pub fn parse_limits(arg: &str, cmd: &str) -> Result<Limits, Report> {
 }
 
 impl EngineState {
+    /// Look for endgame tables in the cache again before the next search (new ones may be there).
+    pub fn reload_tables(&mut self) {
+        self.searcher = None;
+    }
+
     /// Search the game's position; each finished depth goes to `line` as it comes. Returns the
     /// best move's text and the final line.
     pub fn think(
@@ -64,7 +71,19 @@ impl EngineState {
         let rules = game.rules.clone();
         let s = match &mut self.searcher {
             Some(s) if std::sync::Arc::ptr_eq(&s.rules, &rules) => s,
-            slot => slot.insert(Searcher::new(rules.clone(), TT_MIB)),
+            slot => {
+                let mut s = Searcher::new(rules.clone(), TT_MIB);
+                // The endgame tables `probe` and `damelab endgame` left in the cache, if any.
+                if let Some(t) = EndgameTables::from_cache(&rules) {
+                    line(format!(
+                        "endgame tables: {} materials in {}",
+                        t.len(),
+                        t.dir().display()
+                    ));
+                    s.set_probe(Some(std::sync::Arc::new(t).probe()));
+                }
+                slot.insert(s)
+            }
         };
         let history = s.history_of(game.start(), game.moves());
         crate::interrupt::install();

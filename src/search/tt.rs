@@ -1,5 +1,7 @@
-//! The transposition table: a fixed array of entries (its size set in MiB), indexed by the low bits
-//! of the Zobrist hash and checked by the whole hash; always-replace.
+//! The transposition table: buckets of four entries, one cache line each (its size set in MiB),
+//! indexed by the low bits of the Zobrist hash and checked by the whole hash. A position is stored
+//! over its own entry, else over the least useful entry of its bucket: an empty one, else the
+//! shallowest, entries of earlier searches counting as shallower ([`Table::new_search`]).
 
 use super::Score;
 
@@ -15,48 +17,70 @@ pub struct Entry {
     pub mv: u16,
     pub depth: i8,
     pub flag: u8,
+    /// The search that stored it ([`Table::new_search`]), modulo 256.
+    pub generation: u8,
 }
 
+const WAYS: usize = 4;
+
+#[derive(Clone, Copy, Default)]
+#[repr(align(64))]
+struct Bucket([Entry; WAYS]);
+
 pub struct Table {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     mask: usize,
+    generation: u8,
 }
 
 impl Table {
-    /// A table of at most `mib` MiB (at least one entry: `0` gives a table of one), cleared.
+    /// A table of at most `mib` MiB (at least one bucket: `0` gives a table of one), cleared.
     pub fn new(mib: usize) -> Table {
-        let bytes = (mib * 1024 * 1024).max(std::mem::size_of::<Entry>());
-        let mut n = (bytes / std::mem::size_of::<Entry>())
-            .max(1)
-            .next_power_of_two();
-        if n * std::mem::size_of::<Entry>() > bytes {
+        let size = std::mem::size_of::<Bucket>();
+        let bytes = (mib * 1024 * 1024).max(size);
+        let mut n = (bytes / size).max(1).next_power_of_two();
+        if n * size > bytes {
             n /= 2;
         }
+        let n = n.max(1);
         Table {
-            entries: vec![Entry::default(); n.max(1)],
-            mask: n.max(1) - 1,
+            buckets: vec![Bucket::default(); n],
+            mask: n - 1,
+            generation: 0,
         }
     }
 
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.buckets.fill(Bucket::default());
+        self.generation = 0;
     }
 
+    /// A new search begins: what earlier ones stored gives way first.
+    pub fn new_search(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+    }
+
+    /// Number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.buckets.len() * WAYS
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.buckets.is_empty()
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> usize {
+        key as usize & self.mask
     }
 
     #[inline(always)]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && key != 0).then_some(e)
+        let b = &self.buckets[self.bucket(key)].0;
+        b.iter().find(|e| e.key == key && key != 0).copied()
     }
 
-    /// Start loading the entry of `key` into the cache (a child's, before it is searched).
+    /// Start loading the bucket of `key` into the cache (a child's, before it is searched).
     #[inline(always)]
     pub fn prefetch(&self, key: u64) {
         #[cfg(target_arch = "x86_64")]
@@ -64,7 +88,7 @@ impl Table {
         // effect but on the cache.
         unsafe {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let p = self.entries.as_ptr().add(key as usize & self.mask);
+            let p = self.buckets.as_ptr().add(self.bucket(key));
             _mm_prefetch(p as *const i8, _MM_HINT_T0);
         }
         #[cfg(not(target_arch = "x86_64"))]
@@ -73,13 +97,30 @@ impl Table {
 
     #[inline(always)]
     pub fn store(&mut self, key: u64, depth: i32, flag: u8, score: Score, mv: u16) {
-        let e = &mut self.entries[key as usize & self.mask];
-        *e = Entry {
+        let generation = self.generation;
+        let i = self.bucket(key);
+        let b = &mut self.buckets[i].0;
+        let slot = if let Some(s) = b.iter().position(|e| e.key == key) {
+            s
+        } else {
+            // The least useful entry: empty, else the shallowest, an older search's entry
+            // counting four plies shallower per search since.
+            let worth = |e: &Entry| {
+                if e.key == 0 {
+                    i32::MIN
+                } else {
+                    e.depth as i32 - 4 * generation.wrapping_sub(e.generation) as i32
+                }
+            };
+            (1..WAYS).fold(0, |v, s| if worth(&b[s]) < worth(&b[v]) { s } else { v })
+        };
+        b[slot] = Entry {
             key,
             score: score as i16,
             mv,
             depth: depth.clamp(-128, 127) as i8,
             flag,
+            generation,
         };
     }
 }

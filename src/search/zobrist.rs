@@ -84,6 +84,12 @@ impl Keys {
         self.after_placement(parent, parent_hash, mv) ^ self.runs(child)
     }
 
+    /// [`Keys::after`] from [`Keys::after_placement`]'s hash.
+    #[inline(always)]
+    pub fn with_runs<B: BitSet>(&self, placement_hash: u64, child: &Position<B>) -> u64 {
+        placement_hash ^ self.runs(child)
+    }
+
     /// [`Keys::after`] without the child's runs of quiet moves: the child's hash whenever it has
     /// none (in most variants, always), without playing the move. Good for a prefetch.
     #[inline(always)]

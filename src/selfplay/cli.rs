@@ -3,6 +3,7 @@
 
 use super::{chart, fingerprint, shard_indices, Report, RunFile, Settings, FORMAT, VERSION};
 use crate::notation::{move_to_string, parse_fen};
+use crate::search::tables::EndgameTables;
 use crate::search::{format_score, Info, Limits, Searcher, MAX_DEPTH};
 use crate::{Rules, Variant};
 use miette::{miette, Report as Diag};
@@ -32,6 +33,10 @@ pub struct AnalyseArgs {
     /// Transposition table size in MiB.
     #[arg(long, default_value_t = 64)]
     pub hash: usize,
+    /// Use the variant's endgame tables in this directory (as `damelab endgame --cache DIR`
+    /// writes them): positions of their materials get their exact value.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -125,6 +130,15 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         ));
     }
     let mut s = Searcher::new(v.rules.clone(), args.hash);
+    if let Some(dir) = &args.tables {
+        let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
+        out(&format!(
+            "endgame tables: {} materials in {}",
+            t.len(),
+            t.dir().display()
+        ));
+        s.set_probe(Some(t.probe()));
+    }
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
     match r.best {
         None => out(&format!(

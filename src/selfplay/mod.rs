@@ -123,6 +123,9 @@ pub fn play_game<B: BitSet>(
     let mut pos: Position<B> = rules.start;
     let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
+    // How many positions of `history` fall in each slot of their hash: a position repeats only if
+    // its slot holds enough of them, so most plies need no look through the history.
+    let mut slots = [0u32; REP_SLOTS];
     let mut rec = GameRecord {
         i: index,
         w: -1,
@@ -144,7 +147,10 @@ pub fn play_game<B: BitSet>(
     };
     loop {
         // Draws that must be claimed are taken to be claimed at once by the side to move.
-        if rep > 0 && repeated(&history, hash, rep - 1) {
+        if rep > 0
+            && slots[hash as usize % REP_SLOTS] as usize + 1 >= rep
+            && repeated(&history, hash, rep - 1)
+        {
             if !material(&pos, &mut rec) {
                 rec.end = End::Repetition;
             }
@@ -191,9 +197,12 @@ pub fn play_game<B: BitSet>(
         if hashing {
             let nh = keys.after(&pos, hash, &mv, &next);
             if mv.is_capture() || mv.kind_after != mv.kind_before {
-                history.clear();
+                for h in history.drain(..) {
+                    slots[h as usize % REP_SLOTS] -= 1;
+                }
             } else {
                 history.push(hash);
+                slots[hash as usize % REP_SLOTS] += 1;
             }
             hash = nh;
         }
@@ -202,6 +211,9 @@ pub fn play_game<B: BitSet>(
     }
     rec
 }
+
+/// Slots of the repetition filter of [`play_game`].
+const REP_SLOTS: usize = 256;
 
 /// Whether `hash` occurs `times` times among the positions of `history` with the same side to
 /// move (every second one from the end: the history runs from the last irreversible move, a

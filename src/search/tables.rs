@@ -1,0 +1,177 @@
+//! Endgame tables in the search: the tables of a variant found in a directory (the files
+//! `damelab endgame` writes, see [`crate::endgame::store`]) as the search's oracle
+//! ([`super::Probe`]). A node whose material has a table gets its exact value (win or loss in so
+//! many plies, or draw) instead of being searched.
+//!
+//! The directory is read once for the names of its table files; a table is loaded, and its checksum
+//! verified, the first time a position of its material is probed. A file that turns out unusable
+//! then (damaged, of another format) is left out: its positions are searched as usual.
+
+use super::{Probe, Score, MAX_PLY, MAX_WIN_DISTANCE, WIN};
+use crate::endgame::index::Indexer;
+use crate::endgame::material::Material;
+use crate::endgame::store;
+use crate::endgame::value::{Packed, Value};
+use crate::engine::rules::MAX_KINDS;
+use crate::engine::{BitSet, Position, Rules};
+use miette::{miette, Report};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// A table read from its file: the index of its positions and their values.
+type Loaded = (Indexer, Vec<Packed>);
+
+/// The tables of one variant in one directory.
+pub struct EndgameTables {
+    rules: Arc<Rules>,
+    dir: PathBuf,
+    /// Per material with a file: its index and values, once loaded (`None`: unusable).
+    tables: HashMap<Material, OnceLock<Option<Loaded>>>,
+    /// The most pieces of any material with a file: positions with more are not looked up.
+    max_pieces: u32,
+}
+
+/// The material of a table file's name (`<rules hash>-<key>.dlt`, see [`Material::key`]).
+fn material_of_key(key: &str, kinds: usize) -> Option<Material> {
+    let (a, b) = key.split_once('_')?;
+    let mut m = Material::default();
+    for (side, text) in [a, b].into_iter().enumerate() {
+        let counts: Vec<&str> = text.split('.').collect();
+        if counts.len() != MAX_KINDS {
+            return None;
+        }
+        for (k, c) in counts.iter().enumerate() {
+            let n: u8 = c.parse().ok()?;
+            if n > 0 && k >= kinds {
+                return None;
+            }
+            m.counts[side][k] = n;
+        }
+    }
+    (m.total() > 0).then_some(m)
+}
+
+impl EndgameTables {
+    /// The tables of `rules` in `dir`. An error when the directory cannot be read or holds no
+    /// table of these rules (saying so when it holds tables of other rules).
+    pub fn open(rules: &Arc<Rules>, dir: &Path) -> Result<EndgameTables, Report> {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            miette!(
+                help = "give the directory `damelab endgame` writes its tables to (its --cache)",
+                "cannot read the tables directory `{}`: {e}",
+                dir.display()
+            )
+        })?;
+        let prefix = format!("{:016x}-", store::rules_hash(rules.as_ref()));
+        let mut tables = HashMap::new();
+        let mut others = 0;
+        let mut max_pieces = 0;
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let Some(name) = name.to_str() else {
+                continue;
+            };
+            let Some(stem) = name.strip_suffix(".dlt") else {
+                continue;
+            };
+            match stem.strip_prefix(&prefix) {
+                Some(key) => {
+                    if let Some(m) = material_of_key(key, rules.kinds) {
+                        max_pieces = max_pieces.max(m.total());
+                        tables.insert(m, OnceLock::new());
+                    }
+                }
+                None => others += 1,
+            }
+        }
+        if tables.is_empty() {
+            let variant = &rules.spec.name;
+            return Err(if others > 0 {
+                miette!(
+                    help = format!(
+                        "build them with `damelab endgame {variant} MATERIAL --cache {}`",
+                        dir.display()
+                    ),
+                    "`{}` holds {others} endgame table file(s), but none of {variant}: they \
+                     belong to other rules",
+                    dir.display()
+                )
+            } else {
+                miette!(
+                    help = format!(
+                        "build them with `damelab endgame {variant} MATERIAL --cache {}`",
+                        dir.display()
+                    ),
+                    "`{}` holds no endgame tables of {variant}",
+                    dir.display()
+                )
+            });
+        }
+        Ok(EndgameTables {
+            rules: rules.clone(),
+            dir: dir.to_path_buf(),
+            tables,
+            max_pieces,
+        })
+    }
+
+    /// The tables of `rules` in the cache directory `damelab endgame` uses by default, if any.
+    pub fn from_cache(rules: &Arc<Rules>) -> Option<EndgameTables> {
+        Self::open(rules, &store::default_dir()?).ok()
+    }
+
+    /// Number of materials with a table file.
+    pub fn len(&self) -> usize {
+        self.tables.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.tables.is_empty()
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The table value of `pos` for the side to move, if its material has a usable table.
+    pub fn value<B: BitSet>(&self, pos: &Position<B>) -> Option<Value> {
+        if pos.occupied().count() > self.max_pieces {
+            return None;
+        }
+        let m = Material::of(pos);
+        let slot = self.tables.get(&m)?;
+        let (index, values) = slot
+            .get_or_init(|| {
+                let index = Indexer::new(self.rules.as_ref(), &m).ok()?;
+                let values = store::load(&self.dir, self.rules.as_ref(), &m, index.len())
+                    .ok()
+                    .flatten()?;
+                Some((index, values))
+            })
+            .as_ref()?;
+        let mut p = *pos;
+        p.runs = Default::default();
+        Some(Value::unpack(*values.get(index.encode(&p) as usize)?))
+    }
+
+    /// The score of `pos` for the side to move, counted from `pos` (a win in `d` plies scores
+    /// `WIN - d`), as [`super::Searcher::set_probe`] wants it.
+    pub fn score<B: BitSet>(&self, pos: &Position<B>) -> Option<Score> {
+        // A longer win than a score can say is said as the longest (the search path adds up to
+        // MAX_PLY plies to it).
+        let far = |d: u16| (d as Score).min(MAX_WIN_DISTANCE - MAX_PLY as Score);
+        match self.value(pos)? {
+            Value::Draw => Some(0),
+            Value::Illegal => None,
+            Value::Win(d) => Some(WIN - far(d)),
+            Value::Loss(d) => Some(-(WIN - far(d))),
+        }
+    }
+
+    /// The tables as the search's oracle.
+    pub fn probe(self: &Arc<Self>) -> Probe {
+        let t = self.clone();
+        Arc::new(move |pos: &Position| t.score(pos))
+    }
+}
