@@ -302,7 +302,7 @@ impl<B: BitSet> Rules<B> {
     /// the capture search finds a move); whether there is any. Short jumps are found for all
     /// pieces of a kind at once by bit-set steps, flying ones by one look along each ray.
     #[inline(always)]
-    fn capture_candidates(
+    pub(super) fn capture_candidates(
         &self,
         pos: &Position<B>,
         side: usize,
@@ -427,7 +427,7 @@ impl<B: BitSet> Rules<B> {
     /// The pieces of `kind` that may make a quiet move: all of them, except the piece that has
     /// used up its run of quiet moves in a row (`at most N quiet moves in a row`).
     #[inline(always)]
-    fn quiet_movers(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
+    pub(super) fn quiet_movers(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
         let pieces = pos.kind_bits(side, kind);
         match self.programs[side][kind].quiet_limit {
             Some((max, while_own)) => {
