@@ -21,9 +21,9 @@ impl<B: BitSet> Rules<B> {
         for (i, rule) in self.spec.game.move_count_draws.iter().enumerate() {
             let reset = (rule.reset_on_capture && mv.is_capture())
                 || rule.reset_on_move_of & (1 << mv.kind_before) != 0
-                || rule.material.as_ref().is_some_and(|m| {
-                    !self.material_holds(m, before) || !self.material_holds(m, after)
-                });
+                || (rule.material.is_some()
+                    && (!self.draw_material_holds(i, before)
+                        || !self.draw_material_holds(i, after)));
             after.counters[i] = if reset {
                 0
             } else {
@@ -34,27 +34,31 @@ impl<B: BitSet> Rules<B> {
 
     /// Whether one side has one of the strong forces and the other the weak one, exactly.
     pub fn material_holds(&self, m: &Material, pos: &Position<B>) -> bool {
-        // Most positions have far more pieces than any such force: a few bit clears say so
-        // without counting every kind.
-        let weak: u32 = m.weak.iter().map(|&n| n as u32).sum();
-        let most = m
-            .strong
-            .iter()
-            .map(|f| f.iter().map(|&n| n as u32).sum::<u32>())
-            .max()
-            .unwrap_or(0)
-            + weak;
-        let mut rest = pos.occupied();
-        for _ in 0..most {
-            rest = rest.without_lowest();
+        at_most(pos.occupied(), most_pieces(m)) && self.forces_match(m, pos)
+    }
+
+    /// Whether move-count rule `i`'s material condition holds in `pos` (true when it has none):
+    /// [`Rules::material_holds`] with the force's size worked out when the rules were compiled.
+    #[inline]
+    pub fn draw_material_holds(&self, i: usize, pos: &Position<B>) -> bool {
+        match &self.spec.game.move_count_draws[i].material {
+            None => true,
+            Some(m) => {
+                at_most(pos.occupied(), self.draw_most[i] as u32) && self.forces_match(m, pos)
+            }
         }
-        if rest.any() {
-            return false;
-        }
+    }
+
+    /// The exact test, on a board known to hold few pieces: each kind counted by clearing bits.
+    fn forces_match(&self, m: &Material, pos: &Position<B>) -> bool {
         let counts = |side: usize| -> [u8; super::rules::MAX_KINDS] {
             let mut c = [0u8; super::rules::MAX_KINDS];
             for (k, n) in c.iter_mut().enumerate().take(self.kinds) {
-                *n = pos.kind_bits(side, k).count() as u8;
+                let mut b = pos.kind_bits(side, k);
+                while b.any() {
+                    *n += 1;
+                    b = b.without_lowest();
+                }
             }
             c
         };
@@ -80,9 +84,7 @@ impl<B: BitSet> Rules<B> {
             .find(|(i, r)| {
                 r.claimed == claimed
                     && pos.counters[*i] as u16 >= r.plies()
-                    && r.material
-                        .as_ref()
-                        .is_none_or(|m| self.material_holds(m, pos))
+                    && self.draw_material_holds(*i, pos)
             })
     }
 }
@@ -140,4 +142,30 @@ fn plural(name: &str, n: u8) -> String {
     } else {
         format!("{name}s")
     }
+}
+
+/// The most pieces on the board when the material condition holds: the largest strong force and
+/// the weak one.
+pub(crate) fn most_pieces(m: &Material) -> u32 {
+    let weak: u32 = m.weak.iter().map(|&n| n as u32).sum();
+    let strong = m
+        .strong
+        .iter()
+        .map(|f| f.iter().map(|&n| n as u32).sum::<u32>())
+        .max()
+        .unwrap_or(0);
+    strong + weak
+}
+
+/// Whether `bits` has at most `n` squares: `n` clears of the lowest bit, no population count (the
+/// portable target has no instruction for it).
+#[inline(always)]
+fn at_most<B: BitSet>(mut bits: B, n: u32) -> bool {
+    for _ in 0..n {
+        if bits.none() {
+            return true;
+        }
+        bits = bits.without_lowest();
+    }
+    bits.none()
 }

@@ -163,6 +163,9 @@ pub struct Rules<B: BitSet = Bits> {
     pub key_width: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
+    /// Per move-count draw rule with a material condition, the most pieces the board holds when
+    /// it is met (see `Rules::draw_material_holds`).
+    pub draw_most: [u8; crate::spec::MAX_MOVE_COUNT_RULES],
     /// The playable squares (the geometry's, in this width).
     pub playable: B,
     /// `from[angle]`: the squares with a neighbour that way (the geometry's, in this width).
@@ -303,6 +306,13 @@ impl<B: BitSet> Rules<B> {
             continuation_implied: count_first
                 && spec.captures.mid_capture_promotion != MidCapturePromotion::Stop,
             key_width: width,
+            draw_most: std::array::from_fn(|i| {
+                spec.game
+                    .move_count_draws
+                    .get(i)
+                    .and_then(|r| r.material.as_ref())
+                    .map_or(0, |m| super::draws::most_pieces(m).min(255) as u8)
+            }),
             has_material_rules: !spec.game.lone_wins.is_empty()
                 || !spec.game.lose_without.is_empty(),
             rays: (0..=u8::MAX as usize)

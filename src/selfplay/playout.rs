@@ -39,10 +39,5 @@ pub fn move_count_draw<B: BitSet>(rules: &Rules<B>, pos: &Position<B>) -> bool {
         .move_count_draws
         .iter()
         .enumerate()
-        .any(|(i, r)| {
-            pos.counters[i] as u16 >= r.plies()
-                && r.material
-                    .as_ref()
-                    .is_none_or(|m| rules.material_holds(m, pos))
-        })
+        .any(|(i, r)| pos.counters[i] as u16 >= r.plies() && rules.draw_material_holds(i, pos))
 }
