@@ -58,7 +58,7 @@ fn completes_a_move_and_keeps_history() -> Result<(), rexpect::error::Error> {
     Ok(())
 }
 
-/// Ctrl-C during a long command (perft 9 on the international board takes minutes) stops the
+/// Ctrl-C during a long command (perft 12 on the international board takes many minutes) stops the
 /// count and gives the prompt back with the game kept.
 #[test]
 fn ctrl_c_stops_a_long_perft_and_keeps_the_game() -> Result<(), rexpect::error::Error> {
@@ -73,7 +73,7 @@ fn ctrl_c_stops_a_long_perft_and_keeps_the_game() -> Result<(), rexpect::error::
     p.send("32-28\r")?;
     p.flush()?;
     p.exp_string("damelab (black)> ")?;
-    p.send("perft 9\r")?;
+    p.send("perft 12\r")?;
     p.flush()?;
     // Let the count start, then interrupt it.
     std::thread::sleep(std::time::Duration::from_millis(500));
