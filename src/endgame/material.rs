@@ -127,6 +127,27 @@ impl Material {
         format!("{}_{}", side(0), side(1))
     }
 
+    /// The material of a [`Material::key`] (a table file's name), for rules of `kinds` kinds;
+    /// `None` for anything else.
+    pub fn from_key(key: &str, kinds: usize) -> Option<Material> {
+        let (a, b) = key.split_once('_')?;
+        let mut m = Material::default();
+        for (side, text) in [a, b].into_iter().enumerate() {
+            let counts: Vec<&str> = text.split('.').collect();
+            if counts.len() != MAX_KINDS {
+                return None;
+            }
+            for (k, c) in counts.iter().enumerate() {
+                let n: u8 = c.parse().ok()?;
+                if n > 0 && k >= kinds {
+                    return None;
+                }
+                m.counts[side][k] = n;
+            }
+        }
+        (m.total() > 0).then_some(m)
+    }
+
     /// Materials one move can lead to (a superset): one piece of either side removed (a capture of
     /// several pieces is a chain of these) or one piece promoted to a kind its rules name.
     pub fn successors<B: BitSet>(&self, rules: &Rules<B>) -> Vec<Material> {
@@ -170,4 +191,23 @@ fn split_v(text: &str) -> Vec<&str> {
         }
     }
     vec![t]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_reads_back_as_its_material() {
+        let mut m = Material::default();
+        m.counts[0][1] = 2;
+        m.counts[1][0] = 1;
+        let key = m.key();
+        assert_eq!(key, "0.2.0.0_1.0.0.0");
+        assert_eq!(Material::from_key(&key, 2), Some(m));
+        // A kind the rules do not have, a missing count, no pieces: not a key of these rules.
+        assert_eq!(Material::from_key(&key, 1), None);
+        assert_eq!(Material::from_key("0.2.0_1.0.0.0", 2), None);
+        assert_eq!(Material::from_key("0.0.0.0_0.0.0.0", 2), None);
+    }
 }

@@ -32,13 +32,10 @@ impl<B: BitSet> Rules<B> {
         }
     }
 
-    /// Whether one side has one of the strong forces and the other the weak one, exactly.
-    pub fn material_holds(&self, m: &Material, pos: &Position<B>) -> bool {
-        at_most(pos.occupied(), most_pieces(m)) && self.forces_match(m, pos)
-    }
-
-    /// Whether move-count rule `i`'s material condition holds in `pos` (true when it has none):
-    /// [`Rules::material_holds`] with the force's size worked out when the rules were compiled.
+    /// Whether move-count rule `i`'s material condition holds in `pos` (true when it has none): one
+    /// side has one of the strong forces and the other the weak one, exactly. A board holding more
+    /// pieces than the largest such force (worked out when the rules were compiled) is refused
+    /// without counting.
     #[inline]
     pub fn draw_material_holds(&self, i: usize, pos: &Position<B>) -> bool {
         match &self.spec.game.move_count_draws[i].material {

@@ -17,7 +17,7 @@ use super::bits::{BitIter, BitSet};
 use super::geometry::{Link, Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{Rules, MAX_KINDS};
+use super::rules::{PieceProgram, Rules, MAX_KINDS};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -455,15 +455,8 @@ impl<B: BitSet> Rules<B> {
             let prog = &self.programs[side][kind];
             let movers = self.quiet_movers(pos, side, kind);
             if prog.slides.is_empty() && prog.leaps.is_empty() {
-                // Steps only (men): per direction, the pieces that can step that way, by one
-                // bit-set step each; then square by square, in the same order as below.
-                let open = empty & self.playable;
-                let mut can = [B::ZERO; 8];
-                let mut any = B::ZERO;
-                for (i, d) in prog.steps.iter().enumerate() {
-                    can[i] = self.step_back(open, d) & movers;
-                    any |= can[i];
-                }
+                // Steps only (men): square by square, in the same order as below.
+                let (can, any) = self.step_sets(prog, movers, empty & self.playable);
                 for sq in BitIter(any) {
                     for (i, d) in prog.steps.iter().enumerate() {
                         if can[i].has(sq) {
@@ -499,6 +492,19 @@ impl<B: BitSet> Rules<B> {
         }
     }
 
+    /// For a kind that only steps (men): per direction of its steps, the pieces of `movers` that
+    /// can step that way onto `open`, by one bit-set step each; and all those pieces.
+    #[inline(always)]
+    fn step_sets(&self, prog: &PieceProgram<B>, movers: B, open: B) -> ([B; 8], B) {
+        let mut can = [B::ZERO; 8];
+        let mut any = B::ZERO;
+        for (i, d) in prog.steps.iter().enumerate() {
+            can[i] = self.step_back(open, d) & movers;
+            any |= can[i];
+        }
+        (can, any)
+    }
+
     /// Quiet move `k` of the side to move, in [`Rules::generate`]'s order: kind by kind, square by
     /// square (lowest first), then steps, slides (nearest landing first) and leaps in program order.
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
@@ -513,17 +519,9 @@ impl<B: BitSet> Rules<B> {
             let target = |from: Sq, to: Sq| rules.quiet_target(side, kind, from, to);
             let movers = rules.quiet_movers(pos, side, kind);
             if prog.slides.is_empty() && prog.leaps.is_empty() {
-                // Steps only (men): per direction, the pieces that can step that way, found with one
-                // bit-set shift each; a kind with too few moves is passed over whole.
-                let open = empty & rules.playable;
-                let mut can = [B::ZERO; 8];
-                let mut any = B::ZERO;
-                let mut total = 0;
-                for (i, d) in prog.steps.iter().enumerate() {
-                    can[i] = rules.step_back(open, d) & movers;
-                    any |= can[i];
-                    total += can[i].count() as usize;
-                }
+                // Steps only (men): a kind with too few moves is passed over whole.
+                let (can, any) = rules.step_sets(prog, movers, empty & rules.playable);
+                let total: usize = can.iter().map(|c| c.count() as usize).sum();
                 if k >= total {
                     k -= total;
                     continue;

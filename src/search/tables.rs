@@ -12,7 +12,6 @@ use crate::endgame::index::Indexer;
 use crate::endgame::material::Material;
 use crate::endgame::store;
 use crate::endgame::value::{Packed, Value};
-use crate::engine::rules::MAX_KINDS;
 use crate::engine::{BitSet, Position, Rules};
 use miette::{miette, Report};
 use std::collections::HashMap;
@@ -30,26 +29,6 @@ pub struct EndgameTables {
     tables: HashMap<Material, OnceLock<Option<Loaded>>>,
     /// The most pieces of any material with a file: positions with more are not looked up.
     max_pieces: u32,
-}
-
-/// The material of a table file's name (`<rules hash>-<key>.dlt`, see [`Material::key`]).
-fn material_of_key(key: &str, kinds: usize) -> Option<Material> {
-    let (a, b) = key.split_once('_')?;
-    let mut m = Material::default();
-    for (side, text) in [a, b].into_iter().enumerate() {
-        let counts: Vec<&str> = text.split('.').collect();
-        if counts.len() != MAX_KINDS {
-            return None;
-        }
-        for (k, c) in counts.iter().enumerate() {
-            let n: u8 = c.parse().ok()?;
-            if n > 0 && k >= kinds {
-                return None;
-            }
-            m.counts[side][k] = n;
-        }
-    }
-    (m.total() > 0).then_some(m)
 }
 
 impl EndgameTables {
@@ -77,7 +56,7 @@ impl EndgameTables {
             };
             match stem.strip_prefix(&prefix) {
                 Some(key) => {
-                    if let Some(m) = material_of_key(key, rules.kinds) {
+                    if let Some(m) = Material::from_key(key, rules.kinds) {
                         max_pieces = max_pieces.max(m.total());
                         tables.insert(m, OnceLock::new());
                     }
