@@ -9,9 +9,11 @@
 //! live in per-ply buffers owned by the [`Searcher`].
 
 pub mod eval;
+pub mod options;
 pub mod repl;
 pub mod tables;
 pub mod tt;
+pub mod weights;
 pub mod zobrist;
 
 use crate::engine::geometry::Bits;
@@ -167,6 +169,10 @@ pub struct Searcher<B: BitSet = Bits> {
     narrow: Option<Box<Searcher<u64>>>,
     /// The same on 128-bit sets, when the board fits them but not 64 bits ([`Rules::mid`]).
     mid: Option<Box<Searcher<u128>>>,
+    /// The search's switches ([`Searcher::set_options`]).
+    pub options: options::Options,
+    /// A learned evaluation, when one is loaded ([`Searcher::set_weights`]).
+    pub weights: Option<Arc<weights::Weights>>,
 }
 
 impl<B: BitSet> Searcher<B> {
@@ -214,7 +220,31 @@ impl<B: BitSet> Searcher<B> {
             repetition,
             move_counts,
             rules,
+            options: options::Options::default(),
+            weights: None,
         }
+    }
+
+    /// Use these search options (on the narrower searchers too).
+    pub fn set_options(&mut self, options: options::Options) {
+        if let Some(n) = &mut self.narrow {
+            n.set_options(options.clone());
+        }
+        if let Some(m) = &mut self.mid {
+            m.set_options(options.clone());
+        }
+        self.options = options;
+    }
+
+    /// Evaluate with a learned evaluation's weights, or the derived evaluation (`None`).
+    pub fn set_weights(&mut self, weights: Option<Arc<weights::Weights>>) {
+        if let Some(n) = &mut self.narrow {
+            n.set_weights(weights.clone());
+        }
+        if let Some(m) = &mut self.mid {
+            m.set_weights(weights.clone());
+        }
+        self.weights = weights;
     }
 
     /// Use an outside oracle (e.g. endgame tables) at every node.
