@@ -1,7 +1,8 @@
-//! Engine speed (a manual benchmark, `cargo bench --bench engine`): random playouts per second on
-//! one core for every bundled variant, search nodes per second on Dameo, Turkish and
-//! international, and one depth-6 self-play game of Dameo (as `damelab selfplay dameo --games 1
-//! --depth 6 --seed 3`) with the search's counters. Figures are printed; nothing is asserted.
+//! Engine speed (a manual benchmark, `cargo bench -p damelab-benches --bench engine`): random
+//! playouts per second on one core for every bundled variant, search nodes per second on Dameo,
+//! Turkish and international, and one depth-6 self-play game of Dameo (as `damelab selfplay dameo
+//! --games 1 --depth 6 --seed 3`) with the search's counters. Figures are printed; nothing is
+//! asserted.
 
 use damelab::engine::{BitSet, Rules};
 use damelab::search::{Limits, Searcher};

@@ -1,6 +1,7 @@
 //! Perft benchmarks: damelab's generic generator on bundled variants, and damelab against kish (a
 //! hand-written Turkish draughts bitboard generator) on the same Turkish perft — both bulk
-//! counting, one thread, same depth, same run. Run with `cargo bench --bench perft`.
+//! counting, one thread, same depth, same run. Run with
+//! `cargo bench -p damelab-benches --bench perft`.
 
 use criterion::{criterion_group, Criterion};
 use damelab::engine::GenOptions;

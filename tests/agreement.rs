@@ -6,7 +6,7 @@
 //! `cargo test --test agreement` checks a few hundred positions per variant; the larger run,
 //! thousands per variant, is `cargo test --release --test agreement -- --include-ignored` (.ci/run).
 
-mod reference;
+use crate::reference;
 
 use damelab::engine::GenOptions;
 use damelab::notation::{move_to_string, to_fen};

@@ -49,8 +49,8 @@ fn case_files() {
                 })
             })
             .collect();
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-            insta::assert_yaml_snapshot!(snaps);
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_yaml_snapshot!("cases__case_files", snaps);
         });
     });
 }

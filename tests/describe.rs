@@ -12,8 +12,8 @@ fn describe_every_bundled_variant() {
             text.contains(&v.rules.spec.title),
             "{name}: the title is named"
         );
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-            insta::assert_snapshot!(format!("rules-{name}"), text);
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!(format!("describe__rules-{name}"), text);
         });
     }
 }

@@ -48,8 +48,8 @@ fn transcripts() {
             "{}: colour codes in scripted output",
             path.display()
         );
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-            insta::assert_snapshot!(transcript);
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!("repl__transcripts", transcript);
         });
     });
 }

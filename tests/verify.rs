@@ -50,8 +50,8 @@ fn failing_file_exits_1_with_a_diff() {
     let (code, out) = verify(&["tests/verify/fail.yaml"]);
     assert_eq!(code, 1, "{out}");
     assert_eq!(summary(&out), "1 passed, 1 failed");
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-        insta::assert_snapshot!(out);
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("verify__failing_file_exits_1_with_a_diff", out);
     });
 }
 
@@ -78,8 +78,8 @@ fn broken_case_files() {
             .expect("the glob is under the crate");
         let (code, out) = verify(&[&rel.display().to_string()]);
         assert_eq!(code, 1, "{out}");
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-            insta::assert_snapshot!(out);
+        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+            insta::assert_snapshot!("verify__broken_case_files", out);
         });
     });
 }
@@ -106,8 +106,8 @@ fn bless_fills_blanks_and_keeps_written_expectations() {
         blessed.contains("# a comment between keys stays"),
         "{blessed}"
     );
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => true}, {
-        insta::assert_snapshot!(blessed);
+    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::assert_snapshot!("verify__bless_fills_blanks_and_keeps_written_expectations", blessed);
     });
 
     // Blessing again changes nothing.

@@ -4,7 +4,7 @@
 //! rules must give exactly the moves (routes, order, duplicates kept or merged) the wide rules
 //! give, and perft must count the same.
 
-mod reference;
+use crate::reference;
 
 use damelab::engine::geometry::NONE;
 use damelab::engine::{BitSet, GenOptions, Move, Position, Rules};

@@ -42,7 +42,8 @@ const ASPIRATION: Score = 40;
 pub type Probe<B = Bits> = Arc<dyn Fn(&Position<B>) -> Option<Score> + Send + Sync>;
 
 /// Counters of what searches did, summed over every search of a searcher until
-/// [`Searcher::reset_stats`] (for measuring the search, e.g. `cargo bench --bench engine`).
+/// [`Searcher::reset_stats`] (for measuring the search, e.g.
+/// `cargo bench -p damelab-benches --bench engine`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Stats {
     /// Nodes searched (as [`SearchResult::nodes`], summed).

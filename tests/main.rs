@@ -1,0 +1,57 @@
+//! The integration tests: one test crate whose modules are the files beside this one (one binary
+//! links the library once, instead of one binary per file). Each module is named after its file;
+//! `cargo test --test it MODULE::` runs one of them.
+//!
+//! Every `tests/*.rs` file must be declared here (`autotests = false` in Cargo.toml, so a file
+//! that is not declared would silently not run): `every_test_file_is_a_module` checks it.
+
+mod agreement;
+mod capture_limits;
+mod cases;
+mod cli;
+mod compile;
+mod describe;
+mod diagram;
+mod docs;
+mod endgame;
+mod lang;
+mod notation;
+mod pdn;
+mod perft_tables;
+mod playout;
+mod priority;
+mod properties;
+mod repl;
+mod repl_pty;
+mod robust_input;
+mod rules_errors;
+mod search;
+mod selfplay_cli;
+mod verify;
+mod widths;
+
+/// The slow reference move generator the agreement and width tests compare against.
+mod reference;
+
+#[test]
+fn every_test_file_is_a_module() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests");
+    let main = std::fs::read_to_string(root.join("main.rs")).expect("tests/main.rs reads");
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(&root).expect("tests/ lists") {
+        let path = entry.expect("a directory entry").path();
+        let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+            continue;
+        };
+        if path.extension().is_some_and(|e| e == "rs")
+            && stem != "main"
+            && !main.contains(&format!("\nmod {stem};"))
+        {
+            missing.push(stem.to_string());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "tests/*.rs files not declared as modules in tests/main.rs: {missing:?}"
+    );
+}
