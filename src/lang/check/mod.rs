@@ -3,8 +3,8 @@
 //!
 //! This file runs the checks in order and holds what they share; each statement's checks live in
 //! their own file: `board` (board, sides, squares), `pieces` (pieces, letters, setup), `moves`
-//! (a piece's moves section), `captures` (the `captures:` section), `game` (the `game:` section)
-//! and `sanity` (rules that read well but mean nothing).
+//! (a piece's moves section), `captures` (the `captures:` section), `game` (the `game:` section),
+//! `sanity` (rules that read well but mean nothing) and `warnings` (for a file that loads).
 
 use std::collections::HashMap;
 
@@ -19,9 +19,12 @@ mod game;
 mod moves;
 mod pieces;
 mod sanity;
+mod warnings;
 
 use captures::default_captures;
 use game::default_game;
+pub(crate) use moves::is_direction;
+pub(crate) use warnings::warnings;
 
 /// Piece masks are `u8` bit masks of piece indices.
 const MAX_PIECES: usize = 8;
@@ -47,7 +50,11 @@ pub fn check(
                 errors.push(RuleError::Conflict {
                     message: "the rules file is incomplete".to_string(),
                     span: Span::new(0, 0).into(),
-                    help: "see `variants/dameo.rules` for a complete file".to_string(),
+                    help: format!(
+                        "docs/language.md lists the statements a file needs; `damelab show {}` \
+                         prints a complete file",
+                        crate::variants::DEFAULT
+                    ),
                 });
             }
             errors.sort_by_key(first_offset);

@@ -262,6 +262,11 @@ pub(super) fn direction_names() -> impl Iterator<Item = &'static str> {
     RELATIVE_DIRECTIONS.into_iter().chain(ANGLE_NAMES)
 }
 
+/// Whether `word` names a direction (relative or compass).
+pub(crate) fn is_direction(word: &str) -> bool {
+    resolve_direction(word, 0).is_some()
+}
+
 /// The angles of a direction word for the first side, whose forward is `forward` (0 = north,
 /// 1 = north-east).
 pub(crate) fn resolve_direction(name: &str, forward: Angle) -> Option<AngleSet> {

@@ -14,7 +14,7 @@ mod symbols;
 mod syntax;
 mod tree;
 
-use syntax::syntax_error;
+use syntax::{incomplete_statement, syntax_error};
 use tree::build;
 
 #[derive(Parser)]
@@ -53,6 +53,16 @@ pub fn parse(source: &str) -> Result<RulesFile, Vec<RuleError>> {
                 last = None;
                 continue;
             }
+        }
+        // A statement cut short before the next one: report it once, at its end, and blank it
+        // alone; the next statement is not wrong and is parsed as written.
+        if let Some((e, short)) = incomplete_statement(&text, pos, &err.variant) {
+            errors.push(e);
+            if errors.len() == MAX_SYNTAX_ERRORS || !blank(&mut text, short.start, short.end) {
+                break;
+            }
+            last = None;
+            continue;
         }
         let e = syntax_error(&text, err);
         let at = error_start(&e).min(pos);

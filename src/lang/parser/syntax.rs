@@ -2,9 +2,10 @@
 //! likely meaning, and a help line for the common slips.
 
 use pest::error::{ErrorVariant, InputLocation};
+use pest::Parser;
 
 use super::symbols::rule_to_symbol;
-use super::Rule;
+use super::{starts_statement, statement_start, Rule};
 use crate::lang::ast::Span;
 use crate::lang::error::RuleError;
 
@@ -94,8 +95,7 @@ pub(super) fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleE
             } else if expected.len() <= 40 && found != "end of file" {
                 format!("write {expected} before {found}")
             } else {
-                "write one of the forms listed; `variants/dameo.rules` shows each in use"
-                    .to_string()
+                forms_help(&expected)
             }
         });
     // A long list of alternatives is already in the message; the label then just points.
@@ -211,6 +211,9 @@ pub(super) fn unknown_word(
     if clause.is_empty() {
         return None;
     }
+    if let Some(e) = direction_in_two_words(prefix_trim, line_start, word, start) {
+        return Some(e);
+    }
     let first = clause.split_whitespace().next().unwrap_or("");
     let (what, help) = match first {
         "step" | "leap" => (
@@ -251,6 +254,29 @@ pub(super) fn unknown_word(
         span: Span::new(start, start + word.len()).into(),
         label: format!("not part of `{first}`"),
         help,
+    })
+}
+
+/// `step forward diagonal`: the word before `word` and `word` make a direction when joined with
+/// `-`, so the writer meant that direction. `prefix` is the line's text before `word`, starting at
+/// byte `line_start` of the file; `word` starts at byte `start`.
+fn direction_in_two_words(
+    prefix: &str,
+    line_start: usize,
+    word: &str,
+    start: usize,
+) -> Option<RuleError> {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let prev_start = prefix.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    let prev = &prefix[prev_start..];
+    let joined = format!("{prev}-{word}");
+    if prev.is_empty() || !crate::lang::check::is_direction(&joined) {
+        return None;
+    }
+    Some(RuleError::UnknownDirection {
+        name: format!("{prev} {word}"),
+        span: Span::new(line_start + prev_start, start + word.len()).into(),
+        help: format!("did you mean `{joined}`? a direction of two words is written with `-`"),
     })
 }
 
@@ -355,4 +381,228 @@ pub(super) fn syntax_help(
         );
     }
     None
+}
+
+/// A statement cut short (`board 8x8` with no squares clause, `step forward,` with nothing after
+/// the comma): pest fails at the start of the next statement, or at the end of the file, or just
+/// after the next statement's first word, which it read as part of the one before. The error
+/// belongs at the end of the short statement, saying what it lacks; the caller blanks that
+/// statement (the range returned) so the next one, which is not wrong, is parsed as written.
+pub(super) fn incomplete_statement(
+    source: &str,
+    pos: usize,
+    variant: &ErrorVariant<Rule>,
+) -> Option<(RuleError, std::ops::Range<usize>)> {
+    let ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    // The slips worded by name (a misspelt keyword, a word after a clause, `at most` for `up
+    // to`) say more than "cut short".
+    if misspelt_statement(source, pos, variant).is_some()
+        || unknown_word(source, pos, variant).is_some()
+        || range_as_at_most(source, pos, variant).is_some()
+    {
+        return None;
+    }
+    let rest = source.get(pos..)?;
+    let line_start = source[..pos].rfind('\n').map_or(0, |i| i + 1);
+    let line = &source[line_start..];
+    let head = source[line_start..pos].trim_end();
+    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    // `pos` starts an unindented line, or only whitespace and comments follow it.
+    let next = if rest.trim().is_empty() || pos == line_start && starts_statement(line) {
+        // Where a new statement may start, the one before was complete.
+        if positives.is_empty()
+            || positives.contains(&Rule::statement)
+            || positives.contains(&Rule::EOI)
+        {
+            return None;
+        }
+        pos
+    } else if starts_statement(line) && head.chars().all(is_word) {
+        line_start
+    } else {
+        return None;
+    };
+    let end = code_end(source, next);
+    let from = statement_start(source, end);
+    if end <= from {
+        return None;
+    }
+    let what = statement_name(&source[from..end]);
+    let mut fix: Option<String> = None;
+    let mut expected = if next == pos {
+        join_alternatives(&wanted(positives))
+    } else {
+        // Only the probe knows whether the statement before was cut short.
+        join_alternatives(&wanted_after(source, end, "")?)
+    };
+    // Only punctuation was wanted: what follows it is what is really missing, so parse the
+    // statement again with the punctuation written and name what pest wants next.
+    let punctuation = [(Rule::comma, ","), (Rule::semi, ";"), (Rule::colon, ":")];
+    if next == pos
+        && positives
+            .iter()
+            .all(|r| punctuation.iter().any(|(p, _)| p == r))
+    {
+        let mark = punctuation
+            .iter()
+            .find(|(p, _)| positives.contains(p))
+            .map_or(",", |(_, m)| *m);
+        if let Some(after) = wanted_after(source, end, mark) {
+            let after = join_alternatives(&after);
+            // `, all squares` or `, dark squares`: the fix, when every form is written out.
+            let forms: Vec<&str> = after.split('`').skip(1).step_by(2).collect();
+            let plain = forms.iter().fold(after.clone(), |rest, f| {
+                rest.replacen(&format!("`{f}`"), "", 1)
+            });
+            if plain.split([',', ' ']).all(|w| w.is_empty() || w == "or") {
+                let with_mark: Vec<String> = forms.iter().map(|f| format!("{mark} {f}")).collect();
+                fix = Some(join_alternatives_backticked(&with_mark));
+            }
+            expected = format!("`{mark}` then {after}");
+        }
+    }
+    let last = source[from..end]
+        .rsplit(char::is_whitespace)
+        .next()
+        .unwrap_or("");
+    let help = match fix {
+        Some(fix) => format!("write {fix} after `{last}`"),
+        None if expected.len() > 40 => format!("after `{last}`, {}", forms_help(&expected)),
+        None => format!("write {expected} after `{last}`"),
+    };
+    Some((
+        RuleError::Syntax {
+            found: format!("the end of {what}"),
+            label: format!("{what} ends here"),
+            span: Span::new(end, end).into(),
+            help: Some(help),
+            expected,
+        },
+        from..next,
+    ))
+}
+
+/// "`a`, `b` or `c`" of forms written out.
+fn join_alternatives_backticked(forms: &[String]) -> String {
+    let quoted: Vec<String> = forms.iter().map(|f| format!("`{f}`")).collect();
+    let refs: Vec<&str> = quoted.iter().map(String::as_str).collect();
+    join_alternatives(&refs)
+}
+
+/// The names of grammar rules, for "expected …", without the ones possible after any statement.
+fn wanted(rules: &[Rule]) -> Vec<&'static str> {
+    let mut names: Vec<&str> = Vec::new();
+    for &r in rules {
+        let name = rule_to_symbol(r);
+        if !matches!(r, Rule::statement | Rule::EOI) && !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// What pest wants after `source[..end]` followed by `mark`, when the file stops there: `None`
+/// when that text parses as it is (nothing is missing) or fails before its end.
+fn wanted_after(source: &str, end: usize, mark: &str) -> Option<Vec<&'static str>> {
+    let probe = format!("{}{mark} ", &source[..end]);
+    let e = super::RulesParser::parse(Rule::file, &probe).err()?;
+    let at = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((s, _)) => s,
+    };
+    let ErrorVariant::ParsingError { positives, .. } = &e.variant else {
+        return None;
+    };
+    let names = wanted(positives);
+    (at >= end + mark.len() && !names.is_empty()).then_some(names)
+}
+
+/// The end of the text before `pos`, leaving out the whitespace and comments in between.
+fn code_end(source: &str, pos: usize) -> usize {
+    let mut end = pos;
+    loop {
+        let before = source[..end].trim_end();
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        let line = &before[line_start..];
+        // A `#` outside a string starts a comment (strings hold no `#` in any rules file we
+        // know, but a letter like "#" must not cut the line).
+        let comment = line
+            .char_indices()
+            .filter(|&(_, c)| c == '#')
+            .map(|(i, _)| i)
+            .find(|&i| line[..i].matches('"').count() % 2 == 0);
+        match comment {
+            Some(i) => end = line_start + i,
+            None => return before.len(),
+        }
+    }
+}
+
+/// "the `board` line", "the `man:` section": the statement starting `text`, for messages.
+fn statement_name(text: &str) -> String {
+    let word: String = text
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '-')
+        .collect();
+    let after = text[word.len()..].trim_start();
+    if after.starts_with(':') {
+        format!("the `{word}:` section")
+    } else if STATEMENT_KEYWORDS.contains(&word.as_str()) {
+        format!("the `{word}` line")
+    } else {
+        format!("the statement `{word}`")
+    }
+}
+
+/// Where to see the forms of a long "expected" list in use: docs/language.md describes every
+/// form, and `damelab show` prints the bundled variant whose file uses the most of them (chosen
+/// from the files themselves, so the example always holds what the message promises).
+fn forms_help(expected: &str) -> String {
+    let forms: Vec<&str> = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter_map(|f| {
+            f.split(['<', '>', '…'])
+                .map(str::trim)
+                .max_by_key(|part| part.len())
+        })
+        .filter(|f| !f.is_empty())
+        .collect();
+    let best = crate::variants::BUNDLED
+        .iter()
+        .map(|(name, text)| {
+            let code = without_comments(text);
+            (forms.iter().filter(|f| uses(&code, f)).count(), *name)
+        })
+        .fold((0, ""), |best, v| if v.0 > best.0 { v } else { best });
+    match best {
+        (n, name) if n >= 2 => format!(
+            "write one of the forms listed; docs/language.md describes each, and \
+             `damelab show {name}` prints a rules file that uses {n} of them"
+        ),
+        _ => "write one of the forms listed; docs/language.md describes each".to_string(),
+    }
+}
+
+/// A rules file's text without its comments, its words separated by single spaces.
+fn without_comments(text: &str) -> String {
+    text.lines()
+        .map(|l| l.split('#').next().unwrap_or(""))
+        .flat_map(str::split_whitespace)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Whether `code` holds the words of `form` as whole words.
+fn uses(code: &str, form: &str) -> bool {
+    let form = form.split_whitespace().collect::<Vec<_>>().join(" ");
+    let word = |c: char| c.is_alphanumeric() || c == '_' || c == '-';
+    code.match_indices(form.as_str()).any(|(i, m)| {
+        let before = code[..i].chars().next_back();
+        let after = code[i + m.len()..].chars().next();
+        !before.is_some_and(word) && !after.is_some_and(word)
+    })
 }
