@@ -334,8 +334,14 @@ fn show(variant: &str) -> Result<(), Report> {
 fn check(files: &[String]) -> Result<(), Report> {
     let mut bad = 0;
     for f in files {
-        match Variant::load(f) {
-            Ok(v) => outln!("{f}: ok ({})", v.rules.spec.title),
+        match Variant::load_with_warnings(f) {
+            Ok((v, None)) => outln!("{f}: ok ({})", v.rules.spec.title),
+            Ok((v, Some(warnings))) => {
+                let n = warnings.warnings().len();
+                let s = if n == 1 { "" } else { "s" };
+                outln!("{f}: ok ({}), {n} warning{s}", v.rules.spec.title);
+                errln!("{:?}", Report::new(warnings));
+            }
             Err(e) => {
                 bad += 1;
                 errln!("{:?}", Report::new(e));

@@ -1,7 +1,7 @@
 //! A loaded variant: a bundled name or a rules file, parsed, checked and compiled.
 
 use crate::engine::{CompileError, Rules};
-use crate::lang::{self, RulesError};
+use crate::lang::{self, RulesError, RulesWarnings};
 use crate::variants;
 use miette::Diagnostic;
 use std::path::{Path, PathBuf};
@@ -40,13 +40,21 @@ impl Variant {
     /// Load a bundled variant by name, or a rules file by path. A name that is neither a bundled
     /// variant nor an existing file is an error that lists the bundled names.
     pub fn load(name_or_path: &str) -> Result<Variant, LoadError> {
+        Self::load_with_warnings(name_or_path).map(|(v, _)| v)
+    }
+
+    /// [`Variant::load`], and the warnings of a rules file that loads (see
+    /// [`lang::load_with_warnings`]).
+    pub fn load_with_warnings(
+        name_or_path: &str,
+    ) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
         if let Some(text) = variants::bundled(name_or_path) {
             let file = format!("variants/{name_or_path}.rules");
-            return Self::from_source(&file, name_or_path, text, None);
+            return Self::compile(&file, name_or_path, text, None);
         }
         let path = Path::new(name_or_path);
         if path.exists() || name_or_path.ends_with(".rules") || name_or_path.contains('/') {
-            return Self::from_path(path);
+            return Self::from_path_with_warnings(path);
         }
         let names: Vec<&str> = variants::BUNDLED.iter().map(|(n, _)| *n).collect();
         let close = crate::util::closest(name_or_path, names.iter().copied());
@@ -64,6 +72,10 @@ impl Variant {
     }
 
     pub fn from_path(path: &Path) -> Result<Variant, LoadError> {
+        Self::from_path_with_warnings(path).map(|(v, _)| v)
+    }
+
+    fn from_path_with_warnings(path: &Path) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
         let text = crate::limits::read_text(path).map_err(|error| LoadError::Io {
             path: path.display().to_string(),
             error,
@@ -72,7 +84,7 @@ impl Variant {
             .file_stem()
             .and_then(|s| s.to_str())
             .unwrap_or("variant");
-        Self::from_source(
+        Self::compile(
             &path.display().to_string(),
             stem,
             &text,
@@ -86,12 +98,23 @@ impl Variant {
         text: &str,
         path: Option<PathBuf>,
     ) -> Result<Variant, LoadError> {
-        let spec = lang::load(file_name, name, text).map_err(|e| LoadError::Rules(Box::new(e)))?;
+        Self::compile(file_name, name, text, path).map(|(v, _)| v)
+    }
+
+    fn compile(
+        file_name: &str,
+        name: &str,
+        text: &str,
+        path: Option<PathBuf>,
+    ) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
+        let (spec, warnings) = lang::load_with_warnings(file_name, name, text)
+            .map_err(|e| LoadError::Rules(Box::new(e)))?;
         let rules = Rules::compile(&spec)?;
-        Ok(Variant {
+        let variant = Variant {
             rules: Arc::new(rules),
             path,
-        })
+        };
+        Ok((variant, warnings))
     }
 
     pub fn name(&self) -> &str {

@@ -1,5 +1,6 @@
 //! The errors a rules file can contain, as miette diagnostics: each has a span, a label and a help
-//! line. [`RulesError`] owns the source text and carries every error found in one file.
+//! line. [`RulesError`] owns the source text and carries every error found in one file;
+//! [`RulesWarnings`] does the same for the warnings of a file that loads.
 
 use std::fmt;
 
@@ -362,6 +363,95 @@ impl Diagnostic for RulesError {
             let shown = self.errors.iter().take(crate::limits::MAX_DIAGNOSTICS);
             let more = self.more.iter().map(|m| m as &dyn Diagnostic);
             Some(Box::new(shown.map(|e| e as &dyn Diagnostic).chain(more)))
+        }
+    }
+}
+
+/// A rules file that loads, but probably does not say what its author meant.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum RuleWarning {
+    #[error("{message}")]
+    #[diagnostic(code(rules::unreachable_piece), severity(Warning))]
+    UnreachablePiece {
+        message: String,
+        #[label("declared here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+}
+
+/// Every warning of one rules file that loads, with the file's text so they can be rendered.
+/// Never empty: [`crate::lang::load_with_warnings`] gives `None` for a file without warnings.
+#[derive(Debug)]
+pub struct RulesWarnings {
+    src: NamedSource<String>,
+    warnings: Vec<RuleWarning>,
+}
+
+impl RulesWarnings {
+    pub(crate) fn new(file_name: &str, source: &str, warnings: Vec<RuleWarning>) -> Option<Self> {
+        (!warnings.is_empty()).then(|| RulesWarnings {
+            src: NamedSource::new(file_name, source.to_string()),
+            warnings,
+        })
+    }
+
+    /// The warnings, in the order of the file.
+    pub fn warnings(&self) -> &[RuleWarning] {
+        &self.warnings
+    }
+
+    fn single(&self) -> Option<&RuleWarning> {
+        match self.warnings.as_slice() {
+            [one] => Some(one),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for RulesWarnings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.single() {
+            Some(one) => one.fmt(f),
+            None => write!(
+                f,
+                "{} warnings in rules file `{}`",
+                self.warnings.len(),
+                self.src.name()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for RulesWarnings {}
+
+impl Diagnostic for RulesWarnings {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|w| w.code())
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(miette::Severity::Warning)
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.single().and_then(|w| w.help())
+    }
+
+    fn source_code(&self) -> Option<&dyn SourceCode> {
+        Some(&self.src)
+    }
+
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        self.single().and_then(|w| w.labels())
+    }
+
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
+        if self.single().is_some() {
+            None
+        } else {
+            Some(Box::new(self.warnings.iter().map(|w| w as &dyn Diagnostic)))
         }
     }
 }

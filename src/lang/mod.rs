@@ -61,7 +61,7 @@ mod check;
 mod error;
 mod parser;
 
-pub use error::{RuleError, RulesError};
+pub use error::{RuleError, RuleWarning, RulesError, RulesWarnings};
 
 use crate::spec::VariantSpec;
 
@@ -81,7 +81,34 @@ use crate::spec::VariantSpec;
 /// assert_eq!(spec.setup[1].len(), 4);
 /// ```
 pub fn load(file_name: &str, default_name: &str, source: &str) -> Result<VariantSpec, RulesError> {
+    load_with_warnings(file_name, default_name, source).map(|(spec, _)| spec)
+}
+
+/// [`load`], and the warnings of a file that loads (`None` when it has none): rules that are valid
+/// but probably not what was meant, such as a piece no side can ever have.
+///
+/// ```
+/// let text = r#"
+///     variant "Tiny"
+///     board 4x4, all squares, algebraic
+///     sides white "W", black "B"
+///     piece man "M"
+///     piece king "K"
+///     setup white man a1..d1
+///     man: step forward; capture jump forward
+/// "#;
+/// let (_, warnings) = damelab::lang::load_with_warnings("tiny.rules", "tiny", text).unwrap();
+/// let warnings = warnings.expect("no promotion makes a king");
+/// assert_eq!(warnings.warnings().len(), 1);
+/// ```
+pub fn load_with_warnings(
+    file_name: &str,
+    default_name: &str,
+    source: &str,
+) -> Result<(VariantSpec, Option<RulesWarnings>), RulesError> {
     let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, e))?;
-    check::check(&file, source, default_name)
-        .map_err(|errors| RulesError::new(file_name, source, errors))
+    let spec = check::check(&file, source, default_name)
+        .map_err(|errors| RulesError::new(file_name, source, errors))?;
+    let warnings = RulesWarnings::new(file_name, source, check::warnings(&file, &spec));
+    Ok((spec, warnings))
 }

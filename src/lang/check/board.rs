@@ -1,0 +1,340 @@
+//! The board and the sides: the `board` line (size, playable squares, notation), the `sides`
+//! line (names, who moves first, which way is forward) and the squares written in setups and
+//! promotion zones, with the board's numbering.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn board(&mut self, b: &BoardDecl) -> Option<BoardSpec> {
+        let (w, h) = b.size.node;
+        let squares = match (b.dark_only, &b.a1_light) {
+            (false, None) => SquareSet::All,
+            (false, Some(a1)) => {
+                self.errors.push(RuleError::Conflict {
+                    message: "the colour of `a1` matters only on a dark-squares board".to_string(),
+                    span: a1.span.into(),
+                    help: "remove it, or play on `dark squares`".to_string(),
+                });
+                SquareSet::All
+            }
+            (true, Some(a1)) if a1.node => SquareSet::DarkA1Light,
+            (true, _) => SquareSet::Dark,
+        };
+        let fits = (2..=16).contains(&w)
+            && (2..=16).contains(&h)
+            && layout_size(w as u8, h as u8, squares != SquareSet::All) <= LAYOUT_BITS;
+        if !fits {
+            // As written: a number too large for u64 was read as u64::MAX.
+            let written = self.text(b.size.span).to_string();
+            let (width, height) = written
+                .split_once(['x', 'X'])
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .unwrap_or_else(|| (w.to_string(), h.to_string()));
+            self.errors.push(RuleError::BoardSize {
+                width,
+                height,
+                span: b.size.span.into(),
+                help: "width and height run from 2 to 16: every board up to 16x16 fits, of all squares (at most 256) or of dark squares".to_string(),
+            });
+            return None;
+        }
+        Some(BoardSpec {
+            width: w as u8,
+            height: h as u8,
+            squares,
+            notation: if b.numbered {
+                Notation::Numbered
+            } else {
+                Notation::Algebraic
+            },
+        })
+    }
+
+    pub(super) fn sides(&mut self, s: &SidesDecl) -> SidesInfo {
+        let [(n0, l0), (n1, l1)] = &s.sides;
+        if n0.node == n1.node {
+            self.errors.push(RuleError::DefinedTwice {
+                what: format!("side `{}`", n1.node),
+                first: n0.span.into(),
+                second: n1.span.into(),
+                help: "give the two sides different names".to_string(),
+            });
+        }
+        let spec = [
+            SideSpec {
+                name: n0.node.clone(),
+                letter: l0.node.chars().next().unwrap_or('?'),
+            },
+            SideSpec {
+                name: n1.node.clone(),
+                letter: l1.node.chars().next().unwrap_or('?'),
+            },
+        ];
+        let names = [n0.node.as_str(), n1.node.as_str()];
+        let mut first = 0u8;
+        let mut first_span: Option<Span> = None;
+        for f in &s.first {
+            if let Some(prev) = first_span {
+                self.errors.push(RuleError::DefinedTwice {
+                    what: "the side that moves first".to_string(),
+                    first: prev.into(),
+                    second: f.span.into(),
+                    help: "say once which side moves first".to_string(),
+                });
+                continue;
+            }
+            first_span = Some(f.span);
+            match names.iter().position(|n| *n == f.node) {
+                Some(i) => first = i as u8,
+                None => self.unknown_side(f, &names),
+            }
+        }
+        let mut forward = 0;
+        for (i, fd) in s.forward_diagonal.iter().enumerate() {
+            if i > 0 {
+                self.errors.push(RuleError::DefinedTwice {
+                    what: "the forward direction".to_string(),
+                    first: s.forward_diagonal[0].span.into(),
+                    second: fd.span.into(),
+                    help: "say once whether forward is `straight` or `diagonal`".to_string(),
+                });
+            } else if fd.node {
+                forward = 1;
+            }
+        }
+        SidesInfo {
+            spec,
+            first,
+            forward,
+        }
+    }
+
+    pub(super) fn unknown_side(&mut self, name: &Name, names: &[&str]) {
+        let help = did_you_mean(&name.node, names.iter().copied())
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| format!("the sides are {}", list_names(names.iter().copied())));
+        self.errors.push(RuleError::UnknownSide {
+            name: name.node.clone(),
+            span: name.span.into(),
+            help,
+        });
+    }
+
+    /// The squares of a square or a range, each with the span to blame for it. Errors are reported
+    /// and the bad squares left out.
+    pub(super) fn squares(&mut self, board: &BoardSpec, r: &SquareRange) -> Vec<(Coord, Span)> {
+        let Some(from) = self.square(board, &r.from, r.to.is_none()) else {
+            return Vec::new();
+        };
+        let Some(to_text) = &r.to else {
+            return vec![(from, r.from.span)];
+        };
+        let Some(to) = self.square(board, to_text, false) else {
+            return Vec::new();
+        };
+        let span = r.span();
+        let out: Vec<(Coord, Span)> = match (&r.from.node, &to_text.node) {
+            (SquareText::Number(_), SquareText::Number(_)) => {
+                let (a, b) = (coord_to_number(board, from), coord_to_number(board, to));
+                let (Some(a), Some(b)) = (a, b) else {
+                    return Vec::new();
+                };
+                (a.min(b)..=a.max(b))
+                    .filter_map(|n| number_to_coord(board, n))
+                    .map(|c| (c, span))
+                    .collect()
+            }
+            (SquareText::Algebraic { .. }, SquareText::Algebraic { .. }) => {
+                let mut v = Vec::new();
+                for rank in from.1.min(to.1)..=from.1.max(to.1) {
+                    for file in from.0.min(to.0)..=from.0.max(to.0) {
+                        if playable(board, (file, rank)) {
+                            v.push(((file, rank), span));
+                        }
+                    }
+                }
+                v
+            }
+            _ => {
+                self.errors.push(RuleError::Conflict {
+                    message: "a range must join two squares written the same way".to_string(),
+                    span: span.into(),
+                    help: "write both ends as numbers (`31..50`) or both as names (`a1..h1`)"
+                        .to_string(),
+                });
+                return Vec::new();
+            }
+        };
+        if out.is_empty() {
+            self.errors.push(RuleError::NotPlayable {
+                square: self.text(span).to_string(),
+                span: span.into(),
+                help: "the range holds no playable square; check its corners".to_string(),
+            });
+        }
+        out
+    }
+
+    /// One written square. `single`: it stands alone (not a range corner), so it must be playable.
+    pub(super) fn square(
+        &mut self,
+        board: &BoardSpec,
+        s: &Spanned<SquareText>,
+        single: bool,
+    ) -> Option<Coord> {
+        let text = self.text(s.span).to_string();
+        let coord = match s.node {
+            SquareText::Algebraic { file, rank } => {
+                if u64::from(file) < u64::from(board.width)
+                    && (1..=u64::from(board.height)).contains(&rank)
+                {
+                    Some((file, (rank - 1) as u8))
+                } else {
+                    None
+                }
+            }
+            SquareText::Number(n) => {
+                if board.notation == Notation::Algebraic {
+                    self.errors.push(RuleError::NumberOnAlgebraic {
+                        square: text,
+                        span: s.span.into(),
+                        help: "name the square, as in `a1`, or declare the board `numbered`"
+                            .to_string(),
+                    });
+                    return None;
+                }
+                u32::try_from(n)
+                    .ok()
+                    .and_then(|n| number_to_coord(board, n))
+            }
+        };
+        let Some(coord) = coord else {
+            let help = match (&s.node, board.notation) {
+                (SquareText::Number(_), _) => format!(
+                    "the playable squares are numbered from 1 to {}",
+                    playable_count(board)
+                ),
+                _ => format!(
+                    "files run from `a` to `{}` and ranks from 1 to {}",
+                    (b'a' + board.width - 1) as char,
+                    board.height
+                ),
+            };
+            self.errors.push(RuleError::OffBoard {
+                square: text,
+                width: board.width,
+                height: board.height,
+                span: s.span.into(),
+                help,
+            });
+            return None;
+        };
+        if single && !playable(board, coord) {
+            let (f, r) = coord;
+            let near = [(f + 1, r), (f.wrapping_sub(1), r)]
+                .into_iter()
+                .find(|&c| c.0 < board.width && playable(board, c))
+                .map(|c| {
+                    format!(
+                        "; the dark square next to it is `{}`",
+                        square_name(board, c)
+                    )
+                })
+                .unwrap_or_default();
+            self.errors.push(RuleError::NotPlayable {
+                square: text,
+                span: s.span.into(),
+                help: format!("pieces stand on the dark squares only{near}"),
+            });
+            return None;
+        }
+        Some(coord)
+    }
+}
+
+/// Whether a square is played on.
+pub(crate) fn playable(board: &BoardSpec, (f, r): Coord) -> bool {
+    match board.squares {
+        SquareSet::All => true,
+        SquareSet::Dark => (f + r) % 2 == 0,
+        SquareSet::DarkA1Light => (f + r) % 2 == 1,
+    }
+}
+
+pub(super) fn playable_count(board: &BoardSpec) -> u32 {
+    (0..board.height)
+        .flat_map(|r| (0..board.width).map(move |f| (f, r)))
+        .filter(|&c| playable(board, c))
+        .count() as u32
+}
+
+/// Playable squares in numbering order: from the top-left as the first side sees the board, row by
+/// row from the highest rank down, each row left to right.
+pub(super) fn numbering(board: &BoardSpec) -> impl Iterator<Item = Coord> + '_ {
+    (0..board.height)
+        .rev()
+        .flat_map(move |r| (0..board.width).map(move |f| (f, r)))
+        .filter(move |&c| playable(board, c))
+}
+
+/// The square of a number (from 1), if there is one.
+pub(crate) fn number_to_coord(board: &BoardSpec, n: u32) -> Option<Coord> {
+    let i = usize::try_from(n.checked_sub(1)?).ok()?;
+    numbering(board).nth(i)
+}
+
+/// The number (from 1) of a playable square.
+pub(crate) fn coord_to_number(board: &BoardSpec, c: Coord) -> Option<u32> {
+    numbering(board).position(|d| d == c).map(|i| i as u32 + 1)
+}
+
+/// A square's name in the board's notation.
+pub(crate) fn square_name(board: &BoardSpec, c: Coord) -> String {
+    match (board.notation, coord_to_number(board, c)) {
+        (Notation::Numbered, Some(n)) => n.to_string(),
+        _ => format!("{}{}", (b'a' + c.0) as char, u32::from(c.1) + 1),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(w: u8, h: u8, squares: SquareSet) -> BoardSpec {
+        BoardSpec {
+            width: w,
+            height: h,
+            squares,
+            notation: Notation::Numbered,
+        }
+    }
+
+    #[test]
+    fn numbered_squares_international() {
+        let b = board(10, 10, SquareSet::Dark);
+        assert_eq!(number_to_coord(&b, 1), Some((1, 9))); // b10
+        assert_eq!(number_to_coord(&b, 5), Some((9, 9))); // j10
+        assert_eq!(number_to_coord(&b, 6), Some((0, 8))); // a9
+        assert_eq!(number_to_coord(&b, 46), Some((0, 0))); // a1
+        assert_eq!(number_to_coord(&b, 50), Some((8, 0))); // i1
+        assert_eq!(number_to_coord(&b, 0), None);
+        assert_eq!(number_to_coord(&b, 51), None);
+        assert_eq!(coord_to_number(&b, (0, 0)), Some(46));
+        assert_eq!(coord_to_number(&b, (1, 0)), None);
+    }
+
+    #[test]
+    fn numbered_squares_8x8() {
+        let b = board(8, 8, SquareSet::Dark);
+        assert_eq!(number_to_coord(&b, 29), Some((0, 0))); // a1
+        assert_eq!(number_to_coord(&b, 32), Some((6, 0))); // g1
+        assert_eq!(number_to_coord(&b, 1), Some((1, 7))); // b8
+        let mirrored = board(8, 8, SquareSet::DarkA1Light);
+        assert_eq!(number_to_coord(&mirrored, 1), Some((0, 7))); // a8
+        assert_eq!(number_to_coord(&mirrored, 32), Some((7, 0))); // h1
+        for n in 1..=32 {
+            let c = number_to_coord(&b, n).unwrap();
+            assert_eq!(coord_to_number(&b, c), Some(n));
+        }
+    }
+}

@@ -1,0 +1,192 @@
+//! The `captures:` section: compulsion, removal, the 180° and rank rules, promotion during a
+//! capture, and the priority criteria.
+
+use super::*;
+
+impl Checker<'_> {
+    pub(super) fn captures(
+        &mut self,
+        rules: &[Spanned<CaptureRule>],
+        pieces: &[PieceInfo],
+        decls: &[&PieceDecl],
+    ) -> CaptureSpec {
+        let mut spec = default_captures();
+        let mut seen: Vec<(&'static str, Span)> = Vec::new();
+        let any_rank = decls.iter().any(|d| d.rank.is_some());
+        for r in rules {
+            let key = match &r.node {
+                CaptureRule::Compulsory(_) => "whether capture is compulsory",
+                CaptureRule::RemovedImmediately(_) => "the removal of captured pieces",
+                CaptureRule::No180Turn => "`no 180 turn`",
+                CaptureRule::EqualOrLowerRank => "`only equal or lower rank`",
+                CaptureRule::MidCapture(_) => "promotion during a capture",
+                CaptureRule::Priority(_) => "the capture priority",
+            };
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                self.errors.push(RuleError::DefinedTwice {
+                    what: key.to_string(),
+                    first: (*first).into(),
+                    second: r.span.into(),
+                    help: "keep one of the two clauses".to_string(),
+                });
+                continue;
+            }
+            seen.push((key, r.span));
+            match &r.node {
+                CaptureRule::Compulsory(c) => spec.compulsory = *c,
+                CaptureRule::RemovedImmediately(i) => {
+                    spec.removal = if *i {
+                        Removal::Immediate
+                    } else {
+                        Removal::EndOfTurn
+                    }
+                }
+                CaptureRule::No180Turn => spec.no_180_turn = true,
+                CaptureRule::EqualOrLowerRank => {
+                    if !any_rank {
+                        self.needs_ranks("only equal or lower rank", r.span);
+                    }
+                    spec.equal_or_lower_rank_only = true;
+                }
+                CaptureRule::MidCapture(m) => {
+                    spec.mid_capture_promotion = match m {
+                        MidCaptureText::AtEnd => MidCapturePromotion::AtEnd,
+                        MidCaptureText::Continues => MidCapturePromotion::Continue,
+                        MidCaptureText::Stops => MidCapturePromotion::Stop,
+                    }
+                }
+                CaptureRule::Priority(list) => {
+                    spec.priority = self.priority(list, pieces, any_rank);
+                }
+            }
+        }
+        spec
+    }
+
+    pub(super) fn needs_ranks(&mut self, criterion: &str, span: Span) {
+        self.errors.push(RuleError::NeedsRanks {
+            criterion: criterion.to_string(),
+            span: span.into(),
+            help: "give the pieces ranks, as in `piece king \"K\" rank 2`".to_string(),
+        });
+    }
+
+    /// `most captured`: neither a fixed criterion nor `most <piece>`; list the criteria.
+    pub(super) fn unknown_criterion(
+        &mut self,
+        span: Span,
+        most: bool,
+        word: &str,
+        pieces: &[PieceInfo],
+    ) {
+        let text = self.text(span).to_string();
+        let lead = if most { "most" } else { "earliest" };
+        let mut candidates: Vec<String> = CRITERIA.iter().map(|c| c.to_string()).collect();
+        for p in pieces {
+            candidates.push(format!("most {}", p.name));
+            candidates.push(format!("earliest {}", p.name));
+        }
+        let guess = did_you_mean(
+            &format!("{lead} {word}"),
+            candidates.iter().map(String::as_str),
+        );
+        let names: Vec<String> = pieces.iter().map(|p| format!("`{}`", p.name)).collect();
+        let help =
+            format!(
+            "{}the criteria are {}, `most <piece>` and `earliest <piece>`, with a piece of this \
+             variant: {}",
+            guess.map(|g| format!("did you mean `{g}`? ")).unwrap_or_default(),
+            CRITERIA
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            names.join(", ")
+        );
+        self.errors.push(RuleError::UnknownCriterion {
+            text,
+            span: span.into(),
+            help,
+        });
+    }
+
+    pub(super) fn priority(
+        &mut self,
+        list: &[Spanned<CriterionText>],
+        pieces: &[PieceInfo],
+        any_rank: bool,
+    ) -> Vec<Criterion> {
+        let mut out = Vec::new();
+        if list.len() > 1 {
+            if let Some(free) = list.iter().find(|c| c.node == CriterionText::Free) {
+                self.errors.push(RuleError::Conflict {
+                    message: "`free` cannot be combined with other criteria".to_string(),
+                    span: free.span.into(),
+                    help: "remove `free`: the player chooses freely once the criteria tie anyway"
+                        .to_string(),
+                });
+            }
+        }
+        for c in list {
+            let crit = match &c.node {
+                CriterionText::Free => None,
+                CriterionText::MostPieces => Some(Criterion::MostPieces),
+                CriterionText::MostValue => Some(Criterion::MostValue),
+                CriterionText::HighestCapturer => {
+                    if !any_rank {
+                        self.needs_ranks("highest capturer", c.span);
+                    }
+                    Some(Criterion::HighestCapturer)
+                }
+                CriterionText::HighestCapturedRanks => {
+                    if !any_rank {
+                        self.needs_ranks("highest captured ranks", c.span);
+                    }
+                    Some(Criterion::HighestCapturedRanks)
+                }
+                CriterionText::MostOf(p) | CriterionText::EarliestOf(p) => {
+                    let most = matches!(c.node, CriterionText::MostOf(_));
+                    match p {
+                        PieceRef::Named(n) if find_piece(pieces, &n.node).is_none() => {
+                            self.unknown_criterion(c.span, most, &n.node, pieces);
+                            None
+                        }
+                        _ => self.one_piece(pieces, p, PieceUse::Reference).map(|k| {
+                            if most {
+                                Criterion::MostOf(k)
+                            } else {
+                                Criterion::EarliestOf(k)
+                            }
+                        }),
+                    }
+                }
+            };
+            out.extend(crit);
+        }
+        out
+    }
+}
+
+/// Defaults when a file has no `captures:` section (and for each clause it leaves out): capture is
+/// compulsory (as in almost every draughts game), jumped pieces
+/// leave at the end of the turn, no 180° rule, no rank restriction, a piece reaching its promotion
+/// zone mid-capture promotes only if the move ends there, and free choice among the sequences.
+pub(crate) fn default_captures() -> CaptureSpec {
+    CaptureSpec {
+        compulsory: true,
+        removal: Removal::EndOfTurn,
+        no_180_turn: false,
+        equal_or_lower_rank_only: false,
+        mid_capture_promotion: MidCapturePromotion::AtEnd,
+        priority: Vec::new(),
+    }
+}
+
+/// The priority criteria that take no piece.
+pub(super) const CRITERIA: [&str; 5] = [
+    "free",
+    "most pieces",
+    "most value",
+    "highest capturer",
+    "highest captured ranks",
+];
