@@ -488,7 +488,7 @@ fn check_play_memory(
     crate::fsio::check_memory(
         &format!("--games {games}"),
         need,
-        "play fewer games a run: split it with `--shard K/N` and combine the files with          `selfplay merge`",
+        "play fewer games a run: split it with `--shard K/N` and combine the files with `selfplay merge`",
     )
     .map_err(Diag::new)
 }
