@@ -12,15 +12,49 @@ use std::sync::Once;
 static REQUESTED: AtomicBool = AtomicBool::new(false);
 static INSTALL: Once = Once::new();
 static INSTALLED: AtomicBool = AtomicBool::new(false);
+/// In a REPL script: Ctrl-C between commands ends the program (there is no prompt to go back to).
+static EXIT_WHEN_IDLE: AtomicBool = AtomicBool::new(false);
+/// A command of a script is running: Ctrl-C stops it, the script goes on.
+static BUSY: AtomicBool = AtomicBool::new(false);
 
 /// Catch Ctrl-C (SIGINT) from now on: it sets the flag instead of ending the process. Returns
 /// false when the handler could not be installed (then Ctrl-C ends the program as usual).
 pub fn install() -> bool {
     INSTALL.call_once(|| {
-        let ok = ctrlc::set_handler(|| REQUESTED.store(true, Ordering::SeqCst)).is_ok();
+        let ok = ctrlc::set_handler(|| {
+            if EXIT_WHEN_IDLE.load(Ordering::SeqCst) && !BUSY.load(Ordering::SeqCst) {
+                // The conventional status of a program ended by SIGINT.
+                std::process::exit(130);
+            }
+            REQUESTED.store(true, Ordering::SeqCst);
+        })
+        .is_ok();
         INSTALLED.store(ok, Ordering::SeqCst);
     });
     INSTALLED.load(Ordering::SeqCst)
+}
+
+/// [`install`] for a REPL script (stdin not a terminal): Ctrl-C during a command stops that
+/// command as it does interactively — a `perft` keeps the depths already counted — while Ctrl-C
+/// between commands (the script waiting for its next line) ends the program with status 130.
+pub fn install_for_script() -> bool {
+    EXIT_WHEN_IDLE.store(true, Ordering::SeqCst);
+    install()
+}
+
+/// Marks a command as running until dropped (see [`install_for_script`]).
+pub struct Busy(());
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        BUSY.store(false, Ordering::SeqCst);
+    }
+}
+
+/// A command starts: Ctrl-C asks it to stop until the returned guard is dropped.
+pub fn busy() -> Busy {
+    BUSY.store(true, Ordering::SeqCst);
+    Busy(())
 }
 
 /// Whether Ctrl-C was pressed since the last [`reset`].

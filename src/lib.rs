@@ -5,6 +5,9 @@
 
 pub mod endgame;
 pub mod engine;
+pub mod fsio;
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod game;
 pub mod interrupt;
 pub mod lang;

@@ -3,11 +3,18 @@
 //! threads may be asked for. Each limit, when hit, is a diagnostic that names it — never a panic,
 //! a hang or an allocation that runs the machine out of memory.
 
-use std::io::Read;
 use std::path::Path;
 
 /// The largest rules or case file read (1 MiB): the bundled files are a few KB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
+/// The largest PDN file read (16 MiB): the largest public archive known is 2.6 MB. Memory while
+/// reading stays proportional to it (see docs/limits.md).
+pub const MAX_PDN_BYTES: u64 = 16 << 20;
+
+/// The largest self-play run file read by `selfplay merge` and `chart` (256 MiB: some 2.5 million
+/// game records).
+pub const MAX_RUN_FILE_BYTES: u64 = 256 << 20;
 
 /// The most diagnostics shown for one file; the rest are counted ("… and 4,812 more errors").
 pub const MAX_DIAGNOSTICS: usize = 20;
@@ -39,39 +46,12 @@ pub fn max_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
 }
 
-/// Why a file could not be read.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    #[error("it is not a regular file")]
-    NotAFile,
-    #[error(
-        "it is larger than {} bytes, the limit for an input file",
-        MAX_FILE_BYTES
-    )]
-    TooLarge,
-    #[error("it is not UTF-8 text")]
-    NotText,
-}
+/// Why a file could not be read (see [`crate::fsio`]).
+pub use crate::fsio::ReadError;
 
-/// Read a text file of at most [`MAX_FILE_BYTES`]. Devices, pipes and folders are refused
-/// (`/dev/zero` would never end), and so is a file that grows past the limit while read.
+/// Read a rules or case file: a regular file of at most [`MAX_FILE_BYTES`], UTF-8.
 pub fn read_text(path: &Path) -> Result<String, ReadError> {
-    let file = std::fs::File::open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(ReadError::NotAFile);
-    }
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge);
-    }
-    let mut bytes = Vec::with_capacity(meta.len() as usize);
-    file.take(MAX_FILE_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(ReadError::TooLarge);
-    }
-    String::from_utf8(bytes).map_err(|_| ReadError::NotText)
+    crate::fsio::read_text(path, crate::fsio::Kind::Rules)
 }
 
 /// "… and 4,812 more errors": the line closing a capped list of diagnostics.
@@ -101,12 +81,12 @@ mod tests {
     fn refuses_devices_and_folders() {
         assert!(matches!(
             read_text(Path::new(".")),
-            Err(ReadError::NotAFile)
+            Err(ReadError::NotAFile(_))
         ));
         #[cfg(unix)]
         assert!(matches!(
             read_text(Path::new("/dev/zero")),
-            Err(ReadError::NotAFile)
+            Err(ReadError::NotAFile(_))
         ));
     }
 

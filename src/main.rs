@@ -9,16 +9,29 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// Print to stdout; a closed pipe (`damelab perft … | head`) ends the program quietly instead of
-/// panicking.
+/// panicking; any other failure (a full disk, `/dev/full`) is a diagnostic and exit code 1.
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write;
         if let Err(e) = write!(std::io::stdout(), $($arg)*) {
-            if e.kind() == std::io::ErrorKind::BrokenPipe {
-                std::process::exit(0);
-            }
+            stdout_failed(e);
         }
     }};
+}
+
+/// Output that could not be written: quiet for a closed pipe (the reader has what it wanted),
+/// otherwise said on stderr, and the program ends with a failure either way but the pipe's.
+fn stdout_failed(e: std::io::Error) -> ! {
+    use std::io::Write;
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    let report = miette::miette!(
+        help = "free some space, or send the output somewhere it can be written",
+        "cannot write the output: {e}"
+    );
+    let _ = writeln!(std::io::stderr(), "{report:?}");
+    std::process::exit(1);
 }
 
 /// Print a diagnostic to stderr; a closed or broken stderr drops it instead of panicking.
@@ -172,6 +185,15 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let code = run();
+    // The last lines may still sit in the buffer: a failed flush loses them, and says so.
+    if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+        stdout_failed(e);
+    }
+    code
+}
+
+fn run() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -258,7 +280,7 @@ fn main() -> ExitCode {
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
-        Some(Command::Endgame(args)) => damelab::endgame::cli::run(&args).map(|s| out!("{s}")),
+        Some(Command::Endgame(args)) => damelab::endgame::cli::run_to(&args, &mut |s| out!("{s}")),
         Some(Command::Diagram {
             variant,
             fen,
@@ -307,8 +329,7 @@ fn diagram(
     let v = load(variant)?;
     let svg = damelab::diagram::from_text(&v.rules, fen, last)?;
     match output {
-        Some(path) => std::fs::write(path, svg)
-            .map_err(|e| miette::miette!("cannot write `{}`: {e}", path.display())),
+        Some(path) => damelab::fsio::write_file(path, svg.as_bytes()).map_err(Report::new),
         None => {
             out!("{svg}");
             Ok(())
@@ -325,7 +346,7 @@ fn show(variant: &str) -> Result<(), Report> {
     // Not bundled: load it first, so a wrong name gets the list of bundled names.
     let v = load(variant)?;
     let path = v.path.unwrap_or_else(|| variant.into());
-    let text = std::fs::read_to_string(&path)
+    let text = damelab::fsio::read_text(&path, damelab::fsio::Kind::Rules)
         .map_err(|e| miette::miette!("cannot read `{}`: {e}", path.display()))?;
     out!("{text}");
     Ok(())

@@ -32,12 +32,28 @@ pub struct Tally {
 /// the summary line `N passed, M failed`. Returns whether every case passed.
 pub fn run(paths: &[PathBuf], opts: Options) -> Result<bool, Report> {
     // A closed pipe (`damelab verify | head`) must not stop the run half-way through a bless:
-    // output that cannot be written is dropped.
+    // output that cannot be written is dropped, and any failure but a closed pipe (a full disk)
+    // is reported once the run is over.
     let mut stdout = std::io::stdout();
-    let tally = run_with(paths, opts, &mut |s| {
-        let _ = stdout.write_all(s.as_bytes());
-    })?;
-    let _ = writeln!(stdout, "{} passed, {} failed", tally.passed, tally.failed);
+    let mut lost: Option<std::io::Error> = None;
+    let mut note = |r: std::io::Result<()>| {
+        if let Err(e) = r {
+            if e.kind() != std::io::ErrorKind::BrokenPipe && lost.is_none() {
+                lost = Some(e);
+            }
+        }
+    };
+    let tally = run_with(paths, opts, &mut |s| note(stdout.write_all(s.as_bytes())))?;
+    note(
+        writeln!(stdout, "{} passed, {} failed", tally.passed, tally.failed)
+            .and_then(|()| stdout.flush()),
+    );
+    if let Some(e) = lost {
+        return Err(miette::miette!(
+            help = "free some space, or send the output somewhere it can be written",
+            "cannot write the report: {e}"
+        ));
+    }
     Ok(tally.failed == 0)
 }
 
@@ -142,7 +158,7 @@ fn variant_of(path: &Path, name: &str) -> Result<Variant, crate::variant::LoadEr
 
 fn run_file(path: &Path, opts: Options, out: &mut dyn FnMut(&str), tally: &mut Tally) {
     let name = path.display().to_string();
-    let text = match crate::limits::read_text(path) {
+    let text = match crate::fsio::read_text(path, crate::fsio::Kind::Cases) {
         Ok(t) => t,
         Err(e) => {
             out(&format!("{name}\n  FAIL  cannot read the file: {e}\n"));
@@ -270,10 +286,11 @@ fn write_back(
         tally.failed += 1;
         return;
     }
-    match std::fs::write(path, text) {
+    // Whole or not at all: on a full disk or a kill the case file stays as it was.
+    match crate::fsio::write_file(path, text.as_bytes()) {
         Ok(()) => out(&format!("  wrote {}\n", path.display())),
         Err(e) => {
-            out(&format!("  FAIL  cannot write {}: {e}\n", path.display()));
+            out(&format!("  FAIL  {e}\n"));
             tally.failed += 1;
         }
     }

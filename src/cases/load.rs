@@ -63,6 +63,17 @@ const CASE_KEYS: &[&str] = &[
 /// Read a case file's text. `Err` when not even the top level (`variant`, `cases`) reads.
 pub fn load(name: &str, text: &str) -> Result<LoadedFile, Box<CaseFileError>> {
     let shared: Arc<str> = Arc::from(text);
+    let max = super::nesting::MAX_YAML_DEPTH;
+    if let Some(at) = super::nesting::too_deep(text, max) {
+        return Err(Box::new(error_at(
+            name,
+            &shared,
+            at..at + 1,
+            format!("the file nests deeper than {max} levels"),
+            "too deep".into(),
+            Some("a case file needs a few levels: `cases:`, a case, its lists".into()),
+        )));
+    }
     let header: Header =
         serde_yaml::from_str(text).map_err(|e| Box::new(yaml_error(name, &shared, 0, &e)))?;
     let ranges = case_ranges(text);

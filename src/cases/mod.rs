@@ -6,6 +6,7 @@
 
 pub mod bless;
 pub mod load;
+pub mod nesting;
 
 use crate::engine::{GenOptions, PerftLimits, TooManyRoutes};
 use crate::explain::{is_syntax_error, try_explain, ExplainError};

@@ -62,7 +62,28 @@ pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
     Ok((n * mult as f64) as u64)
 }
 
+/// Build or load the tables and hand the report to `out`; a table that could not be written to
+/// the cache makes the command fail after the report (the figures are right, the cache is not).
+pub fn run_to(args: &Args, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    let (text, unsaved) = report_of(args)?;
+    out(&text);
+    if unsaved > 0 {
+        return Err(miette::miette!(
+            help = "free some space in the cache folder, give another with `--cache DIR`, or \
+                    `--no-cache`",
+            "{unsaved} table{} could not be written to the cache",
+            if unsaved == 1 { "" } else { "s" }
+        ));
+    }
+    Ok(())
+}
+
+/// The report of [`run_to`] as text (a cache that could not be written is only noted).
 pub fn run(args: &Args) -> Result<String, Report> {
+    report_of(args).map(|(text, _)| text)
+}
+
+fn report_of(args: &Args) -> Result<(String, usize), Report> {
     let v = Variant::load(&args.variant).map_err(Report::new)?;
     let rules = &v.rules;
     let root = Material::parse(rules, &args.material).map_err(Report::new)?;
@@ -147,7 +168,7 @@ pub fn run(args: &Args) -> Result<String, Report> {
         }
         let text = serde_json::to_string_pretty(&value)
             .map_err(|e| miette::miette!("cannot write JSON: {e}"))?;
-        return Ok(format!("{text}\n"));
+        return Ok((format!("{text}\n"), tables.unsaved));
     }
     let mut out = report::text(&summary);
     out.push_str(&format!(
@@ -159,5 +180,5 @@ pub fn run(args: &Args) -> Result<String, Report> {
         secs,
         rate / 1e6
     ));
-    Ok(out)
+    Ok((out, tables.unsaved))
 }

@@ -70,23 +70,26 @@ struct Group {
 pub struct Indexer {
     /// Compact index → padded square.
     squares: Vec<Sq>,
-    /// Padded square → compact index.
-    compact: [u8; 128],
+    /// Padded square → compact index (a square is a `u8`: every padded square has a slot).
+    compact: [u8; 256],
     groups: Vec<Group>,
     placements: u64,
     binom: Binomials,
 }
 
 impl Indexer {
+    /// The most playable squares a table's board may have (compact square sets are `u128`s).
+    pub const MAX_SQUARES: usize = 128;
+
     /// The indexer of a material, or the number of placements (saturated) when it exceeds `u64`.
     pub fn new<B: BitSet>(rules: &Rules<B>, material: &Material) -> Result<Indexer, u128> {
         let squares: Vec<Sq> = BitIter(rules.geo.playable).collect();
         // Compact square sets are `u128`s: a board of more playable squares has tables far too
         // large to build anyway.
-        if squares.len() > 128 {
+        if squares.len() > Self::MAX_SQUARES {
             return Err(u128::MAX);
         }
-        let mut compact = [0xFFu8; 128];
+        let mut compact = [0xFFu8; 256];
         for (i, &sq) in squares.iter().enumerate() {
             compact[sq as usize] = i as u8;
         }
@@ -221,7 +224,13 @@ fn select_free(occ: u128, r: u32) -> u32 {
     let mut c = r;
     let mut seen = 0;
     loop {
-        let below = (occ & (((1u128 << c) << 1) - 1)).count_ones();
+        // Squares 0..=c (all 128 when c is the last: the shift would overflow).
+        let upto = if c >= 127 {
+            u128::MAX
+        } else {
+            (1u128 << (c + 1)) - 1
+        };
+        let below = (occ & upto).count_ones();
         if below == seen {
             return c;
         }

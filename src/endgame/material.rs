@@ -39,6 +39,21 @@ impl Material {
                 letters,
             });
         }
+        // Counted first, so a material of 100,001 pieces is reported as that, not as the 256 a
+        // count can hold.
+        let pieces = halves
+            .iter()
+            .flat_map(|h| h.chars())
+            .filter(|c| !c.is_whitespace() && *c != '-')
+            .count();
+        let squares = rules.geo.playable.count();
+        if pieces > squares as usize {
+            return Err(EndgameError::TooManyPieces {
+                material: shorten(text),
+                pieces: pieces.min(u32::MAX as usize) as u32,
+                squares,
+            });
+        }
         let mut m = Material::default();
         for (side, half) in halves.iter().enumerate() {
             for ch in half.chars().filter(|c| !c.is_whitespace() && *c != '-') {
@@ -52,7 +67,7 @@ impl Material {
                         m.counts[side][k] = m.counts[side][k].checked_add(1).ok_or_else(|| {
                             EndgameError::TooManyPieces {
                                 material: text.to_string(),
-                                pieces: 256,
+                                pieces: pieces as u32,
                                 squares: rules.geo.playable.count(),
                             }
                         })?
@@ -191,6 +206,14 @@ fn split_v(text: &str) -> Vec<&str> {
         }
     }
     vec![t]
+}
+
+/// A material as quoted in a diagnostic: at most 40 characters, then `…`.
+fn shorten(text: &str) -> String {
+    match text.char_indices().nth(40) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
 }
 
 #[cfg(test)]

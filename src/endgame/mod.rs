@@ -94,6 +94,13 @@ pub enum EndgameError {
         bytes: String,
         max: String,
     },
+    #[error(
+        "endgame tables need a board of at most {max} playable squares; this one has {squares}"
+    )]
+    #[diagnostic(help(
+        "tables are built for boards up to 16x16 of dark squares (128 playable squares)"
+    ))]
+    BoardTooLarge { squares: u32, max: u32 },
     #[error("the promotions of `{0}` form a cycle: the tables cannot be ordered")]
     Cycle(String),
     #[error("a win in `{0}` is longer than a table can store")]

@@ -51,6 +51,8 @@ pub struct Tables<'r, B: BitSet = crate::engine::geometry::Bits> {
     pub rules: &'r Rules<B>,
     pub tables: HashMap<Material, Table>,
     pub notes: Notes,
+    /// Tables built but not written to the cache (a full disk, a folder that cannot be written).
+    pub unsaved: usize,
     /// The angles each (side, kind) makes quiet moves in.
     quiet_dirs: [[QuietDirs; crate::engine::rules::MAX_KINDS]; 2],
 }
@@ -106,6 +108,7 @@ impl<'r> Tables<'r> {
             let r = t.solve(root, opts);
             wide.tables = t.tables;
             wide.notes = t.notes;
+            wide.unsaved += t.unsaved;
             r
         }
         let rules = self.rules;
@@ -141,6 +144,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             rules,
             tables: HashMap::new(),
             notes: Vec::new(),
+            unsaved: 0,
             quiet_dirs,
         }
     }
@@ -204,6 +208,13 @@ impl<'r, B: BitSet> Tables<'r, B> {
             state.insert(m, 2);
             order.push(m);
             Ok(())
+        }
+        let squares = rules.geo.playable.count();
+        if squares as usize > Indexer::MAX_SQUARES {
+            return Err(EndgameError::BoardTooLarge {
+                squares,
+                max: Indexer::MAX_SQUARES as u32,
+            });
         }
         visit(*root, rules, &mut state, &mut order)?;
         let mut positions = 0u64;
@@ -300,6 +311,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             if let Some(dir) = &opts.cache {
                 if let Err(note) = store::save(dir, self.rules, &table) {
                     self.notes.push(note);
+                    self.unsaved += 1;
                 }
             }
             self.tables.insert(*m, table);

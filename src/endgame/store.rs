@@ -9,7 +9,6 @@ use super::material::Material;
 use super::solve::Table;
 use super::value::Packed;
 use crate::engine::Rules;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"DLENDGM\x1a";
@@ -80,52 +79,105 @@ pub fn load<B: crate::engine::BitSet>(
     len: u64,
 ) -> Result<Option<Vec<Packed>>, String> {
     let p = path(dir, rules, m);
-    let bytes = match std::fs::read(&p) {
+    // Exactly the header and two bytes a value: a file of any other size (or a pipe, a device)
+    // is refused before it is read.
+    let bytes = match crate::fsio::read_file(&p, crate::fsio::Kind::Table(file_bytes(len))) {
         Ok(b) => b,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => return Err(format!("cannot read `{}`: {e}; rebuilding", p.display())),
+        Err(e) if e.is_not_found() => return Ok(None),
+        Err(e) => return Err(unusable(&p, &format!("cannot be read ({e})"))),
     };
-    let bad = |why: &str| {
-        Err(format!(
-            "table file `{}` {why}: not used, rebuilding it",
-            p.display()
-        ))
-    };
-    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
-        return bad("is not a damelab table");
+    decode(&bytes, rules, m, len)
+        .map(Some)
+        .map_err(|why| unusable(&p, why))
+}
+
+/// The values of a table file's bytes, checked: its size, header and checksum.
+pub fn decode<B: crate::engine::BitSet>(
+    bytes: &[u8],
+    rules: &Rules<B>,
+    m: &Material,
+    len: u64,
+) -> Result<Vec<Packed>, &'static str> {
+    if bytes.len() as u64 != file_bytes(len) {
+        return Err("has the wrong size");
     }
-    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap_or([0; 4]));
-    let u64_at = |o: usize| u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap_or([0; 8]));
-    if u32_at(8) != FORMAT {
-        return bad("has another format version");
-    }
-    if u64_at(16) != rules_hash(rules) || bytes[24..32] != material_bytes(m) {
-        return bad("belongs to other rules or another material");
-    }
-    if u64_at(32) != len || (bytes.len() - HEADER) as u64 != len * 2 {
-        return bad("has the wrong size");
-    }
+    check_header(bytes, rules, m, len)?;
     let values: Vec<Packed> = bytes[HEADER..]
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
         .collect();
-    if checksum(&values) != u64_at(40) {
-        return bad("is corrupted (checksum mismatch)");
+    if checksum(&values) != u64_at(bytes, 40) {
+        return Err("is corrupted (checksum mismatch)");
     }
-    Ok(Some(values))
+    Ok(values)
 }
 
-/// Write a table (to a temporary name, then renamed, so a reader never sees half a file).
+/// Whether a table file looks usable from its size and header alone (the checksum needs the whole
+/// file and is checked when it is loaded): `Err(note)` when not.
+pub fn check<B: crate::engine::BitSet>(
+    dir: &Path,
+    rules: &Rules<B>,
+    m: &Material,
+    len: u64,
+) -> Result<(), String> {
+    use std::io::Read;
+    let p = path(dir, rules, m);
+    crate::fsio::check_readable(&p, crate::fsio::Kind::Table(file_bytes(len)))
+        .map_err(|e| unusable(&p, &format!("cannot be read ({e})")))?;
+    let mut header = [0u8; HEADER];
+    std::fs::File::open(&p)
+        .and_then(|mut f| f.read_exact(&mut header))
+        .map_err(|e| unusable(&p, &format!("cannot be read ({e})")))?;
+    check_header(&header, rules, m, len).map_err(|why| unusable(&p, why))
+}
+
+fn file_bytes(len: u64) -> u64 {
+    (HEADER as u64).saturating_add(len.saturating_mul(2))
+}
+
+fn unusable(p: &Path, why: &str) -> String {
+    format!(
+        "table file `{}` {why}: not used, rebuilding it",
+        p.display()
+    )
+}
+
+fn u64_at(bytes: &[u8], o: usize) -> u64 {
+    u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap_or([0; 8]))
+}
+
+fn check_header<B: crate::engine::BitSet>(
+    bytes: &[u8],
+    rules: &Rules<B>,
+    m: &Material,
+    len: u64,
+) -> Result<(), &'static str> {
+    if bytes.len() < HEADER || &bytes[..8] != MAGIC {
+        return Err("is not a damelab table");
+    }
+    let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap_or([0; 4]));
+    if u32_at(8) != FORMAT {
+        return Err("has another format version");
+    }
+    if u64_at(bytes, 16) != rules_hash(rules) || bytes[24..32] != material_bytes(m) {
+        return Err("belongs to other rules or another material");
+    }
+    if u64_at(bytes, 32) != len {
+        return Err("has the wrong size");
+    }
+    Ok(())
+}
+
+/// Write a table whole or not at all ([`crate::fsio::write_stream`]): a reader never sees half
+/// a file, and a failed write leaves no temporary file behind.
 pub fn save<B: crate::engine::BitSet>(
     dir: &Path,
     rules: &Rules<B>,
     t: &Table,
 ) -> Result<(), String> {
     let p = path(dir, rules, &t.material);
-    let fail = |e: std::io::Error| format!("cannot write the table to `{}`: {e}", p.display());
-    std::fs::create_dir_all(dir).map_err(fail)?;
-    let tmp = p.with_extension(format!("tmp{}", std::process::id()));
-    let mut f = std::io::BufWriter::new(std::fs::File::create(&tmp).map_err(fail)?);
+    std::fs::create_dir_all(dir)
+        .map_err(|e| format!("cannot write the table to `{}`: {e}", p.display()))?;
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT.to_le_bytes());
@@ -134,12 +186,15 @@ pub fn save<B: crate::engine::BitSet>(
     header.extend_from_slice(&material_bytes(&t.material));
     header.extend_from_slice(&(t.values.len() as u64).to_le_bytes());
     header.extend_from_slice(&checksum(&t.values).to_le_bytes());
-    f.write_all(&header).map_err(fail)?;
-    for chunk in t.values.chunks(4096) {
-        let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-        f.write_all(&bytes).map_err(fail)?;
-    }
-    f.flush().map_err(fail)?;
-    drop(f);
-    std::fs::rename(&tmp, &p).map_err(fail)
+    crate::fsio::write_stream(&p, |f| {
+        f.write_all(&header)?;
+        let mut bytes = Vec::with_capacity(8192);
+        for chunk in t.values.chunks(4096) {
+            bytes.clear();
+            bytes.extend(chunk.iter().flat_map(|v| v.to_le_bytes()));
+            f.write_all(&bytes)?;
+        }
+        Ok(())
+    })
+    .map_err(|e| e.to_string())
 }

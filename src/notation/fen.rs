@@ -77,16 +77,28 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     }
     // Trailing `H…` and `F…` counters, when their letter is not a side's.
     while fields.len() > 3 {
-        let (_, f) = fields[fields.len() - 1];
-        let f = f.trim();
-        let counter = matches!(f.chars().next(), Some('H' | 'F'))
-            && f.len() > 1
-            && f[1..].bytes().all(|b| b.is_ascii_digit())
+        let (f_at, raw) = fields[fields.len() - 1];
+        let f = raw.trim();
+        let letter = matches!(f.chars().next(), Some('H' | 'F'))
             && side_of(rules, f.chars().next().unwrap_or(' ')).is_none();
-        if !counter {
-            break;
+        if letter && f.len() > 1 && f[1..].bytes().all(|b| b.is_ascii_digit()) {
+            fields.pop();
+            continue;
         }
-        fields.pop();
+        if letter && f[1..].bytes().any(|b| b.is_ascii_digit()) {
+            // `F-1`, `H1.5`: a counter with a bad number, not a group.
+            return Err(err(
+                input,
+                f_at + (raw.len() - raw.trim_start().len()),
+                f.len(),
+                format!("`{f}` is not a move counter"),
+                "a number of moves expected after the letter",
+                "the trailing `H` (half-moves) and `F` (move number) fields take a whole number \
+                 of moves, as in `:H0:F1`"
+                    .into(),
+            ));
+        }
+        break;
     }
     let (turn_at, turn_text) = fields[0];
     let turn_trim = turn_text.trim();

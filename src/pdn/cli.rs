@@ -46,7 +46,7 @@ struct Expected {
 }
 
 fn read_manifest(path: &Path) -> Result<Vec<Job>, Report> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::List)
         .map_err(|e| miette!("cannot read the manifest `{}`: {e}", path.display()))?;
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut jobs = Vec::new();
@@ -79,7 +79,7 @@ fn read_manifest(path: &Path) -> Result<Vec<Job>, Report> {
 }
 
 fn read_expectations(path: &Path) -> Result<HashMap<(String, usize), Expected>, Report> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::List)
         .map_err(|e| miette!("cannot read the expectations `{}`: {e}", path.display()))?;
     let mut map = HashMap::new();
     for (n, line) in text.lines().enumerate() {
@@ -168,7 +168,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
     let mut cache = VariantCache::default();
     let mut totals = Totals::default();
     for job in &jobs {
-        let bytes = std::fs::read(&job.path).map_err(|e| {
+        let bytes = crate::fsio::read_file(&job.path, crate::fsio::Kind::Pdn).map_err(|e| {
             miette!(
                 help = "give the path of a .pdn file",
                 "cannot read `{}`: {e}",

@@ -10,7 +10,7 @@ mod write;
 
 pub use acf::read_acf;
 pub use gametype::{game_type_of, parse_game_type, GameType, GAME_TYPES};
-pub use read::{read_games, MAX_MOVES, RESULTS};
+pub use read::{read_games, MAX_COMMENTS, MAX_MOVES, MAX_TAGS, RESULTS};
 pub use replay::{
     recorded_result, replay, start_position, variant_for, Failure, Replayed, VariantCache,
 };

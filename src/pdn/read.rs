@@ -7,6 +7,25 @@ use super::{Loc, PdnError, PdnGame, Token};
 /// The longest game read: beyond it the moves are not kept (a runaway file stays small in memory).
 pub const MAX_MOVES: usize = 20_000;
 
+/// The most comments and the most tags kept of one game: beyond them they are read and dropped,
+/// so memory stays proportional to the file whatever it holds (80 MB of `{}` would otherwise
+/// keep 40 million comments).
+pub const MAX_COMMENTS: usize = MAX_MOVES;
+pub const MAX_TAGS: usize = 1_000;
+
+/// Text from the file as it may be printed: control characters (an escape sequence in a tag would
+/// reach the terminal raw) become `�`; a comment keeps its line ends and tabs.
+fn printable(text: String, keep_lines: bool) -> String {
+    let bad = |c: char| c.is_control() && !(keep_lines && matches!(c, '\n' | '\t'));
+    if text.chars().any(bad) {
+        text.chars()
+            .map(|c| if bad(c) { '\u{FFFD}' } else { c })
+            .collect()
+    } else {
+        text
+    }
+}
+
 /// The result tokens of PDN.
 pub const RESULTS: &[&str] = &[
     "1-0", "0-1", "1/2-1/2", "2-0", "0-2", "1-1", "0-0", "*", "½-½",
@@ -208,7 +227,9 @@ impl Reader<'_> {
         if self.peek() == Some(b']') {
             // `[Name]`: a tag without a value, read as empty.
             self.bump();
-            self.cur.game.tags.push((name, String::new()));
+            if self.cur.game.tags.len() < MAX_TAGS {
+                self.cur.game.tags.push((name, String::new()));
+            }
             return;
         }
         if self.peek() != Some(b'"') {
@@ -261,7 +282,9 @@ impl Reader<'_> {
                 String::from_utf8_lossy(e.as_bytes()).into_owned()
             }
         };
-        self.cur.game.tags.push((name, value));
+        if self.cur.game.tags.len() < MAX_TAGS {
+            self.cur.game.tags.push((name, printable(value, false)));
+        }
     }
 
     fn skip_blanks(&mut self) {
@@ -284,7 +307,10 @@ impl Reader<'_> {
                 self.bump();
                 let text = self.text(from, to, cloc, "comment");
                 let ply = self.cur.game.moves.len();
-                self.cur.game.comments.push((ply, text.trim().to_string()));
+                if self.cur.game.comments.len() < MAX_COMMENTS {
+                    let text = printable(text.trim().to_string(), true);
+                    self.cur.game.comments.push((ply, text));
+                }
                 return;
             }
             self.bump();
@@ -354,7 +380,7 @@ impl Reader<'_> {
             self.bump();
             return;
         }
-        let text = self.text(from, self.i, loc, "move text");
+        let text = printable(self.text(from, self.i, loc, "move text"), false);
         // Some exporters write line ends as the two characters `\r`: they are blanks.
         let text: String = if text.contains(['\\', ' ']) {
             text.replace("\\r", "")

@@ -17,8 +17,9 @@ impl Session {
         let mut out = String::new();
         let best = self.engine.think(&self.game, limits, &mut |l| {
             if live {
-                println!("{l}");
-                std::io::stdout().flush().ok();
+                // A terminal that went away drops the line, never a panic.
+                let mut o = std::io::stdout();
+                let _ = writeln!(o, "{l}").and_then(|()| o.flush());
             } else {
                 out.push_str(&l);
                 out.push('\n');

@@ -46,12 +46,7 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, Report> {
             write_game(&g, &tags, &[], None)
         }
     };
-    std::fs::write(arg, &text).map_err(|e| {
-        fail(
-            format!("cannot write `{arg}`: {e}"),
-            "give a path in a folder you can write to",
-        )
-    })?;
+    crate::fsio::write_file(std::path::Path::new(arg), text.as_bytes()).map_err(Report::new)?;
     Ok(format!(
         "saved {} moves to {arg} (result {})\n",
         g.moves().len(),
@@ -76,12 +71,13 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         }
         _ => (arg, 1),
     };
-    let bytes = std::fs::read(path).map_err(|e| {
-        fail(
-            format!("cannot read `{path}`: {e}"),
-            "give the path of a .pdn file",
-        )
-    })?;
+    let bytes = crate::fsio::read_file(std::path::Path::new(path), crate::fsio::Kind::Pdn)
+        .map_err(|e| {
+            fail(
+                format!("cannot read `{path}`: {e}"),
+                "give the path of a .pdn file",
+            )
+        })?;
     let games = read_games(&bytes);
     if games.is_empty() {
         return Err(fail(

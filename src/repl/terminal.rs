@@ -91,6 +91,9 @@ fn prompt(session: &Session) -> String {
 }
 
 fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
+    // Ctrl-C while a command runs stops that command (its output so far is printed) and the
+    // script goes on; between commands it ends the script as usual.
+    crate::interrupt::install_for_script();
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stdout().lock();
@@ -99,14 +102,19 @@ fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
         // One line of at most MAX_LINE_BYTES: `damelab repl < /dev/zero` must not fill memory.
         buf.clear();
         let limit = crate::limits::MAX_LINE_BYTES as u64;
+        // The limit is on the line itself: its end (`\n` or `\r\n`) is read beyond it.
         let n = (&mut input)
-            .take(limit + 1)
+            .take(limit + 2)
             .read_until(b'\n', &mut buf)
             .map_err(|e| miette::miette!("cannot read stdin: {e}"))?;
         if n == 0 {
             break;
         }
-        if buf.len() as u64 > limit {
+        let body = buf
+            .strip_suffix(b"\n")
+            .map(|b| b.strip_suffix(b"\r").unwrap_or(b))
+            .unwrap_or(&buf);
+        if body.len() as u64 > limit {
             return Err(miette::miette!(
                 help = "a workbench command fits on one short line",
                 "an input line is longer than {limit} bytes, the limit for a line"
@@ -117,9 +125,18 @@ fn run_script(session: &mut Session, echo: bool) -> Result<(), Report> {
         if echo {
             writeln!(out, "> {line}").ok();
         }
-        let text = session.execute(line);
-        if write!(out, "{text}").and_then(|_| out.flush()).is_err() {
-            break; // the reader went away
+        let text = {
+            let _busy = crate::interrupt::busy();
+            session.execute(line)
+        };
+        if let Err(e) = write!(out, "{text}").and_then(|_| out.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                break; // the reader went away: nothing more to say
+            }
+            return Err(miette::miette!(
+                help = "free some space, or send the output somewhere it can be written",
+                "cannot write the output: {e}"
+            ));
         }
         if session.quit {
             break;
@@ -148,8 +165,15 @@ fn run_interactive(
     let history = history
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".damelab_history")));
     if let Some(h) = &history {
-        // A missing history file is the normal first run.
-        rl.load_history(h).ok();
+        // A missing history file is the normal first run; a pipe, a device or a huge file is
+        // never opened (it could block, or fill memory).
+        match crate::fsio::check_readable(h, crate::fsio::Kind::History) {
+            Ok(()) => {
+                rl.load_history(h).ok();
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => errln!("note: the history `{}` is not read: {e}", h.display()),
+        }
     }
     sayln!(
         "damelab — {} (`help` for the commands, Ctrl-D to leave)",
@@ -179,8 +203,13 @@ fn run_interactive(
         }
     }
     if let Some(h) = &history {
-        if let Err(e) = rl.save_history(h) {
-            errln!("cannot save the history to {}: {e}", h.display());
+        // Whole or not at all: a full disk keeps the old history instead of a cut line.
+        let saved = crate::fsio::write_via_path(h, |tmp| {
+            rl.save_history(tmp).map_err(std::io::Error::other)
+        });
+        if let Err(e) = saved {
+            errln!("{:?}", Report::new(e));
+            return Err(miette::miette!("the history was not saved"));
         }
     }
     Ok(())

@@ -25,12 +25,7 @@ impl Session {
             last: game.last_move().map(|m| (before.position(), m)),
         };
         let svg = diagram::svg(&game.rules, game.position(), marks);
-        std::fs::write(arg, svg).map_err(|e| {
-            fail(
-                format!("cannot write `{arg}`: {e}"),
-                "give a file in a folder that exists and can be written",
-            )
-        })?;
+        crate::fsio::write_file(std::path::Path::new(arg), svg.as_bytes()).map_err(Report::new)?;
         Ok(format!("wrote {arg}\n"))
     }
 

@@ -4,8 +4,10 @@
 //! many plies, or draw) instead of being searched.
 //!
 //! The directory is read once for the names of its table files; a table is loaded, and its checksum
-//! verified, the first time a position of its material is probed. A file that turns out unusable
-//! then (damaged, of another format) is left out: its positions are searched as usual.
+//! verified, the first time a position of its material is probed. A file whose size or header is
+//! wrong is left out when the directory is opened, and one whose checksum fails when it is loaded:
+//! its positions are searched as usual, and [`EndgameTables::notes`] says which files were left
+//! out and why.
 
 use super::{Probe, Score, MAX_PLY, MAX_WIN_DISTANCE, WIN};
 use crate::endgame::index::Indexer;
@@ -29,6 +31,8 @@ pub struct EndgameTables {
     tables: HashMap<Material, OnceLock<Option<Loaded>>>,
     /// The most pieces of any material with a file: positions with more are not looked up.
     max_pieces: u32,
+    /// The files left out, and why.
+    notes: std::sync::Mutex<Vec<String>>,
 }
 
 impl EndgameTables {
@@ -46,6 +50,7 @@ impl EndgameTables {
         let mut tables = HashMap::new();
         let mut others = 0;
         let mut max_pieces = 0;
+        let mut notes = Vec::new();
         for entry in entries.flatten() {
             let name = entry.file_name();
             let Some(name) = name.to_str() else {
@@ -57,12 +62,35 @@ impl EndgameTables {
             match stem.strip_prefix(&prefix) {
                 Some(key) => {
                     if let Some(m) = Material::from_key(key, rules.kinds) {
-                        max_pieces = max_pieces.max(m.total());
-                        tables.insert(m, OnceLock::new());
+                        // A file of the wrong size or header is not counted as a table.
+                        let len = Indexer::new(rules.as_ref(), &m).map(|ix| ix.len());
+                        let checked = match len {
+                            Ok(len) => store::check(dir, rules.as_ref(), &m, len),
+                            Err(_) => Err(format!("`{name}` is for a material too large to index")),
+                        };
+                        match checked {
+                            Ok(()) => {
+                                max_pieces = max_pieces.max(m.total());
+                                tables.insert(m, OnceLock::new());
+                            }
+                            Err(note) => notes.push(note.replace(", rebuilding it", "")),
+                        }
                     }
                 }
                 None => others += 1,
             }
+        }
+        if tables.is_empty() && !notes.is_empty() {
+            return Err(miette!(
+                help = format!(
+                    "rebuild them with `damelab endgame {} MATERIAL --cache {}`",
+                    rules.spec.name,
+                    dir.display()
+                ),
+                "no usable endgame table in `{}`: {}",
+                dir.display(),
+                notes.join("; ")
+            ));
         }
         if tables.is_empty() {
             let variant = &rules.spec.name;
@@ -92,7 +120,14 @@ impl EndgameTables {
             dir: dir.to_path_buf(),
             tables,
             max_pieces,
+            notes: std::sync::Mutex::new(notes),
         })
+    }
+
+    /// The table files left out so far (a wrong size or header found when opening, a checksum
+    /// that failed when loading), one note each.
+    pub fn notes(&self) -> Vec<String> {
+        self.notes.lock().map(|n| n.clone()).unwrap_or_default()
     }
 
     /// The tables of `rules` in the cache directory `damelab endgame` uses by default, if any.
@@ -123,10 +158,16 @@ impl EndgameTables {
         let (index, values) = slot
             .get_or_init(|| {
                 let index = Indexer::new(self.rules.as_ref(), &m).ok()?;
-                let values = store::load(&self.dir, self.rules.as_ref(), &m, index.len())
-                    .ok()
-                    .flatten()?;
-                Some((index, values))
+                match store::load(&self.dir, self.rules.as_ref(), &m, index.len()) {
+                    Ok(Some(values)) => Some((index, values)),
+                    Ok(None) => None,
+                    Err(note) => {
+                        if let Ok(mut n) = self.notes.lock() {
+                            n.push(note.replace(", rebuilding it", ""));
+                        }
+                        None
+                    }
+                }
             })
             .as_ref()?;
         let mut p = *pos;

@@ -129,7 +129,14 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
             "give a table size from 1 to 65536 MiB",
         ));
     }
+    crate::fsio::check_memory(
+        &format!("--hash {}", args.hash),
+        (args.hash as u64) << 20,
+        "give a smaller table with `--hash` (in MiB; 64 is the default)",
+    )
+    .map_err(Diag::new)?;
     let mut s = Searcher::new(v.rules.clone(), args.hash);
+    let mut tables = None;
     if let Some(dir) = &args.tables {
         let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
         out(&format!(
@@ -137,9 +144,20 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
             t.len(),
             t.dir().display()
         ));
+        let notes = t.notes();
+        for note in &notes {
+            eprintln!("note: {note}");
+        }
         s.set_probe(Some(t.probe()));
+        tables = Some((t, notes.len()));
     }
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
+    if let Some((t, seen)) = &tables {
+        // Tables found damaged while searching (their checksum) were left out: say which.
+        for note in t.notes().iter().skip(*seen) {
+            eprintln!("note: {note}");
+        }
+    }
     match r.best {
         None => out(&format!(
             "no legal move: {}",
@@ -195,52 +213,33 @@ pub fn info_line(rules: &Rules, i: &Info) -> String {
     )
 }
 
-/// Write a file whole or not at all: into a temporary file beside it, then renamed over it.
+/// Write a file whole or not at all (see [`crate::fsio::write_file`]).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diag> {
-    let tmp = temp_path(path);
-    let res = std::fs::write(&tmp, bytes).and_then(|_| std::fs::rename(&tmp, path));
-    if let Err(e) = res {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(bad(
-            format!("cannot write `{}`: {e}", path.display()),
-            "give a path in a folder you can write to",
-        ));
-    }
-    Ok(())
-}
-
-fn temp_path(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    path.with_file_name(format!(".{name}.tmp{}", std::process::id()))
+    crate::fsio::write_file(path, bytes).map_err(Diag::new)
 }
 
 /// Check before any work that a file can be written there (nothing is left behind).
 fn check_writable(path: &Path) -> Result<(), Diag> {
-    if path.is_dir() {
-        return Err(bad(
-            format!("cannot write `{}`: it is a folder", path.display()),
-            "give a file path",
-        ));
-    }
-    let tmp = temp_path(path);
-    match std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .open(&tmp)
-    {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&tmp);
-            Ok(())
+    crate::fsio::check_writable(path).map_err(Diag::new)
+}
+
+/// Before any work: the outputs can be written, and `--json` and `--svg` are not one file.
+fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
+    if let (Some(j), Some(s)) = (json, svg) {
+        if crate::fsio::same_target(j, s) {
+            return Err(bad(
+                format!(
+                    "--json and --svg both name `{}`: one would overwrite the other",
+                    j.display()
+                ),
+                "give two different files, e.g. `--json run.json --svg run.svg`",
+            ));
         }
-        Err(e) => Err(bad(
-            format!("cannot write `{}`: {e}", path.display()),
-            "give a path in a folder you can write to",
-        )),
     }
+    for p in [json, svg].into_iter().flatten() {
+        check_writable(p)?;
+    }
+    Ok(())
 }
 
 fn parse_shard(text: &str) -> Result<(u64, u64), Diag> {
@@ -319,9 +318,8 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
-    for p in [&a.json, &a.svg].into_iter().flatten() {
-        check_writable(p)?;
-    }
+    check_outputs(a.json.as_deref(), a.svg.as_deref())?;
+    check_play_memory(a.games, shard, threads, a.random, a.json.is_some())?;
     let settings = Settings {
         variant: v.name().to_string(),
         rules_fingerprint: fingerprint(&v.rules),
@@ -416,37 +414,83 @@ fn write_outputs(file: &RunFile, json: Option<&Path>, svg: Option<&Path>) -> Res
     Ok(())
 }
 
-/// Read a run file written by `--json`, checked for format and version.
+/// Read a run file written by `--json`: checked for format and version, then record by record
+/// against the run it claims ([`super::validate::check_run`]).
 pub fn read_run(path: &Path) -> Result<RunFile, Diag> {
-    let text = std::fs::read_to_string(path).map_err(|e| {
-        bad(
-            format!("cannot read `{}`: {e}", path.display()),
-            "give the JSON files written by `selfplay --json`",
-        )
-    })?;
-    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| {
-        bad(
-            format!("`{}` is not JSON: {e}", path.display()),
-            "give the JSON files written by `selfplay --json`",
-        )
-    })?;
-    let format = value.get("format").and_then(|f| f.as_str()).unwrap_or("");
-    let version = value.get("version").and_then(|v| v.as_u64()).unwrap_or(0);
-    if format != FORMAT || version != VERSION as u64 {
+    let help = "give the JSON files written by `selfplay --json`";
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
+        .map_err(|e| bad(format!("cannot read `{}`: {e}", path.display()), help))?;
+    parse_run(path, &text)
+}
+
+/// A run file's text (read from `path`), checked as [`read_run`] does.
+pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
+    let help = "give the JSON files written by `selfplay --json`";
+    // The format and version first (the rest of the text is skipped, not stored), so a file of
+    // another version gets that message rather than a field error.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+        #[serde(default)]
+        version: u64,
+    }
+    let head: Head = serde_json::from_str(text)
+        .map_err(|e| bad(format!("`{}` is not JSON: {e}", path.display()), help))?;
+    if head.format != FORMAT || head.version != VERSION as u64 {
         return Err(bad(
             format!(
-                "`{}` is not a self-play file of version {VERSION} (format `{format}`, version {version})",
-                path.display()
+                "`{}` is not a self-play file of version {VERSION} (format `{}`, version {})",
+                path.display(),
+                head.format,
+                head.version
             ),
             "merge files written by this version of `damelab selfplay --json`",
         ));
     }
-    serde_json::from_value(value).map_err(|e| {
+    let file: RunFile = serde_json::from_str(text).map_err(|e| {
         bad(
             format!("`{}` is not a valid self-play file: {e}", path.display()),
             "merge files written by `damelab selfplay --json`",
         )
-    })
+    })?;
+    super::validate::check_run(path, &file).map_err(|m| {
+        bad(
+            m,
+            "merge the files `selfplay --json` wrote, unedited; play the run again if in doubt",
+        )
+    })?;
+    Ok(file)
+}
+
+/// Before a run: the memory its records (and their JSON) and its engines take, against what the
+/// machine has available.
+fn check_play_memory(
+    games: u64,
+    shard: Option<(u64, u64)>,
+    threads: usize,
+    random: bool,
+    json: bool,
+) -> Result<(), Diag> {
+    let played = match shard {
+        Some((_, n)) => games.div_ceil(n),
+        None => games,
+    };
+    // Per game: its index, its slot while played, its record, and with --json its text (about
+    // 170 bytes pretty-printed) and the parsed copy the writer holds.
+    let per_game: u64 = if json { 8 + 48 + 40 + 400 } else { 8 + 48 + 40 };
+    let engines = if random {
+        0
+    } else {
+        (threads as u64 * super::TT_MIB as u64) << 20
+    };
+    let need = played.saturating_mul(per_game).saturating_add(engines);
+    crate::fsio::check_memory(
+        &format!("--games {games}"),
+        need,
+        "play fewer games a run: split it with `--shard K/N` and combine the files with `selfplay merge`",
+    )
+    .map_err(Diag::new)
 }
 
 /// Merge run files: the same settings, disjoint games; the report is recomputed from the games.
@@ -492,9 +536,7 @@ fn merge(
     svg: Option<&Path>,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Diag> {
-    for p in [json, svg].into_iter().flatten() {
-        check_writable(p)?;
-    }
+    check_outputs(json, svg)?;
     let files = paths
         .iter()
         .map(|p| read_run(p))
@@ -534,6 +576,7 @@ fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Resu
             })?
         };
         let name = f.settings.variant.clone();
+        // The records were checked against the stored figures on reading.
         let point = (depth, f.report.draws.rate);
         match series.iter_mut().find(|s| s.0 == name) {
             Some(s) => s.1.push(point),

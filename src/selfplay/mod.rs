@@ -6,6 +6,7 @@
 pub mod chart;
 pub mod cli;
 pub mod playout;
+mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use crate::search::{zobrist::splitmix, Limits, Searcher};

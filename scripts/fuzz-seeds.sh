@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Seed corpus of one fuzz target from the repository's own files: scripts/fuzz-seeds.sh TARGET DIR.
+# Run from anywhere; uses the release binary (built when missing) for moves, runs and tables.
+set -euo pipefail
+target=${1:?usage: scripts/fuzz-seeds.sh TARGET DIR}
+dir=${2:?usage: scripts/fuzz-seeds.sh TARGET DIR}
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+mkdir -p "$dir"
+bin=target/release/damelab
+[ -x "$bin" ] || nice -n 10 cargo build --release --quiet
+n=0
+seed() { n=$((n + 1)); cat > "$dir/seed-$n"; }
+# `variant<TAB>fen` of every case with a FEN (at most $1).
+fens() {
+  for f in tests/cases/*.yaml; do
+    v=$(sed -n 's/^variant: *//p' "$f" | head -1)
+    sed -n 's/^ *fen: *"\(.*\)".*/\1/p' "$f" | head -3 | while read -r fen; do printf '%s\t%s\n' "$v" "$fen"; done
+  done | head -"$1"
+}
+case "$target" in
+  rules) for f in variants/*.rules examples/*.rules tests/rules_errors/*.rules; do seed < "$f"; done ;;
+  fen) fens 200 | while IFS=$'\t' read -r v fen; do printf '%s\n%s' "$v" "$fen" | seed; done ;;
+  move)
+    fens 80 | while IFS=$'\t' read -r v fen; do
+      mv=$("$bin" moves "$v" --fen "$fen" 2>/dev/null | head -1 || true)
+      printf '%s\n%s\n%s' "$v" "$fen" "$mv" | seed
+    done ;;
+  case) for f in tests/cases/*.yaml tests/verify/*.yaml tests/verify_errors/*.yaml examples/*.yaml; do
+          [ -f "$f" ] && seed < "$f"; done ;;
+  pdn) for f in tests/pdn/*.pdn tests/fuzz_regressions/*.pdn; do [ -f "$f" ] && seed < "$f"; done ;;
+  repl)
+    for f in tests/repl/*.txt; do
+      v=$(sed -n 's/^# variant: *//p' "$f" | head -1)
+      { echo "$v"; grep -v '^#' "$f"; } | seed
+    done ;;
+  merge)
+    tmp=$(mktemp -d)
+    "$bin" selfplay dameo --games 3 --random --json "$tmp/a.json" >/dev/null
+    "$bin" selfplay english --games 4 --depth 1 --shard 1/2 --json "$tmp/b.json" >/dev/null
+    seed < "$tmp/a.json"; seed < "$tmp/b.json"
+    rm -rf "$tmp" ;;
+  table)
+    tmp=$(mktemp -d)
+    "$bin" endgame english "K v K" --cache "$tmp" >/dev/null 2>&1
+    for f in "$tmp"/*.dlt; do seed < "$f"; done
+    rm -rf "$tmp" ;;
+  *) echo "unknown target \`$target\`: rules fen move case pdn repl merge table" >&2; exit 1 ;;
+esac
+echo "$(ls "$dir" | wc -l) seeds in $dir"

@@ -1,0 +1,122 @@
+//! Checking a self-play run file read back (`selfplay merge`, `selfplay chart`): a file is data
+//! anyone could have edited, so every record must be one the run it claims could have played,
+//! and the stored figures must be those of its records.
+
+use super::{End, RunFile};
+use crate::search::MAX_DEPTH;
+use std::path::Path;
+
+/// Why a run file is refused: the first inconsistency found.
+pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
+    let name = path.display();
+    let s = &f.settings;
+    let bad = |why: String| Err(format!("`{name}` is not a sound self-play file: {why}"));
+    if s.games == 0 || s.games > super::cli::MAX_GAMES {
+        return bad(format!("its run has {} games", s.games));
+    }
+    if s.max_plies == 0 {
+        return bad("its length cap is 0 plies".into());
+    }
+    if s.depth.is_some_and(|d| d == 0 || d > MAX_DEPTH) {
+        return bad(format!("its depth {:?} is out of range", s.depth));
+    }
+    // The shards it claims: each `K/N` of one N, each once.
+    let mut shards = Vec::new();
+    for t in &f.shards {
+        let parsed = t
+            .split_once('/')
+            .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
+        match parsed {
+            Some((k, n)) if k >= 1 && k <= n && n <= s.games => shards.push((k, n)),
+            _ => return bad(format!("`{t}` is not a shard of its run")),
+        }
+    }
+    shards.sort_unstable();
+    if shards.windows(2).any(|w| w[0] == w[1]) {
+        return bad("it lists a shard twice".into());
+    }
+    if shards.windows(2).any(|w| w[0].1 != w[1].1) {
+        return bad("its shards split the run in different numbers of parts".into());
+    }
+    // The games it must hold: all of its shards, or the whole run.
+    let expected: u64 = if shards.is_empty() {
+        s.games
+    } else {
+        let n = shards[0].1;
+        shards.iter().map(|&(k, _)| (s.games + n - k) / n).sum()
+    };
+    if f.games.len() as u64 != expected {
+        return bad(format!(
+            "it holds {} game records where its {} has {expected}",
+            f.games.len(),
+            if shards.is_empty() {
+                "run".to_string()
+            } else {
+                format!("shards ({})", f.shards.join(" "))
+            }
+        ));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(f.games.len());
+    let mut draws = 0u64;
+    for g in &f.games {
+        if g.i >= s.games {
+            return bad(format!(
+                "game {} lies outside its run of {} games",
+                g.i, s.games
+            ));
+        }
+        if let Some(&(_, n)) = shards.first() {
+            if !shards.iter().any(|&(k, _)| g.i % n == k - 1) {
+                return bad(format!(
+                    "game {} does not belong to its shards ({})",
+                    g.i,
+                    f.shards.join(" ")
+                ));
+            }
+        }
+        if !seen.insert(g.i) {
+            return bad(format!("game {} appears twice", g.i));
+        }
+        if !(-1..=1).contains(&g.w) {
+            return bad(format!(
+                "game {} has the winner `{}` (0, 1 or -1 for a draw)",
+                g.i, g.w
+            ));
+        }
+        if g.plies > s.max_plies || g.caps > g.plies || g.promos > g.plies {
+            return bad(format!(
+                "game {} has {} plies, {} capture positions and {} promotions under a cap of {}",
+                g.i, g.plies, g.caps, g.promos, s.max_plies
+            ));
+        }
+        if matches!(g.end, End::Cap | End::Repetition | End::MoveCount) && g.w != -1 {
+            return bad(format!(
+                "game {} ended by a draw rule but has a winner",
+                g.i
+            ));
+        }
+        draws += (g.w == -1) as u64;
+    }
+    // The stored figures must be those of the records.
+    let r = &f.report;
+    let n = f.games.len() as u64;
+    let rate_ok = |count: u64, rate: f64| {
+        let want = if n == 0 { 0.0 } else { count as f64 / n as f64 };
+        (rate - want).abs() < 1e-9
+    };
+    if r.games != n || r.draws.count != draws || !rate_ok(r.draws.count, r.draws.rate) {
+        return bad(format!(
+            "its report says {} games, {} draws ({:.1}%) where its records have {n} games, \
+             {draws} draws",
+            r.games,
+            r.draws.count,
+            100.0 * r.draws.rate
+        ));
+    }
+    for w in &r.wins {
+        if w.count > n || !rate_ok(w.count, w.rate) {
+            return bad("its win counts do not match their rates".into());
+        }
+    }
+    Ok(())
+}
