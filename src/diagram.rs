@@ -70,6 +70,8 @@ pub fn side_colour(rules: &Rules, side: usize) -> Rgb {
 pub struct Marks<'a> {
     /// The last move and the position it was played from (for the captured pieces).
     pub last: Option<(&'a Position, &'a Move)>,
+    /// Seen from the second side: its home rank at the bottom, the files right to left.
+    pub flipped: bool,
 }
 
 /// Size of a square, in SVG user units.
@@ -113,7 +115,23 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
     );
     // Top-left corner of a coordinate, and of a square.
-    let corner_at = |(f, r): (u8, u8)| (left + f as f64 * SQ, top + (h - 1.0 - r as f64) * SQ);
+    // Where file `f` and rank `r` stand, counted from the left and from the top.
+    let flipped = marks.flipped;
+    let column = |f: u8| {
+        if flipped {
+            w - 1.0 - f as f64
+        } else {
+            f as f64
+        }
+    };
+    let row = |r: u8| {
+        if flipped {
+            r as f64
+        } else {
+            h - 1.0 - r as f64
+        }
+    };
+    let corner_at = |(f, r): (u8, u8)| (left + column(f) * SQ, top + row(r) * SQ);
     let corner = |sq: Sq| corner_at(geo.coord(sq));
     let centre = |sq: Sq| {
         let (x, y) = corner(sq);
@@ -187,11 +205,11 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
             "<g id=\"coordinates\" font-size=\"13\" fill=\"#333\" text-anchor=\"middle\">\n",
         );
         for r in 0..geo.height {
-            let y = top + (h - 1.0 - r as f64) * SQ + SQ / 2.0 + 4.5;
+            let y = top + row(r) * SQ + SQ / 2.0 + 4.5;
             let _ = writeln!(s, r#"<text x="{}" y="{y}">{}</text>"#, left / 2.0, r + 1);
         }
         for f in 0..geo.width {
-            let x = left + f as f64 * SQ + SQ / 2.0;
+            let x = left + column(f) * SQ + SQ / 2.0;
             let _ = writeln!(
                 s,
                 r#"<text x="{x}" y="{}">{}</text>"#,
@@ -397,6 +415,7 @@ pub fn from_text(
         &after,
         Marks {
             last: Some((&pos, &mv)),
+            flipped: false,
         },
     ))
 }

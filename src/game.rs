@@ -76,6 +76,16 @@ impl Game {
         Some(mv)
     }
 
+    /// The moves taken back by `undo`, in the order `redo` replays them.
+    pub fn ahead(&self) -> Vec<Move> {
+        self.undone.iter().rev().copied().collect()
+    }
+
+    /// Make `moves` the ones `redo` replays next, in this order (they must be legal in turn).
+    pub fn set_ahead(&mut self, moves: &[Move]) {
+        self.undone = moves.iter().rev().copied().collect();
+    }
+
     pub fn redo(&mut self) -> Option<Move> {
         let mv = self.undone.pop()?;
         let next = self.rules.play(self.position(), &mv);

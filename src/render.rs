@@ -19,6 +19,8 @@ pub struct Style {
     pub color: bool,
     /// Unicode piece symbols (otherwise letters: upper case for the first side).
     pub unicode: bool,
+    /// Seen from the second side: its home rank at the bottom, the files right to left.
+    pub flipped: bool,
 }
 
 impl Default for Style {
@@ -26,6 +28,7 @@ impl Default for Style {
         Style {
             color: false,
             unicode: true,
+            flipped: false,
         }
     }
 }
@@ -159,18 +162,30 @@ pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -
         marked.extend_from_slice(m.route());
         taken = m.captured;
     }
-    let files: String = (0..geo.width)
-        .map(|f| format!(" {} ", (b'a' + f) as char))
+    // Files left to right and ranks top to bottom as the viewer sees them.
+    let file_order: Vec<u8> = if style.flipped {
+        (0..geo.width).rev().collect()
+    } else {
+        (0..geo.width).collect()
+    };
+    let rank_order: Vec<u8> = if style.flipped {
+        (0..geo.height).collect()
+    } else {
+        (0..geo.height).rev().collect()
+    };
+    let files: String = file_order
+        .iter()
+        .map(|&f| format!(" {} ", (b'a' + f) as char))
         .collect();
     let mut out = String::new();
     if !numbered {
         out.push_str(&format!("   {files}\n"));
     }
-    for r in (0..geo.height).rev() {
+    for &r in &rank_order {
         if !numbered {
             out.push_str(&format!("{:>2} ", r + 1));
         }
-        for f in 0..geo.width {
+        for &f in &file_order {
             // A dark-squares board indexes only its playable squares.
             let sq = geo.square((f, r)).filter(|&sq| geo.is_playable(sq));
             let playable = sq.is_some();
@@ -234,6 +249,7 @@ pub fn board_text(rules: &Rules, pos: &Position, last: Option<&Move>) -> String 
         Style {
             color: false,
             unicode: false,
+            flipped: false,
         },
     )
 }
@@ -256,10 +272,28 @@ mod tests {
             Style {
                 color: true,
                 unicode: true,
+                flipped: false,
             },
         );
         assert!(colour.contains("\x1b["));
         let letters = board_text(&v.rules, &v.rules.start, None);
         assert!(letters.contains(" M ") && letters.contains(" m "));
+    }
+
+    #[test]
+    fn flipped_shows_the_board_from_the_other_side() {
+        let v = Variant::load("turkish").expect("Turkish is bundled");
+        let style = Style {
+            unicode: false,
+            flipped: true,
+            ..Style::default()
+        };
+        let b = board(&v.rules, &v.rules.start, None, style);
+        let lines: Vec<&str> = b.lines().collect();
+        assert_eq!(lines[0].trim(), "h  g  f  e  d  c  b  a");
+        // Rank 1 on top, then rank 2 with White's men as seen from Black's side.
+        assert!(lines[1].trim_start().starts_with("1 "), "{b}");
+        assert!(lines[2].contains(" M "), "{b}");
+        assert!(lines[8].trim_start().starts_with("8 "), "{b}");
     }
 }

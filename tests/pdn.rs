@@ -467,15 +467,20 @@ fn replay_reports_a_stale_expectation_and_bad_arguments() {
 }
 
 #[test]
-fn a_game_without_game_type_needs_a_variant() {
+fn a_game_without_game_type_is_guessed_with_a_note() {
     let dir = std::env::temp_dir().join(format!("damelab-pdn-nv-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let f = dir.join("g.pdn");
     std::fs::write(&f, "1. 11-15 23-19 *\n").expect("write");
     let path = f.to_str().expect("utf-8 path");
+    // Squares up to 32: English draughts, said in a note.
     let o = damelab(&["replay", path]);
-    assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stdout).contains("no GameType tag"));
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("no GameType tag; its squares go up to 23: read as English draughts"),
+        "{stdout}"
+    );
     let o = damelab(&["replay", path, "--variant", "english"]);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
     let _ = std::fs::remove_dir_all(&dir);
@@ -527,12 +532,27 @@ fn the_workbench_saves_opens_and_moves_through_games() {
     assert!(t
         .execute(&format!("open {bad} 9"))
         .contains("has 8 games: there is no game 9"));
+    // A game with a bad move opens up to it, and says so.
     let out = t.execute(&format!("open {bad} 1"));
-    assert!(out.contains("game 1 of"), "{out}");
-    assert!(out.contains("recorded move: 28-22"), "{out}");
-    // A failed open leaves the game as it was.
+    assert!(out.contains("opened game 1 of 8"), "{out}");
+    assert!(
+        out.contains("the record stops here: its move 3 (`28-22`, 5:19) does not replay"),
+        "{out}"
+    );
+    assert!(
+        out.contains("opened the 2 moves before it; 1 move left out"),
+        "{out}"
+    );
+    assert_eq!(t.game.moves().len(), 2);
+    // A game that does not open at all leaves the game as it was.
+    let out = t.execute(&format!("open {bad} 3"));
+    assert!(out.contains("GameType `99`"), "{out}");
+    assert_eq!(t.game.rules.spec.name, "international");
+    assert_eq!(t.game.moves().len(), 2);
+    // `undo` at the start goes back to the game before `open`.
+    t.execute("first");
+    assert!(t.execute("undo").starts_with("undid `open`"));
     assert_eq!(t.game.rules.spec.name, "english");
-    assert_eq!(t.game.moves().len(), 0);
     // A game saved from the middle keeps the moves taken back.
     let out = t.execute(&format!("save {path}"));
     assert_eq!(out, format!("saved 4 moves to {path} (result *)\n"));

@@ -2,7 +2,7 @@
 //! print a summary per file and each failure in full; expected failures (a list of known bad
 //! records) do not fail the run.
 
-use super::{read_acf, read_games, replay, variant_for, Failure, PdnGame, VariantCache};
+use super::{read_acf, read_games, replay, variant_and_note, Failure, PdnGame, VariantCache};
 use miette::{miette, Report};
 use std::collections::HashMap;
 use std::io::Write;
@@ -115,7 +115,9 @@ fn read_expectations(path: &Path) -> Result<HashMap<(String, usize), Expected>, 
     Ok(map)
 }
 
-fn looks_like_acf(bytes: &[u8]) -> bool {
+/// Whether a file's first line is `moves<TAB>result` over plain square numbers: the one-game-a-line
+/// archive format ([`super::read_acf`]).
+pub fn looks_like_acf(bytes: &[u8]) -> bool {
     let first = bytes
         .split(|&c| c == b'\n')
         .find(|l| !l.iter().all(u8::is_ascii_whitespace));
@@ -206,7 +208,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
             });
             let result = match syntax {
                 Some(f) => Err(f),
-                None => variant_for(g, default, &mut cache).map_err(|m| {
+                None => variant_and_note(g, default, &mut cache).map_err(|m| {
                     Box::new(Failure {
                         ply: None,
                         at: Some(g.loc),
@@ -218,24 +220,27 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
                     })
                 }),
             }
-            .and_then(|v| replay(v.rules.clone(), g));
+            .and_then(|(v, note)| replay(v.rules.clone(), g).map(|r| (r, note)));
             match result {
-                Ok(r) => {
+                Ok((r, note)) => {
                     ok += 1;
-                    if !r.notes.is_empty() {
+                    if r.notes
+                        .iter()
+                        .any(|n| n.starts_with("continues after repetition"))
+                    {
                         rep += 1;
-                        for n in &r.notes {
-                            let title = g.title();
-                            let title = if title.is_empty() {
-                                String::new()
-                            } else {
-                                format!(" {title}")
-                            };
-                            lines.push_str(&format!(
-                                "  game {index} (line {}){title}: {n}\n",
-                                g.loc.line
-                            ));
-                        }
+                    }
+                    for n in note.iter().chain(&r.notes) {
+                        let title = g.title();
+                        let title = if title.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" {title}")
+                        };
+                        lines.push_str(&format!(
+                            "  game {index} (line {}){title}: {n}\n",
+                            g.loc.line
+                        ));
                     }
                 }
                 Err(f) => {

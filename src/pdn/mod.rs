@@ -12,9 +12,10 @@ pub use acf::read_acf;
 pub use gametype::{game_type_of, parse_game_type, GameType, GAME_TYPES};
 pub use read::{read_games, MAX_COMMENTS, MAX_MOVES, MAX_TAGS, RESULTS};
 pub use replay::{
-    recorded_result, replay, start_position, variant_for, Failure, Replayed, VariantCache,
+    guess_variant, recorded_result, replay, start_position, variant_and_note, variant_for, Failure,
+    Replayed, VariantCache,
 };
-pub use write::{result_token, write_game};
+pub use write::{result_token, rules_tag, write_game, write_game_with, RULES_TAG};
 
 use std::fmt;
 
@@ -58,14 +59,45 @@ pub struct PdnGame {
     pub loc: Loc,
     /// The tags in file order (`("Event", "…")`).
     pub tags: Vec<(String, String)>,
-    /// The main line's moves (variations are skipped).
+    /// The main line's moves.
     pub moves: Vec<Token>,
+    /// The variations of the main line (each with its own), in file order.
+    pub variations: Vec<Variation<Token>>,
     /// The comments, each after this many moves of the main line.
     pub comments: Vec<(usize, String)>,
     /// The result token closing the move text, if any.
     pub result: Option<String>,
     /// Syntax errors: a game with any is not replayed.
     pub errors: Vec<PdnError>,
+}
+
+/// Other moves played in place of a line's, from one of its moves on: a PDN variation `( … )`,
+/// which may hold variations of its own. `M` is a move as written ([`Token`]) or as played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variation<M> {
+    /// The index in the line of the move it replaces (0: instead of the line's first move).
+    pub ply: usize,
+    pub moves: Vec<M>,
+    pub variations: Vec<Variation<M>>,
+}
+
+impl<M> Variation<M> {
+    pub fn new(ply: usize, moves: Vec<M>) -> Variation<M> {
+        Variation {
+            ply,
+            moves,
+            variations: Vec::new(),
+        }
+    }
+
+    /// The moves of this variation and of all it holds.
+    pub fn len(&self) -> usize {
+        self.moves.len() + self.variations.iter().map(Variation::len).sum::<usize>()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
 }
 
 impl PdnGame {

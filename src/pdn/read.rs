@@ -1,8 +1,13 @@
-//! Reading PDN text into games: tags, the main line's moves (numbers, NAGs, annotation marks and
-//! variations skipped, comments kept), the result, and every syntax error with its line and column.
-//! A bad game never stops the others from being read.
+//! Reading PDN text into games: tags, the main line's moves and its variations (numbers, NAGs and
+//! annotation marks skipped, the main line's comments kept), the result, and every syntax error
+//! with its line and column. A bad game never stops the others from being read.
+//!
+//! It reads files as the players' tools write them, not only strict PDN: tag names with HTML
+//! entities or blanks (`[R&#x00e9;sultat "2-0"]`, `[Type de jeu "20"]`, French names mapped to
+//! the standard ones), a tag whose `[` stands alone on the line before it, a line holding a lone
+//! `[` between games, and a tag line that lost its `[`.
 
-use super::{Loc, PdnError, PdnGame, Token};
+use super::{Loc, PdnError, PdnGame, Token, Variation};
 
 /// The longest game read: beyond it the moves are not kept (a runaway file stays small in memory).
 pub const MAX_MOVES: usize = 20_000;
@@ -54,6 +59,10 @@ struct Builder {
     /// Where the result token stood, once read.
     result_at: Option<Loc>,
     after_result_reported: bool,
+    /// The variations being read, innermost last.
+    stack: Vec<Variation<Token>>,
+    /// Moves read in variations so far (bounded like the main line's).
+    variation_moves: usize,
 }
 
 struct Reader<'a> {
@@ -159,6 +168,18 @@ impl Reader<'_> {
                 }
                 b'%' if self.col == 1 => self.skip_line(),
                 b';' => self.skip_line(),
+                b'[' if self.lone_bracket() => {
+                    // A `[` alone between games (an exporter's slip): not a game.
+                    self.bump();
+                }
+                c if self.col == 1 && c.is_ascii_alphabetic() && self.bare_tag_line() => {
+                    // `Event "…"]` at a line's start: a tag that lost its `[`.
+                    if self.cur.in_moves || self.cur.result_at.is_some() {
+                        self.finish();
+                    }
+                    self.start_if_needed(loc);
+                    self.tag(loc, false);
+                }
                 b'[' => {
                     let junk = self.cur.started
                         && self.cur.game.tags.is_empty()
@@ -168,7 +189,7 @@ impl Reader<'_> {
                         self.finish();
                     }
                     self.start_if_needed(loc);
-                    self.tag(loc);
+                    self.tag(loc, true);
                 }
                 b'{' => {
                     self.start_if_needed(loc);
@@ -177,6 +198,10 @@ impl Reader<'_> {
                 b'(' => {
                     self.start_if_needed(loc);
                     self.variation(loc);
+                }
+                b')' if !self.cur.stack.is_empty() => {
+                    self.bump();
+                    self.close_variation();
                 }
                 b'}' | b')' | b']' | b'"' => {
                     self.start_if_needed(loc);
@@ -201,8 +226,10 @@ impl Reader<'_> {
         }
     }
 
-    fn tag(&mut self, loc: Loc) {
-        self.bump(); // [
+    fn tag(&mut self, loc: Loc, bracket: bool) {
+        if bracket {
+            self.bump(); // [
+        }
         let unterminated = |r: &mut Self, what: &str| {
             r.error(
                 loc,
@@ -210,17 +237,33 @@ impl Reader<'_> {
             );
             r.resync_line();
         };
+        // `[` alone on its line, the tag on the next: read on there.
         self.skip_blanks();
-        let name_from = self.i;
-        while let Some(c) = self.peek() {
-            if c.is_ascii_alphanumeric() || c == b'_' {
+        if self.peek() == Some(b'\n') {
+            while self.peek().is_some_and(is_space) {
                 self.bump();
-            } else {
-                break;
             }
         }
-        let name = String::from_utf8_lossy(&self.b[name_from..self.i]).into_owned();
-        if name.is_empty() {
+        // The name runs to the value's `"`: some tools write blanks and HTML entities in it.
+        let name_from = self.i;
+        while let Some(c) = self.peek() {
+            if matches!(c, b'"' | b']' | b'[' | b'\n') {
+                break;
+            }
+            self.bump();
+        }
+        let raw = String::from_utf8_lossy(&self.b[name_from..self.i]).into_owned();
+        if raw.trim().contains(char::is_whitespace) && self.peek() != Some(b'"') {
+            // `[Event unquoted]`: the value, not a name with blanks, lacks its quotes.
+            let first = raw
+                .split_whitespace()
+                .next()
+                .unwrap_or_default()
+                .to_string();
+            return unterminated(self, &format!("no `\"` before the value of `{first}`"));
+        }
+        let name = standard_name(decode_entities(raw.trim()));
+        if name.is_empty() || name.contains(['{', '}', '(', ')']) {
             return unterminated(self, "no tag name after `[`");
         }
         self.skip_blanks();
@@ -272,7 +315,7 @@ impl Reader<'_> {
         }
         self.bump();
         let value = match String::from_utf8(value_bytes) {
-            Ok(v) => v,
+            Ok(v) => decode_entities(&v),
             Err(e) => {
                 let byte = e.as_bytes()[e.utf8_error().valid_up_to()];
                 self.error(
@@ -306,8 +349,9 @@ impl Reader<'_> {
                 let to = self.i;
                 self.bump();
                 let text = self.text(from, to, cloc, "comment");
-                let ply = self.cur.game.moves.len();
-                if self.cur.game.comments.len() < MAX_COMMENTS {
+                // Comments inside variations are not kept: they would land on the main line.
+                if self.cur.stack.is_empty() && self.cur.game.comments.len() < MAX_COMMENTS {
+                    let ply = self.cur.game.moves.len();
                     let text = printable(text.trim().to_string(), true);
                     self.cur.game.comments.push((ply, text));
                 }
@@ -323,20 +367,47 @@ impl Reader<'_> {
         self.resync();
     }
 
+    /// `(`: a variation of the line being read, if it closes; one that does not is reported and
+    /// the reader goes on at the next game.
     fn variation(&mut self, loc: Loc) {
-        let (i0, line0, col0) = (self.i, self.line, self.col);
+        // Only the outermost `(` looks ahead for its `)`: the text inside is read normally.
+        if self.cur.stack.is_empty() && !self.variation_closes() {
+            let (i0, line0, col0) = (self.i, self.line, self.col);
+            self.i = i0 + 1;
+            self.line = line0;
+            self.col = col0 + 1;
+            self.error(loc, "unterminated variation: `(` has no closing `)`");
+            self.resync();
+            return;
+        }
+        self.bump();
+        // It replaces the line's last move so far.
+        let line_len = match self.cur.stack.last() {
+            Some(v) => v.moves.len(),
+            None => self.cur.game.moves.len(),
+        };
+        self.cur
+            .stack
+            .push(Variation::new(line_len.saturating_sub(1), Vec::new()));
+    }
+
+    /// Whether the `(` at the reader closes before the text ends (comments skipped).
+    fn variation_closes(&self) -> bool {
         let mut depth = 0usize;
-        while let Some(c) = self.bump() {
+        let mut j = self.i;
+        while let Some(&c) = self.b.get(j) {
+            j += 1;
             match c {
                 b'(' => depth += 1,
                 b')' => {
                     depth -= 1;
                     if depth == 0 {
-                        return;
+                        return true;
                     }
                 }
                 b'{' => {
-                    while let Some(c) = self.bump() {
+                    while let Some(&c) = self.b.get(j) {
+                        j += 1;
                         if c == b'}' {
                             break;
                         }
@@ -345,11 +416,55 @@ impl Reader<'_> {
                 _ => {}
             }
         }
-        self.i = i0 + 1;
-        self.line = line0;
-        self.col = col0 + 1;
-        self.error(loc, "unterminated variation: `(` has no closing `)`");
-        self.resync();
+        false
+    }
+
+    /// `)`: the innermost variation is complete; an empty one is dropped.
+    fn close_variation(&mut self) {
+        let Some(v) = self.cur.stack.pop() else {
+            return;
+        };
+        if v.is_empty() {
+            return;
+        }
+        match self.cur.stack.last_mut() {
+            Some(outer) => outer.variations.push(v),
+            None => self.cur.game.variations.push(v),
+        }
+    }
+
+    /// A `[` followed by another (`[[Event`), or with nothing after it on its line and the next
+    /// thing in the text another `[` (or the end): a stray bracket, not a tag split over two lines.
+    fn lone_bracket(&self) -> bool {
+        let rest = &self.b[self.i + 1..];
+        let blank = rest
+            .iter()
+            .position(|&c| !matches!(c, b' ' | b'\t' | b'\r'))
+            .unwrap_or(rest.len());
+        match rest.get(blank) {
+            // `[[Event …`: a doubled bracket.
+            Some(b'[') => return true,
+            Some(b'\n') | None => {}
+            Some(_) => return false,
+        }
+        let next = rest[blank..].iter().find(|&&c| !is_space(c));
+        matches!(next, None | Some(b'['))
+    }
+
+    /// The line at the reader is `Name "value"]` (a tag without its `[`).
+    fn bare_tag_line(&self) -> bool {
+        let rest = &self.b[self.i..];
+        let line = &rest[..rest.iter().position(|&c| c == b'\n').unwrap_or(rest.len())];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let trimmed = line.trim_ascii_end();
+        let Some(q) = trimmed.iter().position(|&c| c == b'"') else {
+            return false;
+        };
+        let name = trimmed[..q].trim_ascii_end();
+        !name.is_empty()
+            && name.iter().all(|c| c.is_ascii_alphanumeric() || c == &b'_')
+            && trimmed.ends_with(b"\"]")
+            && trimmed.len() > q + 2
     }
 
     fn word(&mut self, loc: Loc) {
@@ -410,6 +525,10 @@ impl Reader<'_> {
         if rest.is_empty() {
             return;
         }
+        if !self.cur.stack.is_empty() {
+            self.variation_word(rest, at);
+            return;
+        }
         if RESULTS.contains(&rest) {
             if let Some(first) = self.cur.result_at {
                 self.error(
@@ -461,6 +580,104 @@ impl Reader<'_> {
             text: mv.to_string(),
             loc: at,
         });
+    }
+}
+
+impl Reader<'_> {
+    /// A word inside a variation: a move of it (NAGs, marks and results are skipped; a word that
+    /// is no move is an error, as on the main line).
+    fn variation_word(&mut self, word: &str, at: Loc) {
+        if RESULTS.contains(&word) || word.starts_with('$') {
+            return;
+        }
+        let mv = word.trim_end_matches(['!', '?', '+', '#', '*']);
+        if mv.is_empty() {
+            return;
+        }
+        if !looks_like_move(mv) {
+            self.error(
+                at,
+                format!("`{mv}` is not a move (expected e.g. `32-28`, `28x19` or `c3-d4`)"),
+            );
+            return;
+        }
+        if self.cur.variation_moves >= MAX_MOVES {
+            return; // a runaway file: the rest of its variations are not kept
+        }
+        self.cur.variation_moves += 1;
+        if let Some(v) = self.cur.stack.last_mut() {
+            v.moves.push(Token {
+                text: mv.to_string(),
+                loc: at,
+            });
+        }
+    }
+}
+
+/// HTML entities (`&#x00e9;`, `&#233;`, `&amp;`…) as the characters they stand for; anything
+/// else is left as written.
+fn decode_entities(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let end = rest[1..].find(';').map(|e| e + 1).filter(|&e| e <= 10);
+        let decoded = end.and_then(|e| {
+            let body = &rest[1..e];
+            let c = if let Some(hex) = body.strip_prefix("#x").or_else(|| body.strip_prefix("#X")) {
+                u32::from_str_radix(hex, 16).ok().and_then(char::from_u32)
+            } else if let Some(dec) = body.strip_prefix('#') {
+                dec.parse::<u32>().ok().and_then(char::from_u32)
+            } else {
+                match body {
+                    "amp" => Some('&'),
+                    "lt" => Some('<'),
+                    "gt" => Some('>'),
+                    "quot" => Some('"'),
+                    "apos" => Some('\''),
+                    "nbsp" => Some(' '),
+                    _ => None,
+                }
+            };
+            c.map(|c| (c, e))
+        });
+        match decoded {
+            Some((c, e)) => {
+                out.push(c);
+                rest = &rest[e + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The standard PDN name of a tag some tools write in French (BrunoGUI's exports).
+fn standard_name(name: String) -> String {
+    const NAMES: &[(&str, &str)] = &[
+        ("Événement", "Event"),
+        ("Evenement", "Event"),
+        ("Blanc", "White"),
+        ("Noir", "Black"),
+        ("Résultat", "Result"),
+        ("Resultat", "Result"),
+        ("Type de jeu", "GameType"),
+        ("Manche", "Round"),
+    ];
+    match NAMES
+        .iter()
+        .find(|(fr, _)| fr.eq_ignore_ascii_case(&name) || *fr == name)
+    {
+        Some((_, en)) => en.to_string(),
+        None => name,
     }
 }
 

@@ -1,7 +1,7 @@
 //! Replaying a recorded game against a variant's rules: every move must be one of the legal moves
 //! of its position, and where the game ended on the board the recorded result must agree.
 
-use super::{parse_game_type, PdnGame};
+use super::{parse_game_type, PdnGame, Token, Variation, RULES_TAG};
 use crate::engine::{EndReason, GenOptions, Move, Position, Rules};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen};
 use crate::{Game, Variant};
@@ -25,24 +25,39 @@ impl VariantCache {
     }
 }
 
-/// The variant a game is played in: its `GameType` tag, else `default`.
+/// The variant a game is played in: its `GameType` tag, else its [`RULES_TAG`] tag (written by
+/// `save` for variants without a `GameType`), else `default`, else a guess from its squares.
 pub fn variant_for(
     game: &PdnGame,
     default: Option<&str>,
     cache: &mut VariantCache,
 ) -> Result<Variant, String> {
-    let (name, board) = match game.tag("GameType") {
-        Some(v) => parse_game_type(v)?,
-        None => match default {
-            Some(d) => (d, None),
-            None => {
-                return Err(
-                    "the game has no GameType tag: name its variant with --variant".to_string(),
-                )
-            }
-        },
+    variant_and_note(game, default, cache).map(|(v, _)| v)
+}
+
+/// [`variant_for`], with a note when the variant is not the one the game names: a guess, or rules
+/// that changed since the game was written.
+pub fn variant_and_note(
+    game: &PdnGame,
+    default: Option<&str>,
+    cache: &mut VariantCache,
+) -> Result<(Variant, Option<String>), String> {
+    let (name, board, mut note) = match (game.tag("GameType"), game.tag(RULES_TAG), default) {
+        (Some(v), _, _) => {
+            let (name, board) = parse_game_type(v)?;
+            (name.to_string(), board, None)
+        }
+        (None, Some(r), _) => {
+            let v = rules_variant(r, cache)?;
+            return Ok(v);
+        }
+        (None, None, Some(d)) => (d.to_string(), None, None),
+        (None, None, None) => {
+            let (name, why) = guess_variant(game);
+            (name.to_string(), None, Some(why))
+        }
     };
-    let v = cache.get(name)?;
+    let v = cache.get(&name)?;
     if let Some((w, h)) = board {
         let b = &v.rules.spec.board;
         if (b.width, b.height) != (w, h) {
@@ -55,7 +70,79 @@ pub fn variant_for(
             ));
         }
     }
-    Ok(v)
+    if let Some(n) = note.as_mut() {
+        *n = format!("{n}: read as {}", v.rules.spec.title);
+    }
+    Ok((v, note))
+}
+
+/// The variant a [`RULES_TAG`] value (`NAME-OR-PATH HASH`) names, with a note when its rules
+/// have changed since.
+fn rules_variant(
+    value: &str,
+    cache: &mut VariantCache,
+) -> Result<(Variant, Option<String>), String> {
+    let (source, hash) = match value.trim().rsplit_once(' ') {
+        Some((s, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            (s.trim(), Some(h))
+        }
+        _ => (value.trim(), None),
+    };
+    let v = cache.get(source).map_err(|e| {
+        format!("the game's {RULES_TAG} tag names `{source}`, which does not load: {e}")
+    })?;
+    let now = crate::selfplay::fingerprint(&v.rules);
+    let note = hash.filter(|h| *h != now).map(|h| {
+        format!(
+            "the rules of `{source}` have changed since the game was written (hash {h}, now {now})"
+        )
+    });
+    Ok((v, note))
+}
+
+/// A variant for a game that names none, from the squares its moves and FEN use: algebraic
+/// squares are Russian draughts' (the most played game written so), numbers up to 32 English
+/// draughts', up to 50 international, up to 72 Canadian; with no squares at all, international,
+/// the PDN standard's default `GameType` (20). Returns the name and why.
+pub fn guess_variant(game: &PdnGame) -> (&'static str, String) {
+    let mut words: Vec<&str> = game.moves.iter().map(|t| t.text.as_str()).collect();
+    let fen = game.tag("FEN").unwrap_or_default();
+    words.push(fen);
+    let mut algebraic = false;
+    let mut max = 0u32;
+    for w in words {
+        for part in w.split(|c: char| !c.is_ascii_alphanumeric()) {
+            let b = part.as_bytes();
+            match b {
+                [l, d, ..] if l.is_ascii_lowercase() && d.is_ascii_digit() => algebraic = true,
+                _ => {
+                    // FEN pieces: `K12`, `W31`; moves: `32`.
+                    let digits = part.trim_start_matches(|c: char| c.is_ascii_uppercase());
+                    if let Ok(n) = digits.parse::<u32>() {
+                        max = max.max(n);
+                    }
+                }
+            }
+        }
+    }
+    let name = if algebraic {
+        "russian"
+    } else {
+        match max {
+            0 => "international",
+            1..=32 => "english",
+            33..=50 => "international",
+            _ => "canadian",
+        }
+    };
+    let why = if algebraic {
+        "no GameType tag; its squares are written as letter and digit".to_string()
+    } else if max == 0 {
+        "no GameType tag: the PDN default (GameType 20)".to_string()
+    } else {
+        format!("no GameType tag; its squares go up to {max}")
+    };
+    (name, why)
 }
 
 /// The game's start: its `FEN` tag, else the variant's start position.
@@ -84,7 +171,10 @@ pub fn recorded_result(rules: &Rules, text: &str) -> Option<Option<usize>> {
 #[derive(Debug)]
 pub struct Replayed {
     pub game: Game,
-    /// Remarks that are not failures: play going on after a repeated position.
+    /// The variations that replay (each up to its first move that does not).
+    pub variations: Vec<Variation<Move>>,
+    /// Remarks that are not failures: play going on after a repeated position or after the game
+    /// was over, a capture resolved by the moves after it, a variation cut short.
     pub notes: Vec<String>,
 }
 
@@ -129,16 +219,13 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
     let start = start_position(&rules, game).map_err(|m| Box::new(Failure::plain(m)))?;
     let mut g = Game::from_position(rules.clone(), start);
     let mut notes = Vec::new();
+    // Every route, so that a capture written through any of its landing squares is found; within
+    // the route budget, or the game fails there.
     let mut legal: Vec<Move> = Vec::new();
     let mut repeated = false;
+    let mut over = false;
     for (ply, tok) in game.moves.iter().enumerate() {
-        // Every route, so that a capture written through any of its landing squares is found;
-        // within the route budget, or the game fails here.
-        let every_route = GenOptions {
-            keep_duplicates: true,
-            all_routes: true,
-        };
-        if let Err(e) = rules.try_generate(g.position(), &mut legal, every_route) {
+        if let Err(e) = rules.try_generate(g.position(), &mut legal, EVERY_ROUTE) {
             return Err(Box::new(Failure {
                 ply: Some(ply),
                 at: Some(tok.loc),
@@ -149,9 +236,9 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
                 legal_unknown: true,
             }));
         }
-        if !repeated {
-            if let Some(o) = g.result() {
-                if let EndReason::Repetition(n) = o.reason {
+        if let Some(o) = g.result() {
+            match o.reason {
+                EndReason::Repetition(n) if !repeated => {
                     repeated = true;
                     notes.push(format!(
                         "continues after repetition: the position before move {} ({}) occurred {n} times",
@@ -159,10 +246,50 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
                         tok.loc
                     ));
                 }
+                EndReason::Repetition(_) => {}
+                _ if !over => {
+                    over = true;
+                    notes.push(format!(
+                        "the game was already over before move {} ({}): {}; the record plays on for {} more",
+                        ply + 1,
+                        tok.loc,
+                        g.describe_result(),
+                        plural(game.moves.len() - ply, "move")
+                    ));
+                }
+                _ => {}
             }
         }
-        match parse_move(&rules, &legal, &tok.text) {
-            Ok(mv) => g.play(mv),
+        if legal.is_empty() {
+            // The rules ended the game here (no move, or a material rule such as a lone king
+            // against a lone man): the record plays on past its end.
+            return Err(Box::new(Failure {
+                ply: Some(ply),
+                at: Some(tok.loc),
+                message: format!(
+                    "the game was already over: {}; the record goes on with `{}`",
+                    g.describe_result(),
+                    tok.text
+                ),
+                fen: Some(to_fen(&rules, g.position())),
+                recorded: Some(tok.text.clone()),
+                legal: Vec::new(),
+                legal_unknown: false,
+            }));
+        }
+        match pick(
+            &rules,
+            g.position(),
+            &legal,
+            &tok.text,
+            &game.moves[ply + 1..],
+        ) {
+            Ok((mv, note)) => {
+                if let Some(n) = note {
+                    notes.push(format!("move {} ({}): {n}", ply + 1, tok.loc));
+                }
+                g.play(mv)
+            }
             Err(e) => {
                 let mut names: Vec<String> =
                     legal.iter().map(|m| move_to_string(&rules, m)).collect();
@@ -171,7 +298,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
                 return Err(Box::new(Failure {
                     ply: Some(ply),
                     at: Some(tok.loc),
-                    message: e.message.clone(),
+                    message: e,
                     fen: Some(to_fen(&rules, g.position())),
                     recorded: Some(tok.text.clone()),
                     legal: names,
@@ -180,6 +307,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
             }
         }
     }
+    let variations = replay_variations(&rules, start, g.moves(), &game.variations, &mut notes);
     // The recorded result: the token closing the moves, else the Result tag.
     let token = game.result.as_deref();
     let tag = game.tag("Result");
@@ -205,7 +333,11 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
             }
         }
     }
-    Ok(Replayed { game: g, notes })
+    Ok(Replayed {
+        game: g,
+        variations,
+        notes,
+    })
 }
 
 /// The end the board itself gives (no legal move, or a material rule), not a repetition (which
@@ -221,4 +353,161 @@ fn board_outcome(rules: &Rules, g: &Game) -> Option<(Option<usize>, String)> {
     }
     let text = Game::from_position(g.rules.clone(), *pos).describe_result();
     Some((o.winner, text))
+}
+
+/// Every route and every duplicate: a capture may be written through any of its landing squares.
+const EVERY_ROUTE: GenOptions = GenOptions {
+    keep_duplicates: true,
+    all_routes: true,
+};
+
+fn plural(n: usize, what: &str) -> String {
+    format!("{n} {what}{}", if n == 1 { "" } else { "s" })
+}
+
+/// The legal move `text` names in `pos`. A capture written by its ends that names several routes
+/// (taking different pieces) is settled by the moves after it (`rest`): the one route after which
+/// more of them replay, with a note; it stays an error only when the moves after it do not tell.
+fn pick(
+    rules: &Rules,
+    pos: &Position,
+    legal: &[Move],
+    text: &str,
+    rest: &[Token],
+) -> Result<(Move, Option<String>), String> {
+    let e = match parse_move(rules, legal, text) {
+        Ok(mv) => return Ok((mv, None)),
+        Err(e) => e,
+    };
+    if e.label != "ambiguous" {
+        return Err(e.message.clone());
+    }
+    let mut routes: Vec<Move> = Vec::new();
+    for m in legal {
+        if parse_move(rules, std::slice::from_ref(m), text).is_ok()
+            && !routes.iter().any(|r| r.same_move(m))
+        {
+            routes.push(*m);
+        }
+    }
+    let reach: Vec<usize> = routes
+        .iter()
+        .map(|m| replays_after(rules, &rules.play(pos, m), rest))
+        .collect();
+    let best = reach.iter().copied().max().unwrap_or(0);
+    let winners: Vec<usize> = (0..routes.len()).filter(|&i| reach[i] == best).collect();
+    let names: Vec<String> = routes.iter().map(|m| move_to_string(rules, m)).collect();
+    match winners[..] {
+        [w] => Ok((
+            routes[w],
+            Some(format!(
+                "`{text}` names {} captures ({}); the moves after it show it is {}",
+                routes.len(),
+                names.join(", "),
+                names[w]
+            )),
+        )),
+        _ => Err(format!(
+            "{} and the moves after it do not tell which ({})",
+            e.message,
+            names.join(", ")
+        )),
+    }
+}
+
+/// How many of `moves` replay in a row from `pos` (an ambiguous one counts with its first route).
+fn replays_after(rules: &Rules, pos: &Position, moves: &[Token]) -> usize {
+    let mut pos = *pos;
+    let mut legal = Vec::new();
+    for (i, tok) in moves.iter().enumerate() {
+        if rules.try_generate(&pos, &mut legal, EVERY_ROUTE).is_err() {
+            return i;
+        }
+        let mv = match parse_move(rules, &legal, &tok.text) {
+            Ok(mv) => mv,
+            Err(e) if e.label == "ambiguous" => {
+                match legal
+                    .iter()
+                    .find(|m| parse_move(rules, std::slice::from_ref(*m), &tok.text).is_ok())
+                {
+                    Some(m) => *m,
+                    None => return i,
+                }
+            }
+            Err(_) => return i,
+        };
+        pos = rules.play(&pos, &mv);
+    }
+    moves.len()
+}
+
+/// The variations of a line that starts at `start` with `line`, replayed: each up to its first
+/// move that does not replay (said in a note); one that branches off past the line's end is left
+/// out with a note.
+fn replay_variations(
+    rules: &Rules,
+    start: Position,
+    line: &[Move],
+    variations: &[Variation<Token>],
+    notes: &mut Vec<String>,
+) -> Vec<Variation<Move>> {
+    let mut out = Vec::new();
+    let mut legal = Vec::new();
+    for v in variations {
+        let Some(first) = v.moves.first() else {
+            continue;
+        };
+        if v.ply >= line.len() {
+            notes.push(format!(
+                "the variation at {} is left out: it replaces move {} of a line of {}",
+                first.loc,
+                v.ply + 1,
+                plural(line.len(), "move")
+            ));
+            continue;
+        }
+        let mut pos = start;
+        for m in &line[..v.ply] {
+            pos = rules.play(&pos, m);
+        }
+        let from = pos;
+        let mut played = Vec::new();
+        for (i, tok) in v.moves.iter().enumerate() {
+            let found = rules
+                .try_generate(&pos, &mut legal, EVERY_ROUTE)
+                .map_err(|e| e.to_string())
+                .and_then(|_| pick(rules, &pos, &legal, &tok.text, &v.moves[i + 1..]));
+            match found {
+                Ok((mv, _)) => {
+                    pos = rules.play(&pos, &mv);
+                    played.push(mv);
+                }
+                Err(why) if i == 0 => {
+                    notes.push(format!("the variation at {} is left out: {why}", first.loc));
+                    break;
+                }
+                Err(why) => {
+                    notes.push(format!(
+                        "the variation at {} stops at its move {} ({}): {why}; its first {} {} kept",
+                        first.loc,
+                        i + 1,
+                        tok.loc,
+                        plural(i, "move"),
+                        if i == 1 { "is" } else { "are" }
+                    ));
+                    break;
+                }
+            }
+        }
+        if played.is_empty() {
+            continue;
+        }
+        let inner = replay_variations(rules, from, &played, &v.variations, notes);
+        out.push(Variation {
+            ply: v.ply,
+            moves: played,
+            variations: inner,
+        });
+    }
+    out
 }

@@ -1,7 +1,8 @@
-//! Writing a game as PDN: the tags, `GameType` and `FEN` when needed, numbered moves, comments and
-//! the result.
+//! Writing a game as PDN: the tags, `GameType` (or the rules' name and hash) and `FEN` when
+//! needed, numbered moves, comments, variations and the result.
 
-use super::game_type_of;
+use super::{game_type_of, Variation};
+use crate::engine::{Move, Rules};
 use crate::notation::{move_to_string, to_fen};
 use crate::Game;
 
@@ -31,48 +32,73 @@ pub fn write_game(
     comments: &[(usize, String)],
     result: Option<&str>,
 ) -> String {
+    write_game_with(game, tags, comments, result, &[], None)
+}
+
+/// The name of the tag that names the rules of a variant PDN has no `GameType` for: the bundled
+/// name or the rules file's path, then a hash of the compiled rules (`[Rules "dameo 1a2b…"]`).
+pub const RULES_TAG: &str = "Rules";
+
+/// The value of the [`RULES_TAG`] tag: `source` (a bundled name or a rules file's path) and the
+/// rules' hash.
+pub fn rules_tag(rules: &Rules, source: &str) -> String {
+    format!("{source} {}", crate::selfplay::fingerprint(rules))
+}
+
+/// [`write_game`] with the game's variations (written in `( … )` after the move each replaces)
+/// and, for a variant without a `GameType` number, the [`RULES_TAG`] naming `source` (a bundled
+/// variant's name or a rules file's path), so that the file can be opened again.
+pub fn write_game_with(
+    game: &Game,
+    tags: &[(String, String)],
+    comments: &[(usize, String)],
+    result: Option<&str>,
+    variations: &[Variation<Move>],
+    source: Option<&str>,
+) -> String {
     let rules = &game.rules;
     let result = result.unwrap_or_else(|| result_token(game));
     let mut out = String::new();
-    let own = ["GameType", "FEN", "Result", "SetUp"];
+    let own = ["GameType", "FEN", "Result", "SetUp", RULES_TAG];
     for (n, v) in tags {
         if !own.iter().any(|o| o.eq_ignore_ascii_case(n)) {
             out.push_str(&format!("[{n} \"{}\"]\n", quote(v)));
         }
     }
-    if let Some(code) = game_type_of(&rules.spec.name) {
-        out.push_str(&format!("[GameType \"{code}\"]\n"));
+    match game_type_of(&rules.spec.name) {
+        Some(code) => out.push_str(&format!("[GameType \"{code}\"]\n")),
+        None => {
+            let source = source.unwrap_or(&rules.spec.name);
+            out.push_str(&format!(
+                "[{RULES_TAG} \"{}\"]\n",
+                quote(&rules_tag(rules, source))
+            ));
+        }
     }
     if *game.start() != rules.start {
         out.push_str(&format!("[FEN \"{}\"]\n", to_fen(rules, game.start())));
     }
     out.push_str(&format!("[Result \"{}\"]\n\n", quote(result)));
 
-    let first = rules.spec.first_to_move as usize;
+    let numbers = Numbers {
+        offset: usize::from(game.start().turn() != rules.spec.first_to_move as usize),
+    };
     let mut words: Vec<String> = Vec::new();
-    let mut turn = game.start().turn();
-    let mut number = 1;
     let push_comments = |words: &mut Vec<String>, after: usize| {
         for (_, c) in comments.iter().filter(|(p, _)| *p == after) {
             words.push(format!("{{{}}}", c.replace('}', ")")));
         }
     };
     push_comments(&mut words, 0);
-    for (i, mv) in game.moves().iter().enumerate() {
-        let text = move_to_string(rules, mv);
-        if turn == first {
-            words.push(format!("{number}. {text}"));
-        } else if i == 0 {
-            words.push(format!("{number}... {text}"));
-        } else {
-            words.push(text);
-        }
-        if turn != first {
-            number += 1;
-        }
-        turn = 1 - turn;
-        push_comments(&mut words, i + 1);
-    }
+    line_words(
+        rules,
+        numbers,
+        0,
+        game.moves(),
+        variations,
+        &mut words,
+        &push_comments,
+    );
     words.push(result.to_string());
     // Lines of at most 79 characters.
     let mut line = String::new();
@@ -90,4 +116,65 @@ pub fn write_game(
     out.push_str(&line);
     out.push_str("\n\n");
     out
+}
+
+/// How plies are numbered from the side that moves first in the variant: `offset` is 1 when the
+/// game starts with the other side to move.
+#[derive(Clone, Copy)]
+struct Numbers {
+    offset: usize,
+}
+
+/// The words of a line whose first move is ply `base` of the game: numbered moves, the comments
+/// after them (the main line's only) and each variation after the move it replaces.
+fn line_words(
+    rules: &Rules,
+    n: Numbers,
+    base: usize,
+    moves: &[Move],
+    variations: &[Variation<Move>],
+    words: &mut Vec<String>,
+    comments: &dyn Fn(&mut Vec<String>, usize),
+) {
+    // A move of the second mover is numbered `12...` after a break in the line.
+    let mut resume = true;
+    for (i, mv) in moves.iter().enumerate() {
+        let g = base + i + n.offset;
+        let number = g / 2 + 1;
+        let text = move_to_string(rules, mv);
+        if g.is_multiple_of(2) {
+            words.push(format!("{number}. {text}"));
+        } else if resume {
+            words.push(format!("{number}... {text}"));
+        } else {
+            words.push(text);
+        }
+        resume = false;
+        if base == 0 {
+            comments(words, i + 1);
+        }
+        for v in variations
+            .iter()
+            .filter(|v| v.ply == i && !v.moves.is_empty())
+        {
+            let mut inner = Vec::new();
+            line_words(
+                rules,
+                n,
+                base + i,
+                &v.moves,
+                &v.variations,
+                &mut inner,
+                &|_, _| {},
+            );
+            if let Some(w) = inner.first_mut() {
+                w.insert(0, '(');
+            }
+            if let Some(w) = inner.last_mut() {
+                w.push(')');
+            }
+            words.extend(inner);
+            resume = true;
+        }
+    }
 }

@@ -80,17 +80,18 @@ pub const COMMANDS: &[Command] = &[
         aliases: &["u"],
         args: "[N]",
         summary: "take back a move (or N)",
-        details: "Takes back the last move, or the last N moves; `redo` replays them. At the \
+        details: "Takes back the last move, or the last N moves; `redo` replays them. With the \
+                  engine playing a side, it takes back your move and the engine's answer. At the \
                   start of a game, `undo` undoes the command that replaced the game before: \
-                  `new`, `load`, `reload`, `fen`, `put`, `clear` or `turn`.",
+                  `new`, `load`, `reload`, `open`, `fen`, `put`, `clear` or `turn`.",
     },
     Command {
         name: "redo",
         aliases: &["rd"],
         args: "[N]",
         summary: "replay a move taken back (or N)",
-        details: "Replays the last move taken back by `undo`, or N of them. Playing a new move \
-                  forgets the moves taken back.",
+        details: "Replays the last move taken back by `undo`, or N of them. Playing another \
+                  move keeps the moves taken back as a variation (`save` writes it).",
     },
     Command {
         name: "history",
@@ -141,8 +142,9 @@ pub const COMMANDS: &[Command] = &[
         aliases: &["p"],
         args: "N",
         summary: "count move sequences up to depth N",
-        details: "Prints perft(1) … perft(N) from the current position: the number of legal \
-                  move sequences of each length (repetition ignored).",
+        details: "Prints perft(1) … perft(N) from the current position, each depth as soon as \
+                  it is counted: the number of legal move sequences of each length (repetition \
+                  ignored). Ctrl-C stops the count.",
     },
     Command {
         name: "divide",
@@ -158,7 +160,7 @@ pub const COMMANDS: &[Command] = &[
         summary: "the computer plays the side to move",
         details: "Searches the position (by default to depth 8 or for 5 seconds, whichever \
                   comes first), printing for each depth the score and the principal variation, \
-                  then plays the best move. Ctrl-C stops the search and keeps the game.",
+                  then plays the best move. Ctrl-C stops the search: the move is then not played.",
     },
     Command {
         name: "hint",
@@ -170,11 +172,13 @@ pub const COMMANDS: &[Command] = &[
     Command {
         name: "engine",
         aliases: &["en"],
-        args: "SIDE|off",
-        summary: "the computer answers for a side",
+        args: "SIDE|both|off",
+        summary: "the computer answers for a side, or plays itself",
         details: "`engine black` makes the computer play black: it answers each of your moves \
-                  (and moves at once when it is black's turn). `engine off` gives you both \
-                  sides again.",
+                  (and moves at once when it is black's turn); `undo` then takes back your last \
+                  move and its answer. `engine black depth 4` (or `time 1`) sets how long it \
+                  thinks. `engine both` lets it play both sides, a move a second, until the game \
+                  ends, Ctrl-C, or 300 plies. `engine off` gives you both sides again.",
     },
     Command {
         name: "explain",
@@ -204,18 +208,23 @@ pub const COMMANDS: &[Command] = &[
         aliases: &["sv"],
         args: "FILE.pdn",
         summary: "write the game as PDN",
-        details: "Writes the whole game (moves taken back included) to FILE as PDN: its tags \
-                  (those of the game `open` read, if it is that game), GameType, the start \
-                  position as FEN when it is not the usual one, the moves and the result.",
+        details: "Writes the whole game (moves taken back included) and its variations to FILE \
+                  as PDN: the tags of the game `open` read, GameType (for a variant PDN has no \
+                  number for, a `Rules` tag with the rules' name and hash, which `open` reads \
+                  back), the start position as FEN when it is not the usual one, the moves and \
+                  the result.",
     },
     Command {
         name: "open",
         aliases: &["op"],
         args: "FILE.pdn [N]",
         summary: "read game N (default 1) of a PDN file",
-        details: "Reads game N of a PDN file, loads the variant its GameType names (a game \
-                  without one is read in the loaded variant), replays every move and stands \
-                  at the end. `first`, `prev`, `next`, `last` and `goto N` move through it.",
+        details: "Reads game N of a PDN file (or of the one-game-a-line archive format), loads \
+                  the variant its GameType or Rules tag names (a game without either is read in \
+                  the loaded variant, or in one guessed from its squares when it does not \
+                  replay there), replays every move and its variations, and stands at the end. \
+                  A move that does not replay ends the game there, and `open` says so. `first`, \
+                  `prev`, `next`, `last` and `goto N` move through it.",
     },
     Command {
         name: "first",
@@ -247,10 +256,12 @@ pub const COMMANDS: &[Command] = &[
     },
     Command {
         name: "goto",
-        aliases: &["g"],
+        aliases: &["gt"],
         args: "N",
         summary: "go to ply N (0 = the start)",
-        details: "Moves back or forward through the game to ply N: `goto 0` is the start.",
+        details: "Moves back or forward through the game to ply N: `goto 0` is the start. \
+                  Playing another move there than the game's keeps the rest of the game as a \
+                  variation; playing a variation's first move follows that variation.",
     },
     Command {
         name: "probe",
@@ -270,6 +281,14 @@ pub const COMMANDS: &[Command] = &[
                   numbers or coordinates as the variant writes them, the last move drawn as an \
                   arrow, the pieces it captured crossed out. `damelab diagram` does the same \
                   from the command line.",
+    },
+    Command {
+        name: "flip",
+        aliases: &["fl"],
+        args: "",
+        summary: "see the board from the other side",
+        details: "Turns the board round: the second side's home rank at the bottom, the files \
+                  right to left, in the terminal and in `diagram`. `flip` again turns it back.",
     },
     Command {
         name: "set",
@@ -344,4 +363,29 @@ fn wrap(text: &str, indent: usize, width: usize) -> String {
         out.push_str(&format!("{pad}{line}\n"));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A word names one command: `g` once meant both `go` and `goto`, and ran `go`.
+    #[test]
+    fn names_and_aliases_are_unique() {
+        let mut seen = std::collections::HashMap::new();
+        for c in COMMANDS {
+            assert!(
+                !c.aliases.is_empty(),
+                "`{}` has no alias for `help`",
+                c.name
+            );
+            for w in std::iter::once(c.name).chain(c.aliases.iter().copied()) {
+                if let Some(other) = seen.insert(w, c.name) {
+                    panic!("`{w}` names both `{other}` and `{}`", c.name);
+                }
+            }
+        }
+        assert_eq!(find("g").map(|c| c.name), Some("go"));
+        assert_eq!(find("gt").map(|c| c.name), Some("goto"));
+    }
 }

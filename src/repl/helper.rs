@@ -102,6 +102,19 @@ pub fn hint(line: &str, pos: usize, c: &Candidates) -> Option<String> {
         .map(str::to_string)
 }
 
+/// For a command that takes a file, which files Tab offers (folders are always offered): rules
+/// files after `load`, any file after `open` (PDN files and the one-game-a-line archive), PDN
+/// files after `save`, SVG files after `diagram`.
+pub fn takes_path(command: &str) -> Option<fn(&str) -> bool> {
+    match command {
+        "load" => Some(|p| p.ends_with(".rules")),
+        "open" => Some(|_| true),
+        "save" => Some(|p| p.to_ascii_lowercase().ends_with(".pdn")),
+        "diagram" => Some(|p| p.to_ascii_lowercase().ends_with(".svg")),
+        _ => None,
+    }
+}
+
 /// The rustyline helper: completion, hints, and the hint drawn grey when colour is on.
 pub struct ReplHelper {
     pub candidates: Candidates,
@@ -140,12 +153,11 @@ impl Completer for ReplHelper {
         let in_argument = line
             .get(..pos)
             .is_some_and(|h| h.contains(char::is_whitespace));
-        if first.is_some_and(|c| c.name == "load") && in_argument {
+        if let (Some(keep), true) = (first.and_then(|c| takes_path(c.name)), in_argument) {
             let (fstart, mut files) = self.files.complete_path(line, pos)?;
-            // Only what `load` can take: rules files, and folders that may hold them.
+            // Only what the command can take, and folders that may hold it.
             files.retain(|p| {
-                p.replacement.ends_with(std::path::MAIN_SEPARATOR)
-                    || p.replacement.ends_with(".rules")
+                p.replacement.ends_with(std::path::MAIN_SEPARATOR) || keep(&p.replacement)
             });
             if pairs.is_empty() {
                 return Ok((fstart, files));
@@ -204,6 +216,16 @@ mod tests {
             (5, vec!["turkish".to_string()])
         );
         assert_eq!(complete("explain c", 9, &cands()).1, vec!["c3-c4"]);
+    }
+
+    #[test]
+    fn file_commands_complete_paths() {
+        let keep = |c: &str, p: &str| takes_path(c).is_some_and(|f| f(p));
+        assert!(keep("load", "my.rules") && !keep("load", "g.pdn"));
+        assert!(keep("open", "g.pdn") && keep("open", "ACF.txt"));
+        assert!(keep("save", "g.PDN") && !keep("save", "x.rules"));
+        assert!(keep("diagram", "pos.svg") && !keep("diagram", "g.pdn"));
+        assert!(takes_path("moves").is_none());
     }
 
     #[test]

@@ -3,8 +3,9 @@
 
 use super::Session;
 use crate::engine::Move;
-use crate::pdn::{self, cli::describe_failure, parse_game_type, read_games, write_game};
-use crate::{Game, Variant};
+use crate::pdn::cli::{describe_failure, looks_like_acf};
+use crate::pdn::{self, read_acf, read_games, write_game_with, VariantCache};
+use crate::Game;
 use miette::Report;
 
 /// What `open` read, kept so that `save` writes the game back with its tags, comments and result.
@@ -35,21 +36,54 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, Report> {
         ));
     }
     let g = full(&s.game);
-    let same = s.pdn.as_ref().filter(|o| {
-        o.moves.len() == g.moves().len()
-            && o.moves.iter().zip(g.moves()).all(|(a, b)| a.same_move(b))
-    });
-    let text = match same {
-        Some(o) => write_game(&g, &o.tags, &o.comments, o.result.as_deref()),
-        None => {
-            let tags = s.pdn.as_ref().map(|o| o.tags.clone()).unwrap_or_default();
-            write_game(&g, &tags, &[], None)
+    // The tags of the game `open` read stay with it (its line is still in the game, as the main
+    // line or a variation); its comments as far as the main line is still its, its result only
+    // when the main line is all its own.
+    let (tags, comments, result) = match &s.pdn {
+        Some(o) => {
+            let common = o
+                .moves
+                .iter()
+                .zip(g.moves())
+                .take_while(|(a, b)| a.same_move(b))
+                .count();
+            let same = common == o.moves.len() && common == g.moves().len();
+            let comments: Vec<(usize, String)> = o
+                .comments
+                .iter()
+                .filter(|(p, _)| *p <= common)
+                .cloned()
+                .collect();
+            (o.tags.clone(), comments, o.result.clone().filter(|_| same))
         }
+        None => (Vec::new(), Vec::new(), None),
     };
+    let source = match &s.variant.path {
+        Some(p) => p.display().to_string(),
+        None => s.variant.name().to_string(),
+    };
+    let text = write_game_with(
+        &g,
+        &tags,
+        &comments,
+        result.as_deref(),
+        &s.variations,
+        Some(&source),
+    );
     crate::fsio::write_file(std::path::Path::new(arg), text.as_bytes()).map_err(Report::new)?;
+    let lines: usize = s.variations.iter().map(|v| v.len()).sum();
     Ok(format!(
-        "saved {} moves to {arg} (result {})\n",
+        "saved {} moves{} to {arg} (result {})\n",
         g.moves().len(),
+        if lines > 0 {
+            format!(
+                " and {} variation{} ({lines} moves)",
+                s.variations.len(),
+                if s.variations.len() == 1 { "" } else { "s" }
+            )
+        } else {
+            String::new()
+        },
         text.lines()
             .find_map(|l| l.strip_prefix("[Result \"")?.strip_suffix("\"]"))
             .unwrap_or("*")
@@ -78,7 +112,13 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
                 "give the path of a .pdn file",
             )
         })?;
-    let games = read_games(&bytes);
+    // The one-game-a-line archive format reads as `damelab replay` reads it.
+    let acf = looks_like_acf(&bytes);
+    let games = if acf {
+        read_acf(&bytes)
+    } else {
+        read_games(&bytes)
+    };
     if games.is_empty() {
         return Err(fail(
             format!("`{path}` holds no game"),
@@ -95,31 +135,59 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         ));
     }
     let pg = &games[index - 1];
-    let variant = match pg.tag("GameType") {
-        None => s.variant.clone(),
-        Some(t) => {
-            let (name, _) = parse_game_type(t).map_err(|m| {
-                fail(
-                    m,
-                    "load the variant first; a game without GameType is read in the loaded one",
-                )
-            })?;
-            if name == s.variant.name() {
-                s.variant.clone()
-            } else {
-                Variant::load(name).map_err(Report::new)?
-            }
+    let mut notes = Vec::new();
+    let mut cache = VariantCache::default();
+    let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
+    let variant = if named {
+        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
+            fail(
+                m,
+                "load the variant first; a game without GameType is read in the loaded one",
+            )
+        })?;
+        notes.extend(note);
+        v
+    } else if acf {
+        // The archive holds English draughts games (squares 1-32 once mapped).
+        notes.push("the archive's games are English draughts".to_string());
+        cache.get("english").map_err(|m| fail(m, usage))?
+    } else {
+        // No variant named: the loaded one if the game replays in it, else a guess.
+        let guess = pdn::guess_variant(pg);
+        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
+            let v = cache.get(guess.0).map_err(|m| fail(m, usage))?;
+            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
+            v
+        } else {
+            notes.push(format!(
+                "no GameType tag: read in the loaded variant, {}",
+                s.variant.rules.spec.title
+            ));
+            s.variant.clone()
         }
     };
-    let replayed = pdn::replay(variant.rules.clone(), pg).map_err(|f| {
-        fail(
-            format!("game {index} of `{path}` does not replay"),
-            describe_failure(index, pg, &f).trim_end(),
-        )
-    })?;
+    let (replayed, stopped) = match pdn::replay(variant.rules.clone(), pg) {
+        Ok(r) => (r, None),
+        // A bad move: the game up to it, and what is wrong with it.
+        Err(f) if f.ply.is_some() => {
+            let ply = f.ply.unwrap_or(0);
+            let mut head = pg.clone();
+            head.moves.truncate(ply);
+            head.result = None;
+            head.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Result"));
+            head.variations.retain(|v| v.ply < ply);
+            match pdn::replay(variant.rules.clone(), &head) {
+                Ok(r) => (r, Some(f)),
+                Err(_) => return Err(does_not_replay(index, path, pg, &f)),
+            }
+        }
+        Err(f) => return Err(does_not_replay(index, path, pg, &f)),
+    };
+    s.save("open");
     let switched = variant.name() != s.variant.name();
     s.variant = variant;
     s.game = replayed.game;
+    s.variations = replayed.variations;
     s.changed = true;
     s.pdn = Some(Opened {
         moves: s.game.moves().to_vec(),
@@ -128,7 +196,8 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         result: pg
             .result
             .clone()
-            .or_else(|| pg.tag("Result").map(str::to_string)),
+            .or_else(|| pg.tag("Result").map(str::to_string))
+            .filter(|_| stopped.is_none()),
     });
     let mut out = String::new();
     if switched {
@@ -149,11 +218,42 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
             .and_then(|o| o.result.clone())
             .unwrap_or_else(|| "*".into()),
     ));
-    for n in &replayed.notes {
+    if !s.variations.is_empty() {
+        let moves: usize = s.variations.iter().map(|v| v.len()).sum();
+        out.push_str(&format!(
+            "with {} variation{} ({moves} moves): playing a variation's first move enters it\n",
+            s.variations.len(),
+            if s.variations.len() == 1 { "" } else { "s" }
+        ));
+    }
+    for n in notes.iter().chain(&replayed.notes) {
         out.push_str(&format!("note: {n}\n"));
     }
-    out.push_str("at the end; `first`, `prev`, `next`, `last` and `goto N` move through it\n");
+    if let Some(f) = stopped {
+        let ply = f.ply.unwrap_or(0);
+        out.push_str(&format!(
+            "the record stops here: its move {} (`{}`, {}) does not replay: {}\n",
+            ply + 1,
+            f.recorded.as_deref().unwrap_or_default(),
+            f.at.map(|a| a.to_string()).unwrap_or_default(),
+            f.message
+        ));
+        let left = pg.moves.len() - ply;
+        out.push_str(&format!(
+            "opened the {ply} moves before it; {left} move{} left out\n",
+            if left == 1 { "" } else { "s" }
+        ));
+    } else {
+        out.push_str("at the end; `first`, `prev`, `next`, `last` and `goto N` move through it\n");
+    }
     Ok(out)
+}
+
+fn does_not_replay(index: usize, path: &str, pg: &pdn::PdnGame, f: &pdn::Failure) -> Report {
+    fail(
+        format!("game {index} of `{path}` does not replay"),
+        describe_failure(index, pg, f).trim_end(),
+    )
 }
 
 /// Go to ply `target` of the whole game (0 = the start).

@@ -4,6 +4,7 @@
 use super::commands::{self, Command};
 use crate::engine::{GenOptions, Move, PerftError, PerftLimits, Position, Sq};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
+use crate::pdn::Variation;
 use crate::render::{self, Style};
 use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
@@ -32,15 +33,30 @@ pub struct Session {
     pub(crate) pdn: Option<super::pdn_commands::Opened>,
     /// Lines that failed so far (a diagnostic or an illegal move): scripts exit non-zero.
     pub failed: usize,
+    /// The lines played and left: a different move played where the game had more moves keeps
+    /// the old ones here (`save` writes them as PDN variations).
+    pub(crate) variations: Vec<Variation<Move>>,
     /// Whole game states dropped by `new`, `load`, `fen`, `put`, `clear`, `turn` and `reload`,
     /// most recent last: `undo` at the start of a game goes back to them.
-    saved: Vec<(Variant, Game, String)>,
+    saved: Vec<Saved>,
     pub(crate) changed: bool,
     /// The engine of `go`, `hint` and `engine SIDE`.
     pub engine: crate::search::repl::EngineState,
+    /// The limits of the engine's answers (`engine black depth 4`); `go`'s when none.
+    pub(crate) answer_limits: Option<crate::search::Limits>,
 }
 
 type Outcome = Result<String, Report>;
+
+/// A game state a command replaced, for `undo`: the variant, the game, its variations and what
+/// `open` read, and the command's name.
+struct Saved {
+    variant: Variant,
+    game: Game,
+    variations: Vec<Variation<Move>>,
+    pdn: Option<super::pdn_commands::Opened>,
+    what: String,
+}
 
 fn fail(message: String, help: &str) -> Report {
     miette::miette!(help = help.to_string(), "{message}")
@@ -95,9 +111,11 @@ impl Session {
             perft_nodes: crate::limits::REPL_SCRIPT_PERFT_NODES,
             failed: 0,
             saved: Vec::new(),
+            variations: Vec::new(),
             changed: false,
             pdn: None,
             engine: Default::default(),
+            answer_limits: None,
         }
     }
 
@@ -270,6 +288,12 @@ impl Session {
                 Ok(format!("{}\n", self.game.describe_result()))
             }
             "diagram" => self.diagram(arg),
+            "flip" => {
+                no_arg(self)?;
+                self.style.flipped = !self.style.flipped;
+                let side = &self.game.rules.spec.sides[usize::from(self.style.flipped)].name;
+                Ok(format!("the board as {side} sees it\n{}", self.board()))
+            }
             "set" => self.set(arg),
             other => Err(fail(
                 format!("command `{other}` is not implemented"),
@@ -458,15 +482,28 @@ impl Session {
         if trial.result().is_some() {
             out.push_str(&format!("{}\n", trial.describe_result()));
         }
-        self.game = trial;
+        // Played on the real game, so that a line left keeps its moves as a variation.
+        for mv in &trial.moves()[self.game.moves().len()..] {
+            if let Some(note) = self.play_keeping_line(*mv) {
+                out.push_str(&note);
+            }
+        }
         self.changed = true;
+        // The user's moves show before the engine starts thinking on a terminal.
+        if self.show_after_change {
+            emit(true, &mut String::new(), &out);
+            out.clear();
+        }
         out.push_str(&self.engine_answer());
         Ok(out)
     }
 
     /// `1. ` or `1... ` for the ply with this index.
     fn move_number(&self, ply: usize) -> String {
-        let p = ply + self.game.start().turn();
+        // Numbered from the side that moves first in the variant (Black in English draughts), as
+        // PDN and `save` number them.
+        let first = self.game.rules.spec.first_to_move as usize;
+        let p = ply + usize::from(self.game.start().turn() != first);
         if p.is_multiple_of(2) {
             format!("{}. ", p / 2 + 1)
         } else {
@@ -523,6 +560,12 @@ impl Session {
         let what = if undo { "undo" } else { "redo" };
         let n = Self::count(arg, what)?;
         let rules = self.game.rules.clone();
+        if let (true, Some(engine)) = (undo, self.engine.side) {
+            // With the engine playing a side, `undo` takes back a full move: the user's own.
+            if let Some(out) = self.undo_with_engine(engine, n) {
+                return Ok(out);
+            }
+        }
         let mut done: Vec<Move> = Vec::new();
         for _ in 0..n {
             let step = if undo {
@@ -536,9 +579,12 @@ impl Session {
             }
         }
         if done.is_empty() && undo {
-            if let Some((variant, game, what)) = self.saved.pop() {
-                self.variant = variant;
-                self.game = game;
+            if let Some(old) = self.saved.pop() {
+                let what = old.what;
+                self.variant = old.variant;
+                self.game = old.game;
+                self.variations = old.variations;
+                self.pdn = old.pdn;
                 self.changed = true;
                 return Ok(format!(
                     "undid `{what}`: back to the game before it ({} move{} on {})\n",
@@ -593,8 +639,9 @@ impl Session {
             return out;
         }
         let mut line = String::new();
+        let first = rules.spec.first_to_move as usize;
         for (i, m) in moves.iter().enumerate() {
-            let p = i + self.game.start().turn();
+            let p = i + usize::from(self.game.start().turn() != first);
             if p.is_multiple_of(2) || i == 0 {
                 if !line.is_empty() {
                     out.push_str(line.trim_end());
@@ -622,13 +669,79 @@ impl Session {
     }
 
     /// Keep the whole game state, so `undo` can come back to it after `what` replaces it.
-    fn save(&mut self, what: &str) {
+    pub(crate) fn save(&mut self, what: &str) {
         // A long session of edits keeps the last hundred states.
         if self.saved.len() >= 100 {
             self.saved.remove(0);
         }
-        self.saved
-            .push((self.variant.clone(), self.game.clone(), what.to_string()));
+        // The game replaced takes its variations and PDN record along: the new one has none.
+        self.saved.push(Saved {
+            variant: self.variant.clone(),
+            game: self.game.clone(),
+            variations: std::mem::take(&mut self.variations),
+            pdn: self.pdn.take(),
+            what: what.to_string(),
+        });
+    }
+
+    /// Play a legal move. Where the game had moves ahead (after `undo` or `goto`), the same move
+    /// as the next one just goes forward; another move keeps the moves ahead as a variation, and
+    /// a move that starts a variation makes it the line ahead (the old one a variation in turn).
+    /// Returns a note for the user when a line was kept.
+    pub(crate) fn play_keeping_line(&mut self, mv: Move) -> Option<String> {
+        let ply = self.game.moves().len();
+        let ahead = self.game.ahead();
+        if ahead.first().is_some_and(|next| next.same_move(&mv)) {
+            self.game.redo();
+            return None;
+        }
+        let entered = self
+            .variations
+            .iter()
+            .position(|v| v.ply == ply && v.moves.first().is_some_and(|m| m.same_move(&mv)));
+        let entered = entered.map(|i| self.variations.remove(i));
+        let mut note = None;
+        if !ahead.is_empty() {
+            // Variations further along the old line go with it.
+            let (inner, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.variations)
+                .into_iter()
+                .partition(|v| v.ply > ply);
+            self.variations = keep;
+            let mut old = Variation::new(ply, ahead);
+            old.variations = inner
+                .into_iter()
+                .map(|mut v| {
+                    v.ply -= ply;
+                    v
+                })
+                .collect();
+            note = Some(format!(
+                "the game's other {} from here {} kept as a variation (`save` writes it)\n",
+                if old.moves.len() == 1 {
+                    "move".to_string()
+                } else {
+                    format!("{} moves", old.moves.len())
+                },
+                if old.moves.len() == 1 { "is" } else { "are" },
+            ));
+            self.variations.push(old);
+        }
+        self.game.play(mv);
+        if let Some(v) = entered {
+            self.game.set_ahead(&v.moves[1..]);
+            self.variations
+                .extend(v.variations.into_iter().map(|mut w| {
+                    w.ply += ply;
+                    w
+                }));
+            if note.is_none() {
+                note = Some(format!(
+                    "in a variation of {} moves: `next` follows it\n",
+                    v.moves.len()
+                ));
+            }
+        }
+        note
     }
 
     /// Start the game from an edited position.
@@ -655,8 +768,22 @@ impl Session {
 
     fn square(&self, word: &str, cmd: &str) -> Result<Sq, Report> {
         let geo = &self.game.rules.geo;
+        let last = geo.numbered.len();
         match geo.parse(word) {
             Some(sq) => Ok(sq),
+            // A number past the board's last square names no square at all.
+            None if geo.notation == crate::spec::Notation::Numbered
+                && word.bytes().all(|b| b.is_ascii_digit())
+                && word.parse::<usize>().map_or(true, |n| n == 0 || n > last) =>
+            {
+                Err(fail(
+                    format!("square `{word}` does not exist on this board"),
+                    &format!(
+                        "the squares are numbered 1 to {last}, e.g. `{cmd} {}`",
+                        last / 2
+                    ),
+                ))
+            }
             None if geo.names_square(word) => Err(fail(
                 format!("`{word}` is not a playable square on this board"),
                 "pieces stand on the playable squares only (`show` leaves the others blank)",
@@ -733,7 +860,9 @@ impl Session {
                         .position(|p| p.letter.eq_ignore_ascii_case(&first))
                     {
                         Some(k) if first.is_ascii_uppercase() => (k, chars.as_str()),
-                        _ if rules.geo.names_square(w) => (0, w),
+                        _ if rules.geo.names_square(w) || w.bytes().all(|b| b.is_ascii_digit()) => {
+                            (0, w)
+                        }
                         _ => return Err(fail(format!("`{w}` is not a piece on a square"), &usage)),
                     }
                 }
@@ -835,6 +964,7 @@ impl Session {
             max_nodes: self.perft_nodes,
             ..PerftLimits::default()
         };
+        let live = self.show_after_change;
         let mut out = String::new();
         if divide {
             // Ctrl-C stops the count (the game is untouched); so does the capture route budget.
@@ -856,7 +986,8 @@ impl Session {
             crate::interrupt::reset();
             for d in 1..=depth {
                 match rules.perft_interruptible(pos, d, opts, threads, limits) {
-                    Ok(n) => out.push_str(&format!("perft({d}) = {n}\n")),
+                    // On a terminal each depth shows as soon as it is counted, as the CLI's.
+                    Ok(n) => emit(live, &mut out, &format!("perft({d}) = {n}\n")),
                     // The depths already counted stay on screen.
                     Err(PerftError::Interrupted) => {
                         out.push_str(&format!("perft({d}) interrupted\n"));
@@ -867,6 +998,20 @@ impl Session {
             }
         }
         Ok(out)
+    }
+}
+
+/// Text for the user: printed at once on a terminal (`live`), where long work shows its progress,
+/// else kept in `out` with the command's other results.
+pub(crate) fn emit(live: bool, out: &mut String, text: &str) {
+    use std::io::Write;
+    if live {
+        let mut stdout = std::io::stdout();
+        // A closed terminal drops the text: never a panic.
+        let _ = stdout.write_all(text.as_bytes());
+        let _ = stdout.flush();
+    } else {
+        out.push_str(text);
     }
 }
 

@@ -56,6 +56,7 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
         session.style = Style {
             color: false,
             unicode: !opts.ascii,
+            flipped: false,
         };
         run_script(&mut session, opts.echo)?;
         return match session.failed {
@@ -71,6 +72,7 @@ pub fn run(variant: &str, opts: Options) -> Result<(), Report> {
     session.style = Style {
         color,
         unicode: !opts.ascii,
+        flipped: false,
     };
     session.show_after_change = true;
     session.perft_nodes = u64::MAX;

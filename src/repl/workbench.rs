@@ -23,6 +23,7 @@ impl Session {
         before.undo();
         let marks = Marks {
             last: game.last_move().map(|m| (before.position(), m)),
+            flipped: self.style.flipped,
         };
         let svg = diagram::svg(&game.rules, game.position(), marks);
         crate::fsio::write_file(std::path::Path::new(arg), svg.as_bytes()).map_err(Report::new)?;

@@ -18,6 +18,8 @@ const TT_MIB: usize = 32;
 pub struct EngineState {
     /// The side the computer plays, if any.
     pub side: Option<usize>,
+    /// Whether Ctrl-C stopped the last search: its best move is then not played.
+    pub interrupted: bool,
     searcher: Option<Searcher>,
 }
 
@@ -61,6 +63,7 @@ impl EngineState {
         limits: Limits,
         line: &mut dyn FnMut(String),
     ) -> Result<Option<crate::Move>, Report> {
+        self.interrupted = false;
         if game.result().is_some() {
             return Err(miette!(
                 help = "`undo` a move or start a `new` game",
@@ -92,6 +95,7 @@ impl EngineState {
             line(crate::selfplay::cli::info_line(&rules, i))
         });
         let stopped = crate::interrupt::requested();
+        self.interrupted = stopped;
         crate::interrupt::reset();
         if let Some(m) = &r.best {
             line(format!(
