@@ -2,7 +2,7 @@
 
 use super::{fail, Outcome, Session};
 use crate::notation::move_to_string;
-use crate::search::repl::parse_limits;
+use crate::repl::engine_state::parse_limits;
 use std::io::Write;
 
 impl Session {

@@ -37,7 +37,7 @@ pub struct Session {
     saved: Vec<(Variant, Game, String)>,
     pub(crate) changed: bool,
     /// The engine of `go`, `hint` and `engine SIDE`.
-    pub engine: crate::search::repl::EngineState,
+    pub engine: crate::repl::engine_state::EngineState,
 }
 
 type Outcome = Result<String, Report>;

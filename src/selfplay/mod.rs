@@ -156,7 +156,7 @@ pub fn play_game<B: BitSet>(
             }
             break;
         }
-        if move_counts && playout::move_count_draw(rules, &pos) {
+        if move_counts && crate::engine::draws::move_count_draw(rules, &pos) {
             if !material(&pos, &mut rec) {
                 rec.end = End::MoveCount;
             }
