@@ -1,6 +1,7 @@
 //! The `analyse` command of the command line (argument parsing and output), and the pieces every
 //! front end of the search shares: limits from the user's numbers, one line per finished depth.
 
+use super::options::Options;
 use super::tables::EndgameTables;
 use super::{format_score, Info, Limits, Searcher, MAX_DEPTH};
 use crate::notation::{move_to_string, parse_fen};
@@ -32,6 +33,25 @@ pub struct AnalyseArgs {
     /// writes them): positions of their materials get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// A search option, `NAME=VALUE` (repeatable): `--option preset=8d59e68` is the engine of
+    /// that commit, `--option lmr=false` turns late-move reductions off.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// Search options from `NAME=VALUE` texts, in order (a later one overrides an earlier one).
+pub fn parse_options(texts: &[String]) -> Result<Options, Diag> {
+    let mut o = Options::default();
+    let names: Vec<&str> = Options::NAMES.iter().map(|(n, _)| *n).collect();
+    let help = format!("write NAME=VALUE with NAME one of {}", names.join(", "));
+    for t in texts {
+        let Some((name, value)) = t.split_once('=') else {
+            return Err(bad(format!("`{t}` is not a search option setting"), &help));
+        };
+        o.set(name.trim(), value)
+            .map_err(|e| bad(e, &format!("e.g. `--option lmr=false`; {help}")))?;
+    }
+    Ok(o)
 }
 
 /// `damelab analyse`: iterative deepening from a position, one line per depth.
@@ -48,7 +68,9 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
             "give a table size from 1 to 65536 MiB",
         ));
     }
+    let options = parse_options(&args.options)?;
     let mut s = Searcher::new(v.rules.clone(), args.hash);
+    s.set_options(options);
     if let Some(dir) = &args.tables {
         let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
         out(&format!(

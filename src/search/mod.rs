@@ -1,9 +1,11 @@
 //! A game-tree search for any rules file: iterative deepening principal-variation alpha-beta over
 //! the generic move generator, with aspiration windows, Zobrist hashing, a transposition table
 //! (kept between the searches of a game), move ordering (table move, captures, promotions, two
-//! killer moves a ply, history), a capture quiescence (a search never stops while a capture is
-//! pending; a quiet position past the nominal depth is scored without listing its moves) and the
-//! game-end rules of the variant (material rules, no moves, repetition) inside the tree.
+//! killer moves a ply, history), late-move reductions and futility at the frontier (each a named
+//! option, see [`options`]; never a null move: zugzwang is common in draughts), a capture
+//! quiescence (a search never stops while a capture is pending; a quiet position past the nominal
+//! depth is scored without listing its moves) and the game-end rules of the variant (material
+//! rules, no moves, repetition) inside the tree.
 //!
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
@@ -172,6 +174,9 @@ pub struct Searcher<B: BitSet = Bits> {
     mid: Option<Box<Searcher<u128>>>,
     /// The search's switches ([`Searcher::set_options`]).
     pub options: options::Options,
+    /// Late-move reductions by nominal depth and move number, precomputed from the options
+    /// (the hot path only reads them).
+    reductions: Box<[[u8; 64]; 64]>,
     /// A learned evaluation, when one is loaded ([`Searcher::set_weights`]).
     pub weights: Option<Arc<weights::Weights>>,
 }
@@ -221,6 +226,7 @@ impl<B: BitSet> Searcher<B> {
             repetition,
             move_counts,
             rules,
+            reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
             weights: None,
         }
@@ -234,6 +240,7 @@ impl<B: BitSet> Searcher<B> {
         if let Some(m) = &mut self.mid {
             m.set_options(options.clone());
         }
+        self.reductions = reductions(&options);
         self.options = options;
     }
 
@@ -378,6 +385,18 @@ impl<B: BitSet> Searcher<B> {
         if root.is_empty() {
             return result;
         }
+        // One legal move under a time limit: one iteration, for a score, and no more.
+        let max_depth = if self.options.single_reply && root.len() == 1 && limits.time.is_some() {
+            1
+        } else {
+            max_depth
+        };
+        // The time manager: past this share of a time limit no new iteration starts (it would
+        // rarely finish); a best move that changes, or a falling score, extends it.
+        let soft = limits
+            .time
+            .map(|t| t.mul_f64(self.options.soft_time as f64 / 100.0));
+        let mut instability = 0.0f64;
         for depth in 1..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
@@ -415,10 +434,15 @@ impl<B: BitSet> Searcher<B> {
                 result.stopped = true;
                 break;
             }
+            let previous = (result.best, result.score);
             result.score = score;
             result.depth = depth;
             result.pv.clone_from(&self.pv[0]);
             result.best = self.pv[0].first().copied().or(result.best);
+            // Recent changes of mind (the best move, or a fall of the score) weigh most.
+            let changed =
+                depth > 1 && (result.best != previous.0 || score < previous.1 - ASPIRATION / 2);
+            instability = instability / 2.0 + changed as u32 as f64;
             report(&Info {
                 depth,
                 score,
@@ -429,6 +453,13 @@ impl<B: BitSet> Searcher<B> {
             // A forced win or loss is found: deeper iterations cannot change it.
             if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
                 break;
+            }
+            if let (Some(soft), Some(hard)) = (soft, limits.time) {
+                // An unstable search gets up to twice the share, never more than the limit.
+                let extended = soft.mul_f64(1.0 + 0.5 * instability.min(2.0)).min(hard);
+                if self.options.soft_time < 100 && self.start.elapsed() >= extended {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -481,6 +512,22 @@ impl<B: BitSet> Searcher<B> {
             Some(_) => -(WIN - ply as Score),
         })
     }
+}
+
+/// The late-move reductions of a search with these options, by nominal depth and move number:
+/// `ln(depth) × ln(move) × 100 / lmr_div`, rounded down (no reduction when `lmr` is off).
+fn reductions(o: &options::Options) -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    if !o.lmr {
+        return t;
+    }
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let x = (d as f64).ln() * (m as f64).ln() * 100.0 / o.lmr_div as f64;
+            *r = x.clamp(0.0, 32.0) as u8;
+        }
+    }
+    t
 }
 
 /// A quiet move as a killer: origin, destination and kind (never 0).

@@ -6,7 +6,9 @@
 //! HOT PATH: the move list, the ordering scores and the children's hashes are the per-ply buffers
 //! of the [`Searcher`], taken for the node and put back before it returns; nothing is allocated.
 
-use super::{from_tt, history_index, killer_key, to_tt, tt, Score, Searcher, MAX_PLY, WIN};
+use super::{
+    from_tt, history_index, killer_key, to_tt, tt, Score, Searcher, MAX_PLY, WIN, WIN_BOUND,
+};
 use crate::engine::{BitSet, GenOptions, Move, Position};
 
 /// The per-ply buffers a node works in (taken from the [`Searcher`] and given back).
@@ -191,8 +193,22 @@ impl<B: BitSet> Searcher<B> {
             buf.hashes.push(h);
         }
         self.stats.frontier += (depth == 1) as u64;
+        // Futility at the frontier: when the position's score plus a margin cannot reach alpha,
+        // a quiet move (whose child is scored as it stands unless a capture follows) is not
+        // searched. Never where captures are compulsory now, nor near a won or lost score.
+        let futile = if self.options.futility
+            && depth == 1
+            && !pv_node
+            && !capturing
+            && alpha.abs() < WIN_BOUND
+        {
+            let v = self.eval.evaluate(pos) + self.options.futility_margin;
+            (v <= alpha).then_some(v)
+        } else {
+            None
+        };
         let Some((best, best_idx)) = self.search_moves(
-            pos, depth, ply, alpha, beta, irr, tt_move, best, pv_node, buf,
+            pos, depth, ply, alpha, beta, irr, tt_move, best, pv_node, futile, buf,
         ) else {
             return 0;
         };
@@ -263,8 +279,12 @@ impl<B: BitSet> Searcher<B> {
         tt_move: u16,
         mut best: Score,
         pv_node: bool,
+        futile: Option<Score>,
         buf: &mut Buffers<B>,
     ) -> Option<(Score, u16)> {
+        // Late-move reductions apply from a nominal depth of three, after `lmr_moves` moves.
+        let reducing = self.options.lmr && depth >= 3;
+        let lmr_moves = self.options.lmr_moves as usize;
         let side = pos.turn();
         let child_depth = if depth > 0 { depth - 1 } else { 0 };
         let mut best_idx = u16::MAX;
@@ -290,6 +310,24 @@ impl<B: BitSet> Searcher<B> {
             if depth <= 0 && !mv.is_capture() {
                 continue;
             }
+            // A quiet move that is neither the table move, a killer nor a promotion (ordered below
+            // the killers).
+            let late = !mv.is_capture() && order[n].0 < 1 << 26;
+            if let Some(v) = futile {
+                if late && searched > 0 {
+                    // Not searched: its score is taken as at most the futility value.
+                    best = best.max(v);
+                    continue;
+                }
+            }
+            let r = if reducing && late && searched >= lmr_moves {
+                let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
+                    - pv_node as i32;
+                // Never into quiescence: a reduced child keeps a nominal depth of one.
+                r.clamp(0, child_depth - 1)
+            } else {
+                0
+            };
             let child = self.rules.play(pos, mv);
             let ch = self.keys.with_runs(buf.hashes[mv_index as usize], &child);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
@@ -305,12 +343,24 @@ impl<B: BitSet> Searcher<B> {
                 score = -self.node(
                     &child,
                     ch,
-                    child_depth,
+                    child_depth - r,
                     ply + 1,
                     -alpha - 1,
                     -alpha,
                     child_irr,
                 );
+                if r > 0 && score > alpha && !self.stop {
+                    // A reduced move beat alpha: the full depth decides.
+                    score = -self.node(
+                        &child,
+                        ch,
+                        child_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        child_irr,
+                    );
+                }
                 if score > alpha && score < beta && !self.stop {
                     score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
                 }

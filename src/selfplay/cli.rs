@@ -75,6 +75,10 @@ pub struct RunArgs {
     /// Play only the K-th of N disjoint slices of the games (K from 1): `--shard 2/8`.
     #[arg(long)]
     pub shard: Option<String>,
+    /// The engines use the variant's endgame tables in this directory (as `damelab endgame
+    /// --cache DIR` writes them): positions of their materials get their exact value.
+    #[arg(long, conflicts_with = "random")]
+    pub tables: Option<PathBuf>,
     /// Write the full figures and the per-game records as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -240,8 +244,22 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         indicatif::ProgressBar::hidden()
     };
     let t = std::time::Instant::now();
-    let games = super::run(&v.rules, &settings, &indices, threads, &|| bar.inc(1))
-        .map_err(|e| bad(e, "give fewer threads"))?;
+    let probe = match &a.tables {
+        Some(dir) => {
+            let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
+            out(&format!(
+                "endgame tables: {} materials in {}",
+                t.len(),
+                t.dir().display()
+            ));
+            Some(t.probe())
+        }
+        None => None,
+    };
+    let games = super::run_with_tables(&v.rules, &settings, &indices, threads, probe, &|| {
+        bar.inc(1)
+    })
+    .map_err(|e| bad(e, "give fewer threads"))?;
     bar.finish_and_clear();
     let Some(games) = games else {
         return Err(bad(
