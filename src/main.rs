@@ -170,7 +170,7 @@ enum Command {
     /// Solve an endgame by retrograde analysis: `damelab endgame turkish "KK v K"`.
     Endgame(damelab::endgame::cli::Args),
     /// Search a position: best move, score and principal variation at each depth.
-    Analyse(damelab::selfplay::cli::AnalyseArgs),
+    Analyse(damelab::search::cli::AnalyseArgs),
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(damelab::selfplay::cli::SelfplayArgs),
@@ -287,7 +287,7 @@ fn run() -> ExitCode {
             last,
             output,
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
-        Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
+        Some(Command::Analyse(a)) => damelab::search::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {

@@ -34,6 +34,7 @@ mod robust_input;
 mod rules_errors;
 mod rules_warnings;
 mod search;
+mod search_strength;
 mod selfplay_cli;
 mod verify;
 mod widths;

@@ -3,7 +3,7 @@
 
 use super::{emit, fail, Outcome, Session};
 use crate::notation::move_to_string;
-use crate::search::repl::parse_limits;
+use crate::repl::engine_state::parse_limits;
 use crate::search::Limits;
 use std::time::Duration;
 

@@ -3,6 +3,7 @@
 //! ([`Session`]); the terminal part ([`run`]) stays thin.
 
 pub mod commands;
+pub mod engine_state;
 pub mod helper;
 mod pdn_commands;
 mod session;

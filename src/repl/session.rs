@@ -41,7 +41,7 @@ pub struct Session {
     saved: Vec<Saved>,
     pub(crate) changed: bool,
     /// The engine of `go`, `hint` and `engine SIDE`.
-    pub engine: crate::search::repl::EngineState,
+    pub engine: crate::repl::engine_state::EngineState,
     /// The limits of the engine's answers (`engine black depth 4`); `go`'s when none.
     pub(crate) answer_limits: Option<crate::search::Limits>,
 }

@@ -1,16 +1,19 @@
 //! A game-tree search for any rules file: iterative deepening principal-variation alpha-beta over
 //! the generic move generator, with aspiration windows, Zobrist hashing, a transposition table
 //! (kept between the searches of a game), move ordering (table move, captures, promotions, two
-//! killer moves a ply, history), a capture quiescence (a search never stops while a capture is
-//! pending; a quiet position past the nominal depth is scored without listing its moves) and the
-//! game-end rules of the variant (material rules, no moves, repetition) inside the tree.
+//! killer moves a ply, history), late-move reductions and futility at the frontier (each a named
+//! option, see [`options`]; never a null move: zugzwang is common in draughts), a capture
+//! quiescence (a search never stops while a capture is pending; a quiet position past the nominal
+//! depth is scored without listing its moves) and the game-end rules of the variant (material
+//! rules, no moves, repetition) inside the tree.
 //!
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
 
+pub mod cli;
 pub mod eval;
+mod node;
 pub mod options;
-pub mod repl;
 pub mod tables;
 pub mod tt;
 pub mod weights;
@@ -172,6 +175,9 @@ pub struct Searcher<B: BitSet = Bits> {
     mid: Option<Box<Searcher<u128>>>,
     /// The search's switches ([`Searcher::set_options`]).
     pub options: options::Options,
+    /// Late-move reductions by nominal depth and move number, precomputed from the options
+    /// (the hot path only reads them).
+    reductions: Box<[[u8; 64]; 64]>,
     /// A learned evaluation, when one is loaded ([`Searcher::set_weights`]).
     pub weights: Option<Arc<weights::Weights>>,
 }
@@ -221,6 +227,7 @@ impl<B: BitSet> Searcher<B> {
             repetition,
             move_counts,
             rules,
+            reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
             weights: None,
         }
@@ -234,6 +241,7 @@ impl<B: BitSet> Searcher<B> {
         if let Some(m) = &mut self.mid {
             m.set_options(options.clone());
         }
+        self.reductions = reductions(&options);
         self.options = options;
     }
 
@@ -378,6 +386,18 @@ impl<B: BitSet> Searcher<B> {
         if root.is_empty() {
             return result;
         }
+        // One legal move under a time limit: one iteration, for a score, and no more.
+        let max_depth = if self.options.single_reply && root.len() == 1 && limits.time.is_some() {
+            1
+        } else {
+            max_depth
+        };
+        // The time manager: past this share of a time limit no new iteration starts (it would
+        // rarely finish); a best move that changes, or a falling score, extends it.
+        let soft = limits
+            .time
+            .map(|t| t.mul_f64(self.options.soft_time as f64 / 100.0));
+        let mut instability = 0.0f64;
         for depth in 1..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
@@ -415,10 +435,15 @@ impl<B: BitSet> Searcher<B> {
                 result.stopped = true;
                 break;
             }
+            let previous = (result.best, result.score);
             result.score = score;
             result.depth = depth;
             result.pv.clone_from(&self.pv[0]);
             result.best = self.pv[0].first().copied().or(result.best);
+            // Recent changes of mind (the best move, or a fall of the score) weigh most.
+            let changed =
+                depth > 1 && (result.best != previous.0 || score < previous.1 - ASPIRATION / 2);
+            instability = instability / 2.0 + changed as u32 as f64;
             report(&Info {
                 depth,
                 score,
@@ -429,6 +454,13 @@ impl<B: BitSet> Searcher<B> {
             // A forced win or loss is found: deeper iterations cannot change it.
             if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
                 break;
+            }
+            if let (Some(soft), Some(hard)) = (soft, limits.time) {
+                // An unstable search gets up to twice the share, never more than the limit.
+                let extended = soft.mul_f64(1.0 + 0.5 * instability.min(2.0)).min(hard);
+                if self.options.soft_time < 100 && self.start.elapsed() >= extended {
+                    break;
+                }
             }
         }
         result.nodes = self.nodes;
@@ -481,257 +513,22 @@ impl<B: BitSet> Searcher<B> {
             Some(_) => -(WIN - ply as Score),
         })
     }
+}
 
-    #[allow(clippy::too_many_arguments)]
-    fn node(
-        &mut self,
-        pos: &Position<B>,
-        hash: u64,
-        depth: i32,
-        ply: usize,
-        mut alpha: Score,
-        beta: Score,
-        irr: usize,
-    ) -> Score {
-        if ply > 0 {
-            if self.check_stop() {
-                return 0;
-            }
-            if self.repetition && self.repeated(hash, irr) {
-                return 0;
-            }
-            // A move-count draw, automatic or claimable (the side to move is taken to claim it).
-            if self.move_counts && crate::selfplay::playout::move_count_draw(&self.rules, pos) {
-                return 0;
-            }
-        }
-        self.nodes += 1;
-        self.pv[ply].clear();
-        if self.rules.has_material_rules {
-            if let Some(s) = self.end_score(pos, 1, ply) {
-                return s;
-            }
-        }
-        if ply >= MAX_PLY - 1 {
-            return self.eval.evaluate(pos);
-        }
-        if ply > 0 {
-            if let Some(p) = &self.probe {
-                if let Some(s) = p(pos) {
-                    // Counted from the root, as the search's own won and lost scores.
-                    return from_tt(s, ply);
-                }
-            }
-        }
-        let mut tt_move = u16::MAX;
-        if depth <= 0 {
-            self.stats.quiescence += 1;
-            if !self.rules.has_capture(pos) {
-                // A quiet position past the nominal depth: its score, unless it has no move.
-                self.stats.leaves += 1;
-                return if self.rules.has_quiet(pos) {
-                    self.eval.evaluate(pos)
-                } else {
-                    self.end_score(pos, 0, ply).unwrap_or(0)
-                };
-            }
-        }
-        if let Some(e) = self.tt.probe(hash) {
-            self.stats.tt_hits += 1;
-            tt_move = e.mv;
-            if ply > 0 && e.depth as i32 >= depth {
-                let s = from_tt(e.score as Score, ply);
-                let cut = match e.flag {
-                    tt::EXACT => true,
-                    tt::LOWER => s >= beta,
-                    _ => s <= alpha,
-                };
-                if cut {
-                    self.stats.tt_cuts += 1;
-                    return s;
-                }
-            }
-        }
-
-        let mut moves = std::mem::take(&mut self.moves[ply]);
-        let mut order = std::mem::take(&mut self.order[ply]);
-        // Past the nominal depth only captures are searched: the generator counts the quiet moves
-        // without building them, and `moves` holds the captures alone (the start of the full list).
-        let legal = if depth <= 0 {
-            self.rules
-                .count_moves(pos, &mut moves, GenOptions::default()) as usize
-        } else {
-            self.rules.generate(pos, &mut moves, GenOptions::default());
-            moves.len()
-        };
-        if legal == 0 {
-            self.moves[ply] = moves;
-            self.order[ply] = order;
-            return self.end_score(pos, 0, ply).unwrap_or(0);
-        }
-        let capturing = moves.first().is_some_and(|m| m.is_capture());
-        let alpha0 = alpha;
-        let mut best = -WIN - 1;
-        if depth <= 0 {
-            if !capturing {
-                self.moves[ply] = moves;
-                self.order[ply] = order;
-                return self.eval.evaluate(pos);
-            }
-            if !self.rules.compulsory {
-                // Captures are optional: the side may decline them (stand pat).
-                best = self.eval.evaluate(pos);
-                if best >= beta {
-                    self.moves[ply] = moves;
-                    self.order[ply] = order;
-                    return best;
-                }
-                alpha = alpha.max(best);
-            }
-        }
-        let side = pos.turn();
-        order.clear();
-        let killers = self.killers[ply];
-        for (i, m) in moves.iter().enumerate() {
-            let promo = (m.kind_after != m.kind_before) as i32;
-            let s = if i as u16 == tt_move {
-                i32::MAX
-            } else if m.is_capture() {
-                1 << 28 | (m.captures() as i32) << 8 | promo << 4
-            } else if promo != 0 {
-                1 << 27
-            } else if killer_key(m) == killers[0] {
-                (1 << 26) + 2
-            } else if killer_key(m) == killers[1] {
-                (1 << 26) + 1
-            } else {
-                self.history[history_index::<B>(side, m)]
-            };
-            order.push((s, i as u16));
-        }
-        if (moves.len()..legal).contains(&(tt_move as usize)) {
-            // The table move is a quiet move left out of a capture-only list. On the full list
-            // it would be picked first, trading places with the first capture, which would then
-            // lose every tie to the others: keep that order, so the search stays the same.
-            order.rotate_left(1);
-        }
-        // Start loading every child's table entry now: the loads overlap, where one load per
-        // child, when it is searched, would wait for memory each time.
-        let mut hashes = std::mem::take(&mut self.hashes[ply]);
-        hashes.clear();
-        for m in moves.iter() {
-            let h = self.keys.after_placement(pos, hash, m);
-            self.tt.prefetch(h);
-            hashes.push(h);
-        }
-        let child_depth = if depth > 0 { depth - 1 } else { 0 };
-        self.stats.frontier += (depth == 1) as u64;
-        let mut best_idx = u16::MAX;
-        let mut searched = 0;
-        for n in 0..order.len() {
-            if n == 2 {
-                // Two moves did not refute: the rest are likely all searched, sorted once
-                // (best first, ties in generator order).
-                order[2..].sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
-            } else if n < 2 {
-                // Pick the best-ordered move left (the moves stay in place; `order` names them).
-                let mut bi = n;
-                for j in n + 1..order.len() {
-                    if order[j].0 > order[bi].0 {
-                        bi = j;
-                    }
-                }
-                order.swap(n, bi);
-            }
-            let mv_index = order[n].1;
-            let mv = &moves[mv_index as usize];
-            if depth <= 0 && !mv.is_capture() {
-                continue;
-            }
-            let child = self.rules.play(pos, mv);
-            let ch = self.keys.with_runs(hashes[mv_index as usize], &child);
-            let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
-                self.path.len()
-            } else {
-                irr
-            };
-            self.path.push(ch);
-            let mut score;
-            if searched == 0 {
-                score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
-            } else {
-                score = -self.node(
-                    &child,
-                    ch,
-                    child_depth,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    child_irr,
-                );
-                if score > alpha && score < beta && !self.stop {
-                    score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
-                }
-            }
-            self.path.pop();
-            searched += 1;
-            if self.stop {
-                self.moves[ply] = moves;
-                self.order[ply] = order;
-                self.hashes[ply] = hashes;
-                return 0;
-            }
-            if score > best {
-                best = score;
-                best_idx = mv_index;
-                if score > alpha {
-                    alpha = score;
-                    if beta > alpha0 + 1 {
-                        // A principal-variation node: its line may reach the root. (A
-                        // zero-window node's line never does: it fails high or low.)
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(*mv);
-                        line.extend_from_slice(&tail[0]);
-                    }
-                    if alpha >= beta {
-                        self.stats.cutoffs += 1;
-                        self.stats.first_cutoffs += (searched == 1) as u64;
-                        self.stats.tt_quiet_cuts +=
-                            (searched == 1 && depth > 0 && mv_index == tt_move && !mv.is_capture())
-                                as u64;
-                        if !mv.is_capture() && depth > 0 {
-                            let h = &mut self.history[history_index::<B>(side, mv)];
-                            *h = (*h + depth * depth).min(1 << 26);
-                            if mv.kind_after == mv.kind_before {
-                                let k = &mut self.killers[ply];
-                                let key = killer_key(mv);
-                                if k[0] != key {
-                                    k[1] = k[0];
-                                    k[0] = key;
-                                }
-                            }
-                        }
-                        break;
-                    }
-                }
-            }
-        }
-        let stored = best_idx;
-        let flag = if best >= beta {
-            tt::LOWER
-        } else if best > alpha0 {
-            tt::EXACT
-        } else {
-            tt::UPPER
-        };
-        self.tt.store(hash, depth, flag, to_tt(best, ply), stored);
-        self.moves[ply] = moves;
-        self.order[ply] = order;
-        self.hashes[ply] = hashes;
-        best
+/// The late-move reductions of a search with these options, by nominal depth and move number:
+/// `ln(depth) × ln(move) × 100 / lmr_div`, rounded down (no reduction when `lmr` is off).
+fn reductions(o: &options::Options) -> Box<[[u8; 64]; 64]> {
+    let mut t = Box::new([[0u8; 64]; 64]);
+    if !o.lmr {
+        return t;
     }
+    for (d, row) in t.iter_mut().enumerate().skip(1) {
+        for (m, r) in row.iter_mut().enumerate().skip(1) {
+            let x = (d as f64).ln() * (m as f64).ln() * 100.0 / o.lmr_div as f64;
+            *r = x.clamp(0.0, 32.0) as u8;
+        }
+    }
+    t
 }
 
 /// A quiet move as a killer: origin, destination and kind (never 0).

@@ -1,29 +1,154 @@
 //! Named search options, set from text by every front end that runs the engine (the engine
 //! settings of `damelab match`, `analyse --option`, the Hub protocol's parameters), so one name
-//! means one switch everywhere.
+//! means one switch everywhere. Every behaviour added to the search since commit `8d59e68` has a
+//! switch here, and the preset `8d59e68` turns them all off: that engine, node for node.
 
 /// The switches of the search. `Default` is the engine as it plays unless told otherwise.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Options {}
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    /// Late-move reductions: quiet moves late in the order are searched shallower first.
+    pub lmr: bool,
+    /// Moves searched at full depth before reductions start.
+    pub lmr_moves: u32,
+    /// The reduction's divisor, in hundredths: `ln(depth) × ln(move number) × 100 / lmr_div`.
+    pub lmr_div: u32,
+    /// Futility at the frontier: at a nominal depth of one, quiet moves of a position whose score
+    /// plus a margin cannot reach alpha are not searched.
+    pub futility: bool,
+    /// The margin of futility, in score units (hundredths of the first kind of piece).
+    pub futility_margin: i32,
+    /// Time manager: with a time limit, no new iteration starts after this share of the time (in
+    /// percent; 100 = use the whole limit).
+    pub soft_time: u32,
+    /// A root with one legal move is answered at once.
+    pub single_reply: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            lmr: true,
+            lmr_moves: 3,
+            lmr_div: 200,
+            futility: true,
+            futility_margin: 60,
+            soft_time: 100,
+            single_reply: true,
+        }
+    }
+}
+
+/// The preset that turns every switch off: the engine of commit `8d59e68`.
+pub const PRESET_8D59E68: &str = "8d59e68";
 
 impl Options {
     /// The names [`Options::set`] accepts, each with a line of help.
-    pub const NAMES: &'static [(&'static str, &'static str)] = &[];
+    pub const NAMES: &'static [(&'static str, &'static str)] = &[
+        (
+            "preset",
+            "`8d59e68` (every switch below off: the engine of that commit) or `default`",
+        ),
+        ("lmr", "late-move reductions, `true` or `false`"),
+        (
+            "lmr_moves",
+            "moves searched at full depth before reductions start (0 to 64)",
+        ),
+        (
+            "lmr_div",
+            "reduction divisor in hundredths: ln(depth) × ln(move) × 100 / lmr_div (50 to 1000)",
+        ),
+        (
+            "futility",
+            "futility pruning at the frontier, `true` or `false`",
+        ),
+        (
+            "futility_margin",
+            "futility margin in hundredths of the first kind of piece (0 to 1000)",
+        ),
+        (
+            "soft_time",
+            "percent of a time limit after which no new iteration starts (10 to 100)",
+        ),
+        (
+            "single_reply",
+            "answer a position with one legal move at once, `true` or `false`",
+        ),
+    ];
+
+    /// The engine of commit `8d59e68`: every switch off.
+    pub fn preset_8d59e68() -> Options {
+        Options {
+            lmr: false,
+            futility: false,
+            soft_time: 100,
+            single_reply: false,
+            ..Options::default()
+        }
+    }
 
     /// Set option `name` from its text `value`; an unknown name or a bad value is an error that
     /// says what is accepted.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
-        let _ = value;
-        let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
-        if known.is_empty() {
-            Err(format!(
-                "unknown search option `{name}`: the search has no options"
-            ))
-        } else {
-            Err(format!(
-                "unknown search option `{name}`: the options are {}",
-                known.join(", ")
-            ))
+        let v = value.trim();
+        match name {
+            "preset" => match v {
+                PRESET_8D59E68 => *self = Options::preset_8d59e68(),
+                "default" => *self = Options::default(),
+                _ => {
+                    return Err(format!(
+                        "unknown preset `{v}`: the presets are `{PRESET_8D59E68}` and `default`"
+                    ))
+                }
+            },
+            "lmr" => self.lmr = flag(name, v)?,
+            "lmr_moves" => self.lmr_moves = number(name, v, 0, 64)? as u32,
+            "lmr_div" => self.lmr_div = number(name, v, 50, 1000)? as u32,
+            "futility" => self.futility = flag(name, v)?,
+            "futility_margin" => self.futility_margin = number(name, v, 0, 1000)? as i32,
+            "soft_time" => self.soft_time = number(name, v, 10, 100)? as u32,
+            "single_reply" => self.single_reply = flag(name, v)?,
+            _ => {
+                let known: Vec<String> =
+                    Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
+                return Err(format!(
+                    "unknown search option `{name}`: the options are {}",
+                    known.join(", ")
+                ));
+            }
         }
+        Ok(())
+    }
+
+    /// The options as `name=value` pairs (what [`Options::set`] reads back).
+    pub fn describe(&self) -> String {
+        format!(
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={}",
+            self.lmr,
+            self.lmr_moves,
+            self.lmr_div,
+            self.futility,
+            self.futility_margin,
+            self.soft_time,
+            self.single_reply
+        )
+    }
+}
+
+fn flag(name: &str, v: &str) -> Result<bool, String> {
+    match v {
+        "true" | "on" | "1" | "yes" => Ok(true),
+        "false" | "off" | "0" | "no" => Ok(false),
+        _ => Err(format!(
+            "option `{name}` takes `true` or `false`, not `{v}`"
+        )),
+    }
+}
+
+fn number(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, String> {
+    match v.parse::<i64>() {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "option `{name}` takes a whole number from {lo} to {hi}, not `{v}`"
+        )),
     }
 }

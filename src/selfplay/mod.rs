@@ -9,7 +9,7 @@ pub mod playout;
 mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
-use crate::search::{zobrist::splitmix, Limits, Searcher};
+use crate::search::{zobrist::splitmix, Limits, Probe, Searcher};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -157,7 +157,7 @@ pub fn play_game<B: BitSet>(
             }
             break;
         }
-        if move_counts && playout::move_count_draw(rules, &pos) {
+        if move_counts && crate::engine::draws::move_count_draw(rules, &pos) {
             if !material(&pos, &mut rec) {
                 rec.end = End::MoveCount;
             }
@@ -470,12 +470,30 @@ pub fn run(
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
+    run_with_tables(rules, settings, indices, threads, None, progress)
+}
+
+/// [`run`], the engines consulting an outside oracle (endgame tables, see
+/// [`crate::search::tables::EndgameTables::probe`]) at every node.
+pub fn run_with_tables(
+    rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    probe: Option<Probe>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Vec<GameRecord>>, String> {
+    // The oracle reads wide positions; the games are played in the narrowest width that fits.
+    fn narrowed<C: BitSet>(p: &Option<Probe>) -> Option<Probe<C>> {
+        p.clone()
+            .map(|p| -> Probe<C> { Arc::new(move |pos: &Position<C>| p(&pos.to_width())) })
+    }
     if let Some(n) = &rules.narrow {
-        run_width(n, settings, indices, threads, progress)
+        run_width(n, settings, indices, threads, narrowed(&probe), progress)
     } else if let Some(m) = &rules.mid {
-        run_width(m, settings, indices, threads, progress)
+        run_width(m, settings, indices, threads, narrowed(&probe), progress)
     } else {
-        run_width(rules, settings, indices, threads, progress)
+        run_width(rules, settings, indices, threads, probe, progress)
     }
 }
 
@@ -485,6 +503,7 @@ fn run_width<B: BitSet>(
     settings: &Settings,
     indices: &[u64],
     threads: usize,
+    probe: Option<Probe<B>>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
     use rayon::prelude::*;
@@ -497,7 +516,11 @@ fn run_width<B: BitSet>(
             .par_iter()
             .map_init(
                 || {
-                    let engine = (!settings.random).then(|| Searcher::new(rules.clone(), TT_MIB));
+                    let engine = (!settings.random).then(|| {
+                        let mut e = Searcher::new(rules.clone(), TT_MIB);
+                        e.set_probe(probe.clone());
+                        e
+                    });
                     (engine, Vec::with_capacity(128))
                 },
                 |(engine, buf), &i| {

@@ -28,16 +28,4 @@ pub fn nth<B: BitSet>(rules: &Rules<B>, pos: &Position<B>, buf: &[Move<B>], i: u
     }
 }
 
-/// Whether a move-count draw rule of the variant is reached in `pos`, automatic or claimable
-/// (`move_count_reached(pos, false) || move_count_reached(pos, true)` in one pass, the counter
-/// compared before the material).
-#[inline]
-pub fn move_count_draw<B: BitSet>(rules: &Rules<B>, pos: &Position<B>) -> bool {
-    rules
-        .spec
-        .game
-        .move_count_draws
-        .iter()
-        .enumerate()
-        .any(|(i, r)| pos.counters[i] as u16 >= r.plies() && rules.draw_material_holds(i, pos))
-}
+pub use crate::engine::draws::move_count_draw;

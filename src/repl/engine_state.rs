@@ -1,9 +1,10 @@
 //! The engine in the workbench: `go`, `hint` and `engine SIDE|off` (the computer answers moves),
 //! with the variant's endgame tables from the cache directory when there are any.
 
-use super::tables::EndgameTables;
-use super::{format_score, Limits, Searcher};
 use crate::notation::move_to_string;
+use crate::search::cli::{info_line, limits};
+use crate::search::tables::EndgameTables;
+use crate::search::{format_score, Limits, Searcher};
 use crate::Game;
 use miette::{miette, Report};
 use std::time::Duration;
@@ -37,13 +38,13 @@ pub fn parse_limits(arg: &str, cmd: &str) -> Result<Limits, Report> {
             let d: u32 = n
                 .parse()
                 .map_err(|_| miette!(help = help.clone(), "`{n}` is not a depth"))?;
-            crate::selfplay::cli::limits(Some(d), None, DEFAULT_DEPTH)
+            limits(Some(d), None, DEFAULT_DEPTH)
         }
         ["time", s] => {
             let t: f64 = s
                 .parse()
                 .map_err(|_| miette!(help = help.clone(), "`{s}` is not a number of seconds"))?;
-            crate::selfplay::cli::limits(None, Some(t), DEFAULT_DEPTH)
+            limits(None, Some(t), DEFAULT_DEPTH)
         }
         _ => Err(miette!(help = help, "`{arg}` is not a search limit")),
     }
@@ -92,7 +93,7 @@ impl EngineState {
         crate::interrupt::install();
         crate::interrupt::reset();
         let r = s.search(game.position(), &history, limits, &mut |i| {
-            line(crate::selfplay::cli::info_line(&rules, i))
+            line(info_line(&rules, i))
         });
         let stopped = crate::interrupt::requested();
         self.interrupted = stopped;

@@ -1,0 +1,163 @@
+//! The `analyse` command of the command line (argument parsing and output), and the pieces every
+//! front end of the search shares: limits from the user's numbers, one line per finished depth.
+
+use super::options::Options;
+use super::tables::EndgameTables;
+use super::{format_score, Info, Limits, Searcher, MAX_DEPTH};
+use crate::notation::{move_to_string, parse_fen};
+use crate::{Rules, Variant};
+use miette::{miette, Report as Diag};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The longest `--time` accepted, in seconds.
+pub const MAX_SECONDS: f64 = 86_400.0;
+
+#[derive(clap::Args, Debug)]
+pub struct AnalyseArgs {
+    /// A bundled variant's name or a path to a rules file.
+    pub variant: String,
+    /// The position (FEN); the start position when absent.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Search to this depth (plies; default 10 when no --time).
+    #[arg(long, conflicts_with = "time")]
+    pub depth: Option<u32>,
+    /// Search for this many seconds.
+    #[arg(long)]
+    pub time: Option<f64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    pub hash: usize,
+    /// Use the variant's endgame tables in this directory (as `damelab endgame --cache DIR`
+    /// writes them): positions of their materials get their exact value.
+    #[arg(long)]
+    pub tables: Option<PathBuf>,
+    /// A search option, `NAME=VALUE` (repeatable): `--option preset=8d59e68` is the engine of
+    /// that commit, `--option lmr=false` turns late-move reductions off.
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
+}
+
+/// Search options from `NAME=VALUE` texts, in order (a later one overrides an earlier one).
+pub fn parse_options(texts: &[String]) -> Result<Options, Diag> {
+    let mut o = Options::default();
+    let names: Vec<&str> = Options::NAMES.iter().map(|(n, _)| *n).collect();
+    let help = format!("write NAME=VALUE with NAME one of {}", names.join(", "));
+    for t in texts {
+        let Some((name, value)) = t.split_once('=') else {
+            return Err(bad(format!("`{t}` is not a search option setting"), &help));
+        };
+        o.set(name.trim(), value)
+            .map_err(|e| bad(e, &format!("e.g. `--option lmr=false`; {help}")))?;
+    }
+    Ok(o)
+}
+
+/// `damelab analyse`: iterative deepening from a position, one line per depth.
+pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    let v = load(&args.variant)?;
+    let pos = match &args.fen {
+        Some(f) => parse_fen(&v.rules, f).map_err(|e| Diag::new_boxed(e))?,
+        None => v.rules.start,
+    };
+    let limits = limits(args.depth, args.time, 10)?;
+    if args.hash == 0 || args.hash > 65_536 {
+        return Err(bad(
+            format!("--hash {} is out of range", args.hash),
+            "give a table size from 1 to 65536 MiB",
+        ));
+    }
+    crate::fsio::check_memory(
+        &format!("--hash {}", args.hash),
+        (args.hash as u64) << 20,
+        "give a smaller table with `--hash` (in MiB; 64 is the default)",
+    )
+    .map_err(Diag::new)?;
+    let options = parse_options(&args.options)?;
+    let mut s = Searcher::new(v.rules.clone(), args.hash);
+    s.set_options(options);
+    let mut tables = None;
+    if let Some(dir) = &args.tables {
+        let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
+        out(&format!(
+            "endgame tables: {} materials in {}",
+            t.len(),
+            t.dir().display()
+        ));
+        let notes = t.notes();
+        for note in &notes {
+            eprintln!("note: {note}");
+        }
+        s.set_probe(Some(t.probe()));
+        tables = Some((t, notes.len()));
+    }
+    let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
+    if let Some((t, seen)) = &tables {
+        // Tables found damaged while searching (their checksum) were left out: say which.
+        for note in t.notes().iter().skip(*seen) {
+            eprintln!("note: {note}");
+        }
+    }
+    match r.best {
+        None => out(&format!(
+            "no legal move: {}",
+            crate::Game::from_position(v.rules.clone(), pos).describe_result()
+        )),
+        Some(m) => out(&format!(
+            "best {}  score {}{}",
+            move_to_string(&v.rules, &m),
+            format_score(r.score),
+            if r.stopped { "  (stopped)" } else { "" }
+        )),
+    }
+    Ok(())
+}
+
+/// Depth and time limits from the user's numbers, checked.
+pub fn limits(depth: Option<u32>, time: Option<f64>, default_depth: u32) -> Result<Limits, Diag> {
+    if let Some(d) = depth {
+        if d == 0 || d > MAX_DEPTH {
+            return Err(bad(
+                format!("depth {d} is out of range"),
+                &format!("give a depth from 1 to {MAX_DEPTH}"),
+            ));
+        }
+    }
+    if let Some(t) = time {
+        if !(t > 0.0 && t <= MAX_SECONDS) {
+            return Err(bad(
+                format!("time {t} is out of range"),
+                &format!("give a number of seconds above 0 and at most {MAX_SECONDS}"),
+            ));
+        }
+    }
+    Ok(Limits {
+        depth: depth.or(time.is_none().then_some(default_depth)),
+        nodes: None,
+        time: time.map(Duration::from_secs_f64),
+    })
+}
+
+/// One line of search output: depth, score, nodes, time, principal variation.
+pub fn info_line(rules: &Rules, i: &Info) -> String {
+    let pv: Vec<String> = i.pv.iter().map(|m| move_to_string(rules, m)).collect();
+    let secs = i.elapsed.as_secs_f64();
+    format!(
+        "depth {:>2}  score {:>9}  nodes {:>10}  {:>7.3} s  {:>6.0} kn/s  pv {}",
+        i.depth,
+        format_score(i.score),
+        i.nodes,
+        secs,
+        i.nodes as f64 / secs.max(1e-6) / 1e3,
+        pv.join(" ")
+    )
+}
+
+fn bad(msg: String, help: &str) -> Diag {
+    miette!(help = help.to_string(), "{msg}")
+}
+
+fn load(variant: &str) -> Result<Variant, Diag> {
+    Variant::load(variant).map_err(Diag::new)
+}

@@ -1,0 +1,412 @@
+//! One node of the search, in named steps: [`Searcher::enter`] (draws, game ends, the outside
+//! oracle, a quiet leaf past the nominal depth), [`Searcher::look_up`] (the transposition table),
+//! [`Searcher::expand`] (move generation, stand pat, ordering), [`Searcher::search_moves`] (the move
+//! loop: principal-variation search, killers and history) and the store into the table.
+//!
+//! HOT PATH: the move list, the ordering scores and the children's hashes are the per-ply buffers
+//! of the [`Searcher`], taken for the node and put back before it returns; nothing is allocated.
+
+use super::{
+    from_tt, history_index, killer_key, to_tt, tt, Score, Searcher, MAX_PLY, WIN, WIN_BOUND,
+};
+use crate::engine::{BitSet, GenOptions, Move, Position};
+
+/// The per-ply buffers a node works in (taken from the [`Searcher`] and given back).
+struct Buffers<B: BitSet> {
+    moves: Vec<Move<B>>,
+    order: Vec<(i32, u16)>,
+    hashes: Vec<u64>,
+}
+
+impl<B: BitSet> Searcher<B> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn node(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        irr: usize,
+    ) -> Score {
+        if let Some(s) = self.enter(pos, hash, depth, ply, irr) {
+            return s;
+        }
+        let tt_move = match self.look_up(hash, depth, ply, alpha, beta) {
+            Ok(m) => m,
+            Err(s) => return s,
+        };
+        let mut buf = Buffers {
+            moves: std::mem::take(&mut self.moves[ply]),
+            order: std::mem::take(&mut self.order[ply]),
+            hashes: std::mem::take(&mut self.hashes[ply]),
+        };
+        let score = self.expand(pos, hash, depth, ply, alpha, beta, irr, tt_move, &mut buf);
+        self.moves[ply] = buf.moves;
+        self.order[ply] = buf.order;
+        self.hashes[ply] = buf.hashes;
+        score
+    }
+
+    /// What a node knows before looking at its moves: a stop, a draw by repetition or move count,
+    /// a game end by material, the path's end, the oracle's exact score, or a quiet position past
+    /// the nominal depth. `None`: the node must be searched. Counts the node.
+    #[inline(always)]
+    fn enter(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        irr: usize,
+    ) -> Option<Score> {
+        if ply > 0 {
+            if self.check_stop() {
+                return Some(0);
+            }
+            if self.repetition && self.repeated(hash, irr) {
+                return Some(0);
+            }
+            // A move-count draw, automatic or claimable (the side to move is taken to claim it).
+            if self.move_counts && crate::engine::draws::move_count_draw(&self.rules, pos) {
+                return Some(0);
+            }
+        }
+        self.nodes += 1;
+        self.pv[ply].clear();
+        if self.rules.has_material_rules {
+            if let Some(s) = self.end_score(pos, 1, ply) {
+                return Some(s);
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.eval.evaluate(pos));
+        }
+        if ply > 0 {
+            if let Some(p) = &self.probe {
+                if let Some(s) = p(pos) {
+                    // Counted from the root, as the search's own won and lost scores.
+                    return Some(from_tt(s, ply));
+                }
+            }
+        }
+        if depth <= 0 {
+            self.stats.quiescence += 1;
+            if !self.rules.has_capture(pos) {
+                // A quiet position past the nominal depth: its score, unless it has no move.
+                self.stats.leaves += 1;
+                return Some(if self.rules.has_quiet(pos) {
+                    self.eval.evaluate(pos)
+                } else {
+                    self.end_score(pos, 0, ply).unwrap_or(0)
+                });
+            }
+        }
+        None
+    }
+
+    /// The transposition table: `Ok` with the stored move's index (`u16::MAX` for none), or `Err`
+    /// with the score when the entry is deep enough to end the node.
+    #[inline(always)]
+    fn look_up(
+        &mut self,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+    ) -> Result<u16, Score> {
+        let Some(e) = self.tt.probe(hash) else {
+            return Ok(u16::MAX);
+        };
+        self.stats.tt_hits += 1;
+        if ply > 0 && e.depth as i32 >= depth {
+            let s = from_tt(e.score as Score, ply);
+            let cut = match e.flag {
+                tt::EXACT => true,
+                tt::LOWER => s >= beta,
+                _ => s <= alpha,
+            };
+            if cut {
+                self.stats.tt_cuts += 1;
+                return Err(s);
+            }
+        }
+        Ok(e.mv)
+    }
+
+    /// Generate the moves (captures alone past the nominal depth), stand pat where captures are
+    /// optional, order, search them and store the result.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn expand(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        irr: usize,
+        tt_move: u16,
+        buf: &mut Buffers<B>,
+    ) -> Score {
+        // Past the nominal depth only captures are searched: the generator counts the quiet moves
+        // without building them, and `moves` holds the captures alone (the start of the full list).
+        let legal = if depth <= 0 {
+            self.rules
+                .count_moves(pos, &mut buf.moves, GenOptions::default()) as usize
+        } else {
+            self.rules
+                .generate(pos, &mut buf.moves, GenOptions::default());
+            buf.moves.len()
+        };
+        if legal == 0 {
+            return self.end_score(pos, 0, ply).unwrap_or(0);
+        }
+        let capturing = buf.moves.first().is_some_and(|m| m.is_capture());
+        let alpha0 = alpha;
+        // A principal-variation node (its line may reach the root), judged before stand pat.
+        let pv_node = beta > alpha + 1;
+        let mut best = -WIN - 1;
+        if depth <= 0 {
+            if !capturing {
+                return self.eval.evaluate(pos);
+            }
+            if !self.rules.compulsory {
+                // Captures are optional: the side may decline them (stand pat).
+                best = self.eval.evaluate(pos);
+                if best >= beta {
+                    return best;
+                }
+                alpha = alpha.max(best);
+            }
+        }
+        self.order_moves(pos, ply, legal, tt_move, buf);
+        // Start loading every child's table entry now: the loads overlap, where one load per
+        // child, when it is searched, would wait for memory each time.
+        buf.hashes.clear();
+        for m in buf.moves.iter() {
+            let h = self.keys.after_placement(pos, hash, m);
+            self.tt.prefetch(h);
+            buf.hashes.push(h);
+        }
+        self.stats.frontier += (depth == 1) as u64;
+        // Futility at the frontier: when the position's score plus a margin cannot reach alpha,
+        // a quiet move (whose child is scored as it stands unless a capture follows) is not
+        // searched. Never where captures are compulsory now, nor near a won or lost score.
+        let futile = if self.options.futility
+            && depth == 1
+            && !pv_node
+            && !capturing
+            && alpha.abs() < WIN_BOUND
+        {
+            let v = self.eval.evaluate(pos) + self.options.futility_margin;
+            (v <= alpha).then_some(v)
+        } else {
+            None
+        };
+        let Some((best, best_idx)) = self.search_moves(
+            pos, depth, ply, alpha, beta, irr, tt_move, best, pv_node, futile, buf,
+        ) else {
+            return 0;
+        };
+        let flag = if best >= beta {
+            tt::LOWER
+        } else if best > alpha0 {
+            tt::EXACT
+        } else {
+            tt::UPPER
+        };
+        self.tt.store(hash, depth, flag, to_tt(best, ply), best_idx);
+        best
+    }
+
+    /// Score every move for ordering: the table move, captures (most pieces first), promotions,
+    /// the two killers, then the history heuristic.
+    #[inline(always)]
+    fn order_moves(
+        &mut self,
+        pos: &Position<B>,
+        ply: usize,
+        legal: usize,
+        tt_move: u16,
+        buf: &mut Buffers<B>,
+    ) {
+        let side = pos.turn();
+        let order = &mut buf.order;
+        order.clear();
+        let killers = self.killers[ply];
+        for (i, m) in buf.moves.iter().enumerate() {
+            let promo = (m.kind_after != m.kind_before) as i32;
+            let s = if i as u16 == tt_move {
+                i32::MAX
+            } else if m.is_capture() {
+                1 << 28 | (m.captures() as i32) << 8 | promo << 4
+            } else if promo != 0 {
+                1 << 27
+            } else if killer_key(m) == killers[0] {
+                (1 << 26) + 2
+            } else if killer_key(m) == killers[1] {
+                (1 << 26) + 1
+            } else {
+                self.history[history_index::<B>(side, m)]
+            };
+            order.push((s, i as u16));
+        }
+        if (buf.moves.len()..legal).contains(&(tt_move as usize)) {
+            // The table move is a quiet move left out of a capture-only list. On the full list
+            // it would be picked first, trading places with the first capture, which would then
+            // lose every tie to the others: keep that order, so the search stays the same.
+            order.rotate_left(1);
+        }
+    }
+
+    /// The move loop: the first move with the full window, the others with a null window and
+    /// again with the full one when they beat alpha. Returns the best score and move index, or
+    /// `None` when the search was stopped.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_moves(
+        &mut self,
+        pos: &Position<B>,
+        depth: i32,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        irr: usize,
+        tt_move: u16,
+        mut best: Score,
+        pv_node: bool,
+        futile: Option<Score>,
+        buf: &mut Buffers<B>,
+    ) -> Option<(Score, u16)> {
+        // Late-move reductions apply from a nominal depth of three, after `lmr_moves` moves.
+        let reducing = self.options.lmr && depth >= 3;
+        let lmr_moves = self.options.lmr_moves as usize;
+        let side = pos.turn();
+        let child_depth = if depth > 0 { depth - 1 } else { 0 };
+        let mut best_idx = u16::MAX;
+        let mut searched = 0;
+        let order = &mut buf.order;
+        for n in 0..order.len() {
+            if n == 2 {
+                // Two moves did not refute: the rest are likely all searched, sorted once
+                // (best first, ties in generator order).
+                order[2..].sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+            } else if n < 2 {
+                // Pick the best-ordered move left (the moves stay in place; `order` names them).
+                let mut bi = n;
+                for j in n + 1..order.len() {
+                    if order[j].0 > order[bi].0 {
+                        bi = j;
+                    }
+                }
+                order.swap(n, bi);
+            }
+            let mv_index = order[n].1;
+            let mv = &buf.moves[mv_index as usize];
+            if depth <= 0 && !mv.is_capture() {
+                continue;
+            }
+            // A quiet move that is neither the table move, a killer nor a promotion (ordered below
+            // the killers).
+            let late = !mv.is_capture() && order[n].0 < 1 << 26;
+            if let Some(v) = futile {
+                if late && searched > 0 {
+                    // Not searched: its score is taken as at most the futility value.
+                    best = best.max(v);
+                    continue;
+                }
+            }
+            let r = if reducing && late && searched >= lmr_moves {
+                let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
+                    - pv_node as i32;
+                // Never into quiescence: a reduced child keeps a nominal depth of one.
+                r.clamp(0, child_depth - 1)
+            } else {
+                0
+            };
+            let child = self.rules.play(pos, mv);
+            let ch = self.keys.with_runs(buf.hashes[mv_index as usize], &child);
+            let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
+                self.path.len()
+            } else {
+                irr
+            };
+            self.path.push(ch);
+            let mut score;
+            if searched == 0 {
+                score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+            } else {
+                score = -self.node(
+                    &child,
+                    ch,
+                    child_depth - r,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                    child_irr,
+                );
+                if r > 0 && score > alpha && !self.stop {
+                    // A reduced move beat alpha: the full depth decides.
+                    score = -self.node(
+                        &child,
+                        ch,
+                        child_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                        child_irr,
+                    );
+                }
+                if score > alpha && score < beta && !self.stop {
+                    score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+                }
+            }
+            self.path.pop();
+            searched += 1;
+            if self.stop {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_idx = mv_index;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        // A principal-variation node: its line may reach the root. (A
+                        // zero-window node's line never does: it fails high or low.)
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        let line = &mut head[ply];
+                        line.clear();
+                        line.push(*mv);
+                        line.extend_from_slice(&tail[0]);
+                    }
+                    if alpha >= beta {
+                        self.stats.cutoffs += 1;
+                        self.stats.first_cutoffs += (searched == 1) as u64;
+                        self.stats.tt_quiet_cuts +=
+                            (searched == 1 && depth > 0 && mv_index == tt_move && !mv.is_capture())
+                                as u64;
+                        if !mv.is_capture() && depth > 0 {
+                            let h = &mut self.history[history_index::<B>(side, mv)];
+                            *h = (*h + depth * depth).min(1 << 26);
+                            if mv.kind_after == mv.kind_before {
+                                let k = &mut self.killers[ply];
+                                let key = killer_key(mv);
+                                if k[0] != key {
+                                    k[1] = k[0];
+                                    k[0] = key;
+                                }
+                            }
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_idx))
+    }
+}

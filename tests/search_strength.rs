@@ -1,0 +1,121 @@
+//! The search's named options: the preset `8d59e68` is that commit's engine node for node (its
+//! node counts at fixed depth, recorded from that commit's `damelab analyse VARIANT --depth N`),
+//! every option is settable by name and refuses bad values, and the new engine still finds what
+//! the old one found.
+
+use damelab::notation::parse_fen;
+use damelab::search::options::Options;
+use damelab::search::{Limits, Searcher};
+use damelab::{Rules, Variant};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn rules(name: &str) -> Arc<Rules> {
+    Variant::load(name).expect("bundled variant").rules
+}
+
+fn depth(d: u32) -> Limits {
+    Limits {
+        depth: Some(d),
+        ..Limits::default()
+    }
+}
+
+fn preset() -> Options {
+    let mut o = Options::default();
+    o.set("preset", "8d59e68").expect("known preset");
+    o
+}
+
+fn nodes(variant: &str, fen: Option<&str>, d: u32, options: Options) -> u64 {
+    let r = rules(variant);
+    let pos = match fen {
+        Some(f) => parse_fen(&r, f).expect("valid FEN"),
+        None => r.start,
+    };
+    // The table size of `damelab analyse` (64 MiB): the figures below were taken with it.
+    let mut s = Searcher::new(r, 64);
+    s.set_options(options);
+    s.search(&pos, &[], depth(d), &mut |_| {}).nodes
+}
+
+/// `damelab analyse VARIANT --depth N` at commit 8d59e68, from the start position.
+const TODAY: &[(&str, u32, u64)] = &[
+    ("dameo", 5, 125_936),
+    ("turkish", 8, 59_815),
+    ("international", 8, 25_355),
+    ("english", 9, 24_307),
+    ("damone", 8, 24_374),
+    ("frisian", 7, 17_826),
+    ("big-dameo-4", 4, 24_863),
+];
+
+#[test]
+fn the_preset_is_the_engine_of_8d59e68_node_for_node() {
+    for &(v, d, n) in TODAY {
+        assert_eq!(nodes(v, None, d, preset()), n, "{v} depth {d}");
+    }
+}
+
+#[test]
+fn the_preset_turns_every_new_switch_off() {
+    let p = preset();
+    assert!(!p.lmr && !p.futility && !p.single_reply);
+    assert_eq!(p.soft_time, 100);
+    let mut o = p.clone();
+    o.set("preset", "default").unwrap();
+    assert_eq!(o, Options::default());
+}
+
+#[test]
+fn every_option_is_set_by_name_and_bad_values_are_refused() {
+    let mut o = Options::default();
+    for (name, _) in Options::NAMES {
+        let value = match *name {
+            "preset" => "8d59e68",
+            "lmr" | "futility" | "single_reply" => "false",
+            "soft_time" => "50",
+            _ => "100",
+        };
+        o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let e = o.set(name, "banana").unwrap_err();
+        assert!(
+            e.contains(&format!("`{name}`")) || e.contains("`banana`"),
+            "{e}"
+        );
+    }
+    let e = o.set("nullmove", "true").unwrap_err();
+    assert!(e.contains("`nullmove`") && e.contains("`lmr`"), "{e}");
+    assert!(o.set("lmr_moves", "65").is_err());
+    assert!(o.set("soft_time", "5").is_err());
+}
+
+#[test]
+fn the_reductions_search_fewer_nodes_to_the_same_depth() {
+    for v in ["international", "turkish", "dameo"] {
+        let d = if v == "dameo" { 5 } else { 8 };
+        let old = nodes(v, None, d, preset());
+        let new = nodes(v, None, d, Options::default());
+        assert!(new < old, "{v}: {new} nodes with reductions, {old} without");
+    }
+}
+
+#[test]
+fn a_single_legal_move_is_answered_without_spending_the_time() {
+    // White must take: one capture, the only legal move.
+    let r = rules("turkish");
+    let pos = parse_fen(&r, "W:Wd4:Bd5,a8").expect("valid FEN");
+    let mut s = Searcher::new(r, 4);
+    let t = std::time::Instant::now();
+    let res = s.search(
+        &pos,
+        &[],
+        Limits {
+            time: Some(Duration::from_secs(5)),
+            ..Limits::default()
+        },
+        &mut |_| {},
+    );
+    assert!(res.best.is_some_and(|m| m.is_capture()));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
