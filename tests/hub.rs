@@ -202,20 +202,26 @@ fn match_plays_damelab_against_itself_through_the_protocol() {
 }
 
 /// A fake engine: a shell script that introduces itself and then does `then` on `go`.
-fn fake(then: &str) -> String {
+fn fake(tag: &str, then: &str) -> String {
     let script = format!(
-        "while read l; do case \"$l\" in hub) echo wait;; init) echo ready;; go*) {then};; quit) exit 0;; esac; done"
+        "while read l; do case \"$l\" in hub) echo wait;; init) echo ready;; go*) {then};; quit) exit 0;; esac; done\n"
     );
-    format!("cmd=\"sh -c '{script}'\"")
+    let path = temp(&format!("{tag}.sh"));
+    std::fs::write(&path, script).unwrap();
+    format!("cmd=\"sh {}\"", path.display())
 }
 
 #[test]
 fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
     let cases = [
-        ("crash", fake("exit 3"), "crashed"),
-        ("garbage", fake("echo done"), "protocol error"),
-        ("illegal", fake("echo done move=1-50"), "illegal move"),
-        ("hang", fake("sleep 5"), "time forfeit"),
+        ("crash", fake("crash", "exit 3"), "crashed"),
+        ("garbage", fake("garbage", "echo done"), "protocol error"),
+        (
+            "illegal",
+            fake("illegal", "echo done move=1-50"),
+            "illegal move",
+        ),
+        ("hang", fake("hang", "sleep 5"), "time forfeit"),
     ];
     for (tag, cmd, want) in cases {
         let bad = format!("name=bad movetime=0.05 margin=0.3 {cmd}");

@@ -96,7 +96,7 @@ fn a_seeded_match_is_reproducible_and_its_pdn_replays() {
     assert!(out1.contains("deep vs nodes: 6 games"), "{out1}");
     // Scores and depths as comments, the variant named.
     assert!(pdn1.contains("[Variant \"dameo\"]"), "{pdn1}");
-    assert!(pdn1.contains("/3 "), "depth-3 comments: {pdn1}");
+    assert!(pdn1.contains("/3}"), "depth-3 comments: {pdn1}");
     // damelab replay reads every game back.
     let pdn = temp("a.pdn");
     let o = damelab(&["replay", pdn.to_str().unwrap()]);
@@ -236,4 +236,62 @@ fn openings_come_from_a_file_and_are_played_both_ways() {
     ]);
     assert_eq!(o.status.code(), Some(1));
     assert!(text(&o).1.contains("line 1"), "{}", text(&o).1);
+}
+
+/// Ctrl-C (SIGINT) stops the match: every finished game stays in the PDN, the standings so far are
+/// printed, the exit status is 1.
+#[cfg(unix)]
+#[test]
+fn an_interrupted_match_keeps_its_finished_games() {
+    use std::time::{Duration, Instant};
+    let pdn = temp("interrupted.pdn");
+    let child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args([
+            "match",
+            "dameo",
+            "--engine",
+            "name=a depth=2",
+            "--engine",
+            "name=b depth=2",
+            "--each",
+            "hash=1",
+            "--games",
+            "100000",
+            "--no-tables",
+            "--max-plies",
+            "60",
+            "--pdn",
+            pdn.to_str().unwrap(),
+        ])
+        .env("NO_COLOR", "1")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait for a few finished games.
+    let t = Instant::now();
+    while t.elapsed() < Duration::from_secs(30) {
+        let n = std::fs::read_to_string(&pdn)
+            .map(|s| s.matches("[Event").count())
+            .unwrap_or(0);
+        if n >= 3 {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(ok.success());
+    let o = child.wait_with_output().unwrap();
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(err.contains("interrupted after"), "{err}");
+    let games = std::fs::read_to_string(&pdn)
+        .unwrap()
+        .matches("[Event")
+        .count();
+    assert!(games >= 3, "{games} games in the PDN");
+    assert!(out.contains(&format!("a vs b: {games} games")), "{out}");
 }

@@ -170,19 +170,20 @@ pub fn standings(
         let mine: Vec<&GameRecord> = games.iter().filter(|g| g.pairing == p).collect();
         let mut t = Tally::default();
         for g in &mine {
-            match g.points_of(a) {
-                x if x == 1.0 => t.wins += 1,
-                x if x == 0.0 => t.losses += 1,
-                _ => t.draws += 1,
+            match g.winner.map(|w| g.engines[w] == a) {
+                Some(true) => t.wins += 1,
+                Some(false) => t.losses += 1,
+                None => t.draws += 1,
             }
         }
         // Pairs: games 2k and 2k+1 of the pairing, both finished.
-        for g in &mine {
-            if g.round % 2 == 0 {
-                if let Some(h) = mine.iter().find(|h| h.round == g.round + 1) {
-                    let pts = g.points_of(a) + h.points_of(a);
-                    t.pairs[(pts * 2.0).round() as usize] += 1;
-                }
+        let mut first: std::collections::HashMap<u64, f64> = std::collections::HashMap::new();
+        for g in mine.iter().filter(|g| g.round.is_multiple_of(2)) {
+            first.insert(g.round, g.points_of(a));
+        }
+        for h in mine.iter().filter(|g| !g.round.is_multiple_of(2)) {
+            if let Some(p) = first.get(&(h.round - 1)) {
+                t.pairs[((p + h.points_of(a)) * 2.0).round() as usize] += 1;
             }
         }
         let llr = sprt.map(|s| s.llr(&t));
@@ -437,7 +438,12 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             }
             bar.set_message(msg);
         }
-        match st.first().and_then(|s| s.verdict) {
+        // The test is read only between pairs of games (pentanomial), as fishtest does.
+        match st
+            .first()
+            .filter(|s| s.tally.all_paired())
+            .and_then(|s| s.verdict)
+        {
             Some(Verdict::H0 | Verdict::H1) => Control::Stop,
             _ => Control::Continue,
         }

@@ -182,7 +182,11 @@ pub fn play_game(
     abort: &AtomicBool,
 ) -> Option<GameRecord> {
     let (a, b) = pairings(cfg.engines.len())[job.pairing];
-    let engines = if job.round % 2 == 0 { [a, b] } else { [b, a] };
+    let engines = if job.round.is_multiple_of(2) {
+        [a, b]
+    } else {
+        [b, a]
+    };
     let opening = opening_of(cfg, job.round);
     let mut game = opening.game(&cfg.rules);
     let mut comments: Vec<(usize, String)> = Vec::new();
@@ -193,16 +197,16 @@ pub fn play_game(
     });
     let name = |side: usize| cfg.engines[engines[side]].name.clone();
     let mut end: Option<End> = None;
-    for side in 0..2 {
+    for (side, &e) in engines.iter().enumerate() {
         if end.is_some() {
             break;
         }
-        let started = seat.get(cfg, engines[side]).and_then(|p| p.new_game());
+        let started = seat.get(cfg, e).and_then(|p| p.new_game());
         if let Err(f) = started {
             if f == Fault::Abandoned || crate::interrupt::requested() {
                 return None;
             }
-            seat.drop_player(engines[side]);
+            seat.drop_player(e);
             end = Some(End {
                 winner: Some(1 - side),
                 reason: format!("{} {}", name(side), f.reason()),
