@@ -295,3 +295,54 @@ fn an_interrupted_match_keeps_its_finished_games() {
     assert!(games >= 3, "{games} games in the PDN");
     assert!(out.contains(&format!("a vs b: {games} games")), "{out}");
 }
+
+#[test]
+fn endgame_tables_adjudicate() {
+    let dir = temp("tables");
+    let o = damelab(&[
+        "endgame",
+        "english",
+        "KK v K",
+        "--cache",
+        dir.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o).1);
+    let fens = temp("kk-k.fen");
+    std::fs::write(&fens, "W:WK29,K30:BK4\n").unwrap();
+    let json = temp("tables.json");
+    let o = damelab(&[
+        "match",
+        "english",
+        "--engine",
+        "name=a depth=2",
+        "--engine",
+        "name=b depth=2",
+        "--games",
+        "2",
+        "--openings",
+        fens.to_str().unwrap(),
+        "--tables",
+        dir.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("endgame tables"), "{out}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    for g in j["games"].as_array().unwrap() {
+        assert!(
+            g["reason"]
+                .as_str()
+                .unwrap()
+                .contains("adjudicated by the endgame tables"),
+            "{g}"
+        );
+        // White wins; in English draughts Black moves first, so the result reads 0-1.
+        assert_eq!(g["result"], "0-1");
+    }
+    // Each engine had the winning side once.
+    assert_eq!(j["standings"][0]["tally"]["wins"], 1);
+    assert_eq!(j["standings"][0]["tally"]["losses"], 1);
+}
