@@ -201,6 +201,7 @@ fn match_plays_damelab_against_itself_through_the_protocol() {
     }
 }
 
+#[cfg(unix)]
 /// A fake engine: a shell script that introduces itself and then does `then` on `go`.
 fn fake(tag: &str, then: &str) -> String {
     let script = format!(
@@ -211,6 +212,8 @@ fn fake(tag: &str, then: &str) -> String {
     format!("cmd=\"sh {}\"", path.display())
 }
 
+/// Fake engines are shell scripts: Unix only.
+#[cfg(unix)]
 #[test]
 fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
     let cases = [

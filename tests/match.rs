@@ -154,6 +154,15 @@ fn absurd_settings_are_refused() {
             "unknown search option `nonsense`",
         ),
         (&["--sprt", "elo0=5", "elo1=0"], "elo0 < elo1"),
+        (
+            &["--json", "/nonexistent-dir/m.json"],
+            "cannot write `/nonexistent-dir/m.json`",
+        ),
+        (&["--each", "hash=0"], "`hash=0` is out of range"),
+        (
+            &["--each", "cmd=\"x y\" nodes=5"],
+            "the Hub protocol has no node",
+        ),
     ];
     for (extra, want) in cases {
         let mut args = vec![
@@ -345,4 +354,42 @@ fn endgame_tables_adjudicate() {
     // Each engine had the winning side once.
     assert_eq!(j["standings"][0]["tally"]["wins"], 1);
     assert_eq!(j["standings"][0]["tally"]["losses"], 1);
+}
+
+#[test]
+fn agreed_scores_adjudicate() {
+    let json = temp("adj.json");
+    let o = damelab(&[
+        "match",
+        "dameo",
+        "--engine",
+        "name=a depth=3",
+        "--engine",
+        "name=b depth=1",
+        "--games",
+        "4",
+        "--no-tables",
+        "--adjudicate-score",
+        "2",
+        "--adjudicate-plies",
+        "4",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let adjudicated = j["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| {
+            g["reason"]
+                .as_str()
+                .unwrap()
+                .starts_with("adjudicated: both engines scored +2.00")
+        })
+        .count();
+    assert!(adjudicated > 0, "{}", j["games"]);
 }

@@ -202,6 +202,8 @@ pub fn standings(
 
 fn elo_text(e: &Estimate) -> String {
     let f = |x: f64| {
+        // No `-0.0`.
+        let x = if x == 0.0 { 0.0 } else { x };
         if x.is_finite() {
             format!("{x:+.1}")
         } else if x > 0.0 {
@@ -501,12 +503,25 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     Ok(())
 }
 
+/// Check before any game that a file can be written there (nothing is left behind).
 fn check_writable(path: &Path) -> Result<(), Diag> {
+    let help = "give a path in a folder you can write to";
     if path.is_dir() {
         return Err(bad(
             format!("cannot write `{}`: it is a folder", path.display()),
             "give a file path",
         ));
     }
-    Ok(())
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".into());
+    let probe = path.with_file_name(format!(".{name}.probe{}", std::process::id()));
+    match std::fs::File::create(&probe) {
+        Ok(_) => {
+            let _ = std::fs::remove_file(&probe);
+            Ok(())
+        }
+        Err(e) => Err(bad(format!("cannot write `{}`: {e}", path.display()), help)),
+    }
 }

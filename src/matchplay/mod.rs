@@ -370,7 +370,7 @@ pub fn play_game(
     }
     let end = end.expect("the loop ends only with an end");
     let token = result_token(&cfg.rules, end.winner);
-    let mut tags: Vec<(String, String)> = vec![
+    let tags: Vec<(String, String)> = vec![
         ("Event".into(), "damelab match".into()),
         ("Round".into(), format!("{}", job.index + 1)),
         ("White".into(), name(0)),
@@ -378,9 +378,6 @@ pub fn play_game(
         ("Variant".into(), cfg.variant.clone()),
         ("Termination".into(), end.reason.clone()),
     ];
-    if cfg.rules.spec.sides[0].name != "white" {
-        tags.push(("WhiteSide".into(), cfg.rules.spec.sides[0].name.clone()));
-    }
     let mut all_comments = comments;
     all_comments.push((game.moves().len(), end.reason.clone()));
     let pdn = crate::pdn::write_game(&game, &tags, &all_comments, Some(token));
