@@ -42,6 +42,7 @@ pub struct MatchArgs {
     /// Without --openings: this many seeded random plies from the start make each opening.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
+    /// Seed of the random openings (with node or depth limits, the same seed plays the same games).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Games played at once (each game has its own engines).
