@@ -9,9 +9,11 @@ pub mod fsio;
 #[doc(hidden)]
 pub mod fuzzing;
 pub mod game;
+pub mod hub;
 pub mod interrupt;
 pub mod lang;
 pub mod limits;
+pub mod matchplay;
 pub mod notation;
 pub mod pdn;
 pub mod search;

@@ -174,6 +174,15 @@ enum Command {
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(damelab::selfplay::cli::SelfplayArgs),
+    /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
+    /// an SPRT stop, every game as PDN.
+    Match(damelab::matchplay::cli::MatchArgs),
+    /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.x) for GUIs and match managers.
+    Hub {
+        /// A bundled variant's name or a path to a rules file (default: the embedded default;
+        /// the `variant` parameter changes it before `init`).
+        variant: Option<String>,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -289,6 +298,12 @@ fn run() -> ExitCode {
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => damelab::search::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
+        Some(Command::Match(a)) => damelab::matchplay::cli::run_match(&a, &mut |l| outln!("{l}")),
+        Some(Command::Hub { variant }) => damelab::hub::engine::run(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+        ),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -26,7 +26,8 @@ impl VariantCache {
 }
 
 /// The variant a game is played in: its `GameType` tag, else its [`RULES_TAG`] tag (written by
-/// `save` for variants without a `GameType`), else `default`, else a guess from its squares.
+/// `save` for variants without a `GameType`), else its `Variant` tag (a bundled name or a rules
+/// file, as `damelab match` writes it), else `default`, else a guess from its squares.
 pub fn variant_for(
     game: &PdnGame,
     default: Option<&str>,
@@ -50,6 +51,10 @@ pub fn variant_and_note(
         (None, Some(r), _) => {
             let v = rules_variant(r, cache)?;
             return Ok(v);
+        }
+        (None, None, _) if game.tag("Variant").is_some_and(|v| !v.trim().is_empty()) => {
+            let named = game.tag("Variant").unwrap_or_default();
+            (named.trim().to_string(), None, None)
         }
         (None, None, Some(d)) => (d.to_string(), None, None),
         (None, None, None) => {

@@ -11,6 +11,7 @@
 //! live in per-ply buffers owned by the [`Searcher`].
 
 pub mod cli;
+pub mod clock;
 pub mod eval;
 mod node;
 pub mod options;
