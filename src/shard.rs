@@ -90,8 +90,8 @@ pub enum ShardError {
          array job) and {K8S_INDEX} (a Kubernetes indexed job){slurm_job}"
     )]
     #[diagnostic(help(
-        "run it from `sbatch --array=0-N` (one task per shard) or a Kubernetes Job with \
-         `completionMode: Indexed`, or give the shard yourself: `--shard K/N`"
+        "run it as a task of a Slurm array job (`sbatch --array=0-31` for 32 shards) or of a \
+         Kubernetes Job with `completionMode: Indexed`, or give the shard yourself: `--shard K/N`"
     ))]
     NoScheduler { slurm_job: String },
     #[error("{name} is `{value}`, not a number")]
@@ -106,8 +106,8 @@ pub enum ShardError {
         "the Slurm array is not a range: task {id} of {count} tasks from {min} to {max} step {step}"
     )]
     #[diagnostic(help(
-        "submit the shards as one range (`--array=0-N`, a step is fine); to run some shards \
-         again, give each `--shard K/N`"
+        "submit the shards as one range (`--array=0-31` for 32 shards; a step is fine); to run \
+         some shards again, give each `--shard K/N`"
     ))]
     SlurmIrregular {
         id: u64,
