@@ -18,6 +18,7 @@ pub mod notation;
 pub mod pdn;
 pub mod search;
 pub mod selfplay;
+pub mod shard;
 pub mod spec;
 mod spec_serde;
 pub mod util;

@@ -35,6 +35,7 @@ mod robust_findings;
 mod robust_input;
 mod rules_errors;
 mod rules_warnings;
+mod scale;
 mod search;
 mod search_strength;
 mod selfplay_cli;

@@ -5,6 +5,7 @@ use damelab::engine::{GenOptions, Move, Position};
 use damelab::notation::{move_to_string, parse_fen};
 use damelab::search::{Limits, Searcher, WIN};
 use damelab::selfplay::{self, cli::merge_files, RunFile, Settings};
+use damelab::shard::{Shard, ShardSet};
 use damelab::{Rules, Variant};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;
@@ -180,16 +181,8 @@ fn play(variant: &str, s: &Settings, shard: Option<(u64, u64)>, threads: usize) 
     let games = selfplay::run(&r, s, &idx, threads, &|| {})
         .expect("threads")
         .expect("not interrupted");
-    RunFile {
-        format: selfplay::FORMAT.into(),
-        version: selfplay::VERSION,
-        settings: s.clone(),
-        shards: shard
-            .map(|(k, n)| vec![format!("{k}/{n}")])
-            .unwrap_or_default(),
-        report: selfplay::Report::from_games(&r, &games),
-        games,
-    }
+    let shards = shard.map_or_else(ShardSet::whole, |(k, n)| ShardSet::of(Shard { k, n }));
+    RunFile::new(&r, s.clone(), shards, games)
 }
 
 #[test]

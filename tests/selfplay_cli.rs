@@ -66,7 +66,7 @@ fn selfplay_writes_json_and_svg_and_merge_reads_them() {
     // Another version is refused.
     let other = scratch("other.json");
     let body =
-        text(&std::fs::read(&json).unwrap()).replacen("\"version\": 1", "\"version\": 99", 1);
+        text(&std::fs::read(&json).unwrap()).replacen("\"version\": 2", "\"version\": 99", 1);
     std::fs::write(&other, body).unwrap();
     fails(&["selfplay", "merge", other.to_str().unwrap()], "version");
     // A shard of another variant is refused.
@@ -88,7 +88,7 @@ fn selfplay_writes_json_and_svg_and_merge_reads_them() {
             json.to_str().unwrap(),
             eng.to_str().unwrap(),
         ],
-        "same settings",
+        "different settings",
     );
 }
 

@@ -1,8 +1,10 @@
 //! The `selfplay` command of the command line (argument parsing and output; the work is in
 //! [`super`]).
 
+use super::pdn::{merge_pdn, PdnInput};
 use super::{chart, fingerprint, shard_indices, Report, RunFile, Settings, FORMAT, VERSION};
 use crate::search::MAX_DEPTH;
+use crate::shard::{self, Shard, ShardSet, Stamp};
 use crate::{Rules, Variant};
 use miette::{miette, Report as Diag};
 use std::path::{Path, PathBuf};
@@ -26,7 +28,8 @@ pub struct SelfplayArgs {
 
 #[derive(clap::Subcommand, Debug)]
 pub enum MergeCommand {
-    /// Combine the JSON files of shards into one report (and one JSON with --json).
+    /// Combine the JSON files of shards into one report (and one JSON with --json); with --pdn,
+    /// their PDN files (given among the files, `*.pdn`) into one PDN file in game order.
     Merge {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -34,6 +37,12 @@ pub enum MergeCommand {
         json: Option<PathBuf>,
         #[arg(long)]
         svg: Option<PathBuf>,
+        /// Write the games of the PDN files given, in game order.
+        #[arg(long)]
+        pdn: Option<PathBuf>,
+        /// Merge even when shards are missing: the figures of the shards present, marked partial.
+        #[arg(long)]
+        partial: bool,
     },
     /// Draw the draw rate against search depth (random play as depth 0), one line per variant,
     /// from the JSON files of several runs.
@@ -72,13 +81,21 @@ pub struct RunArgs {
     /// Random plies at the start of each game, for varied openings.
     #[arg(long, default_value_t = 4)]
     pub opening_plies: u32,
-    /// Play only the K-th of N disjoint slices of the games (K from 1): `--shard 2/8`.
+    /// Play only the K-th of N disjoint slices of the games (K from 1): `--shard 2/8`; or
+    /// `--shard auto`: the shard of this task of a Slurm array job or Kubernetes indexed job.
     #[arg(long)]
     pub shard: Option<String>,
     /// The engines use the variant's endgame tables in this directory (as `damelab endgame
     /// --cache DIR` writes them): positions of their materials get their exact value.
     #[arg(long, conflicts_with = "random")]
     pub tables: Option<PathBuf>,
+    /// The number of shards for `--shard auto` where the scheduler does not say it (Kubernetes;
+    /// or the DAMELAB_SHARDS variable).
+    #[arg(long)]
+    pub shards: Option<u64>,
+    /// Write every game as PDN (the variant's tags, the run and game number, the result).
+    #[arg(long)]
+    pub pdn: Option<PathBuf>,
     /// Write the full figures and the per-game records as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
@@ -124,27 +141,33 @@ fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
     Ok(())
 }
 
-fn parse_shard(text: &str) -> Result<(u64, u64), Diag> {
-    let err = || {
-        bad(
-            format!("`{text}` is not a shard"),
-            "write K/N with 1 <= K <= N, e.g. `--shard 2/8`",
-        )
-    };
-    let (k, n) = text.split_once('/').ok_or_else(err)?;
-    let k: u64 = k.trim().parse().map_err(|_| err())?;
-    let n: u64 = n.trim().parse().map_err(|_| err())?;
-    if k == 0 || n == 0 || k > n {
-        return Err(err());
-    }
-    Ok((k, n))
+/// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
+fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
+    shard::resolve(a.shard.as_deref(), a.shards, &|name| {
+        std::env::var(name).ok()
+    })
+    .map_err(Diag::new)
 }
 
 /// `damelab selfplay`: play, or merge.
 pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     match (&args.merge, &args.run) {
-        (Some(MergeCommand::Merge { files, json, svg }), _) => {
-            merge(files, json.as_deref(), svg.as_deref(), out)
+        (
+            Some(MergeCommand::Merge {
+                files,
+                json,
+                svg,
+                pdn,
+                partial,
+            }),
+            _,
+        ) => {
+            let outputs = Outputs {
+                json: json.as_deref(),
+                svg: svg.as_deref(),
+                pdn: pdn.as_deref(),
+            };
+            merge(files, &outputs, *partial, out)
         }
         (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
         (None, Some(run)) => play(run, out),
@@ -199,9 +222,12 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             "give at least 1",
         ));
     }
-    let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let shard = resolve_shard(a)?;
     check_outputs(a.json.as_deref(), a.svg.as_deref())?;
-    check_play_memory(a.games, shard, threads, a.random, a.json.is_some())?;
+    if let Some(p) = &a.pdn {
+        check_writable(p)?;
+    }
+    check_play_memory(a.games, shard.map(|s| (s.k, s.n)), threads, a.random, a.json.is_some())?;
     let settings = Settings {
         variant: v.name().to_string(),
         rules_fingerprint: fingerprint(&v.rules),
@@ -217,7 +243,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         max_plies: a.max_plies,
         opening_plies: a.opening_plies,
     };
-    let indices = shard_indices(a.games, shard);
+    let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         indicatif::ProgressBar::new(indices.len() as u64)
     } else {
@@ -236,36 +262,33 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         }
         None => None,
     };
-    let games = super::run_with_tables(&v.rules, &settings, &indices, threads, probe, &|| {
+    let pdn = a.pdn.is_some();
+    let played = super::run_games(&v.rules, &settings, &indices, threads, pdn, probe, &|| {
         bar.inc(1)
     })
     .map_err(|e| bad(e, "give fewer threads"))?;
     bar.finish_and_clear();
-    let Some(games) = games else {
+    let Some(played) = played else {
         return Err(bad(
             "interrupted: no figures written".into(),
             "run again; each game is seeded, so the same games are played",
         ));
     };
-    let report = Report::from_games(&v.rules, &games);
     let secs = t.elapsed().as_secs_f64();
-    let file = RunFile {
-        format: FORMAT.into(),
-        version: VERSION,
-        settings,
-        shards: shard
-            .map(|(k, n)| vec![format!("{k}/{n}")])
-            .unwrap_or_default(),
-        report,
-        games,
-    };
+    let shards = shard.map_or_else(ShardSet::whole, ShardSet::of);
+    let file = RunFile::new(&v.rules, settings, shards, played.games);
     out(&header(&file));
     out(file.report.text().trim_end());
     out(&format!(
         "time             {secs:.1} s ({:.1} games/s, {threads} threads)",
         file.games.len() as f64 / secs.max(1e-9)
     ));
-    write_outputs(&file, a.json.as_deref(), a.svg.as_deref())
+    let outputs = Outputs {
+        json: a.json.as_deref(),
+        svg: a.svg.as_deref(),
+        pdn: a.pdn.as_deref(),
+    };
+    write_outputs(&file, &outputs, &played.pdn.concat())
 }
 
 fn header(f: &RunFile) -> String {
@@ -280,10 +303,12 @@ fn header(f: &RunFile) -> String {
             (None, None) => "engine".into(),
         }
     };
-    let shards = if f.shards.is_empty() {
+    let shards = if f.shards.is_whole() {
         String::new()
+    } else if f.shards.held.len() == 1 {
+        format!(", shard {}/{}", f.shards.held[0], f.shards.count)
     } else {
-        format!(", shards {}", f.shards.join(" "))
+        format!(", {} (partial)", f.shards)
     };
     format!(
         "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",
@@ -296,7 +321,19 @@ fn header(f: &RunFile) -> String {
     )
 }
 
-fn write_outputs(file: &RunFile, json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
+/// Where a run's or a merge's files go.
+struct Outputs<'a> {
+    json: Option<&'a Path>,
+    svg: Option<&'a Path>,
+    pdn: Option<&'a Path>,
+}
+
+/// Write the files asked for; `pdn` is the games' PDN text.
+fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
+    if let Some(p) = to.pdn {
+        write_atomic(p, pdn.as_bytes())?;
+    }
+    let (json, svg) = (to.json, to.svg);
     if let Some(p) = json {
         let text = serde_json::to_string_pretty(file)
             .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
@@ -389,24 +426,25 @@ fn check_play_memory(
     .map_err(Diag::new)
 }
 
-/// Merge run files: the same settings, disjoint games; the report is recomputed from the games.
+/// Merge run files: the same settings, disjoint shards; the report is recomputed from the games.
+/// The files are named by their place (`file 1`, …) in messages; see [`merge_named`].
 pub fn merge_files(files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
-    let first = &files[0];
-    let mut games = Vec::new();
-    let mut shards = Vec::new();
-    for f in files {
-        if f.settings != first.settings {
-            return Err(bad(
-                format!(
-                    "the files were not played with the same settings: {:?} differs from {:?}",
-                    f.settings, first.settings
-                ),
-                "merge only shards of one run (same variant, rules, games, depth, seed, caps)",
-            ));
-        }
-        games.extend(f.games.iter().cloned());
-        shards.extend(f.shards.iter().cloned());
-    }
+    let names: Vec<String> = (1..=files.len()).map(|i| format!("file {i}")).collect();
+    merge_named(&names, files, rules)
+}
+
+/// Merge run files named `names` (for messages): one format, build and settings, one split into
+/// shards, no shard twice (see [`shard::check_mergeable`]). A merge of every shard is the whole
+/// run (`1 of 1`, equal to the run played at once); a merge lacking shards says which it holds.
+pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
+    let Some(first) = files.first() else {
+        return Err(bad(
+            "no files to merge".into(),
+            "give the shards' JSON files",
+        ));
+    };
+    let held = shard::check_mergeable(&stamps(names, files)?).map_err(Diag::new)?;
+    let mut games: Vec<_> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
     games.sort_by_key(|g| g.i);
     if let Some(w) = games.windows(2).find(|w| w[0].i == w[1].i) {
         return Err(bad(
@@ -414,26 +452,77 @@ pub fn merge_files(files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
             "merge each shard once",
         ));
     }
-    let whole = games.len() as u64 == first.settings.games;
-    shards.sort();
-    Ok(RunFile {
-        format: FORMAT.into(),
-        version: VERSION,
-        settings: first.settings.clone(),
-        shards: if whole { Vec::new() } else { shards },
-        report: Report::from_games(rules, &games),
-        games,
-    })
+    let shards = if held.is_whole() {
+        ShardSet::whole()
+    } else {
+        held
+    };
+    Ok(RunFile::new(rules, first.settings.clone(), shards, games))
+}
+
+/// What [`shard::check_mergeable`] compares of each file.
+fn stamps<'a>(names: &'a [String], files: &'a [RunFile]) -> Result<Vec<Stamp<'a>>, Diag> {
+    names
+        .iter()
+        .zip(files)
+        .map(|(name, f)| {
+            let settings = serde_json::to_value(&f.settings)
+                .map_err(|e| bad(format!("cannot compare the settings: {e}"), ""))?;
+            Ok(Stamp {
+                name,
+                format: &f.format,
+                version: f.version,
+                damelab: &f.damelab,
+                settings,
+                shards: &f.shards,
+            })
+        })
+        .collect()
+}
+
+/// Whether a file given to `merge` is a PDN file (by its extension); the others are JSON.
+fn is_pdn(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
 }
 
 fn merge(
     paths: &[PathBuf],
-    json: Option<&Path>,
-    svg: Option<&Path>,
+    to: &Outputs,
+    partial: bool,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Diag> {
-    check_outputs(json, svg)?;
-    let files = paths
+    check_outputs(to.json, to.svg)?;
+    if let Some(p) = to.pdn {
+        check_writable(p)?;
+    }
+    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| is_pdn(p));
+    match (pdn_paths.is_empty(), to.pdn) {
+        (false, None) => {
+            return Err(bad(
+                format!(
+                    "`{}` is a PDN file but no --pdn was given",
+                    pdn_paths[0].display()
+                ),
+                "give --pdn FILE to merge the shards' PDN files into it",
+            ))
+        }
+        (true, Some(_)) => {
+            return Err(bad(
+                "--pdn needs the shards' PDN files".into(),
+                "give each shard's `--pdn` file among the files to merge",
+            ))
+        }
+        _ => {}
+    }
+    if json_paths.is_empty() {
+        return Err(bad(
+            "no JSON files to merge".into(),
+            "give the shards' `--json` files",
+        ));
+    }
+    let files = json_paths
         .iter()
         .map(|p| read_run(p))
         .collect::<Result<Vec<_>, _>>()?;
@@ -447,10 +536,38 @@ fn merge(
             "merge with the rules the games were played under",
         ));
     }
-    let merged = merge_files(&files, &v.rules)?;
+    let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
+    let merged = merge_named(&names, &files, &v.rules)?;
+    shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
+    let pdn = if to.pdn.is_some() {
+        let inputs = pdn_paths
+            .iter()
+            .map(|p| {
+                std::fs::read(p)
+                    .map(|text| PdnInput {
+                        name: p.display().to_string(),
+                        text,
+                    })
+                    .map_err(|e| {
+                        bad(
+                            format!("cannot read `{}`: {e}", p.display()),
+                            "give the PDN files written by `selfplay --pdn`",
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        merge_pdn(&inputs, &v.rules, &merged).map_err(|e| {
+            bad(
+                e,
+                "give the PDN file of every shard merged, as `selfplay --pdn` wrote it",
+            )
+        })?
+    } else {
+        String::new()
+    };
     out(&header(&merged));
     out(merged.report.text().trim_end());
-    write_outputs(&merged, json, svg)
+    write_outputs(&merged, to, &pdn)
 }
 
 fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {

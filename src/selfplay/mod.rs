@@ -5,11 +5,13 @@
 
 pub mod chart;
 pub mod cli;
+pub mod pdn;
 pub mod playout;
 mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 use crate::search::{zobrist::splitmix, Limits, Probe, Searcher};
+use crate::shard::{Shard, ShardSet};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -17,7 +19,7 @@ use std::sync::Arc;
 
 /// The name and version of the JSON format; `merge` refuses any other.
 pub const FORMAT: &str = "damelab-selfplay";
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 /// Transposition table per engine in self-play (cleared before each game).
 pub const TT_MIB: usize = 4;
 
@@ -106,6 +108,22 @@ pub fn play_game<B: BitSet>(
     index: u64,
     buf: &mut Vec<Move<B>>,
 ) -> GameRecord {
+    play_game_into(rules, settings, engine, index, buf, None)
+}
+
+/// [`play_game`], and the moves played pushed onto `moves` when given (cleared first; for the
+/// PDN of the game).
+pub fn play_game_into<B: BitSet>(
+    rules: &Rules<B>,
+    settings: &Settings,
+    engine: Option<&mut Searcher<B>>,
+    index: u64,
+    buf: &mut Vec<Move<B>>,
+    mut moves: Option<&mut Vec<Move<B>>>,
+) -> GameRecord {
+    if let Some(m) = moves.as_deref_mut() {
+        m.clear();
+    }
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let mut engine = engine;
     if let Some(e) = engine.as_deref_mut() {
@@ -194,6 +212,9 @@ pub fn play_game<B: BitSet>(
             _ => playout::nth(rules, &pos, buf, rng.random_range(0..n)),
         };
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
+        if let Some(m) = moves.as_deref_mut() {
+            m.push(mv);
+        }
         let next = rules.play(&pos, &mv);
         if hashing {
             let nh = keys.after(&pos, hash, &mv, &next);
@@ -435,11 +456,33 @@ impl Report {
 pub struct RunFile {
     pub format: String,
     pub version: u32,
+    /// The version of damelab that played the games: shards of different builds are not merged.
+    pub damelab: String,
     pub settings: Settings,
-    /// The shards this file holds, as `K/N` strings (empty for a whole run).
-    pub shards: Vec<String>,
+    /// The shards this file holds: `1 of 1` for a whole run, played at once or merged.
+    pub shards: ShardSet,
     pub report: Report,
     pub games: Vec<GameRecord>,
+}
+
+impl RunFile {
+    /// A file of this format, version and build; the report is computed from `games`.
+    pub fn new(
+        rules: &Rules,
+        settings: Settings,
+        shards: ShardSet,
+        games: Vec<GameRecord>,
+    ) -> Self {
+        RunFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            damelab: crate::shard::DAMELAB_VERSION.into(),
+            settings,
+            shards,
+            report: Report::from_games(rules, &games),
+            games,
+        }
+    }
 }
 
 /// A fingerprint of compiled rules: FNV-1a of their JSON form, hex.
@@ -457,7 +500,7 @@ pub fn fingerprint(rules: &Rules) -> String {
 pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> Vec<u64> {
     match shard {
         None => (0..games).collect(),
-        Some((k, n)) => (0..games).filter(|i| i % n == k - 1).collect(),
+        Some((k, n)) => Shard { k, n }.items(games).collect(),
     }
 }
 
@@ -483,35 +526,60 @@ pub fn run_with_tables(
     probe: Option<Probe>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
+    Ok(run_games(rules, settings, indices, threads, false, probe, progress)?.map(|p| p.games))
+}
+
+/// What [`run_games`] played: the records, and each game's PDN text when asked for.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Played {
+    pub games: Vec<GameRecord>,
+    /// Empty unless PDN was asked for; else one text per record, in the same order.
+    pub pdn: Vec<String>,
+}
+
+/// [`run`], with each game written as PDN when `pdn` (see [`pdn::game_text`]).
+pub fn run_games(
+    rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    pdn: bool,
+    probe: Option<Probe>,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Played>, String> {
     // The oracle reads wide positions; the games are played in the narrowest width that fits.
     fn narrowed<C: BitSet>(p: &Option<Probe>) -> Option<Probe<C>> {
         p.clone()
             .map(|p| -> Probe<C> { Arc::new(move |pos: &Position<C>| p(&pos.to_width())) })
     }
     if let Some(n) = &rules.narrow {
-        run_width(n, settings, indices, threads, narrowed(&probe), progress)
+        let probe = narrowed(&probe);
+        run_width(n, rules, settings, indices, threads, pdn, probe, progress)
     } else if let Some(m) = &rules.mid {
-        run_width(m, settings, indices, threads, narrowed(&probe), progress)
+        let probe = narrowed(&probe);
+        run_width(m, rules, settings, indices, threads, pdn, probe, progress)
     } else {
-        run_width(rules, settings, indices, threads, probe, progress)
+        run_width(rules, rules, settings, indices, threads, pdn, probe, progress)
     }
 }
 
-/// [`run`] in one bit-set width.
+/// [`run_games`] in one bit-set width; `wide` is the same rules in the usual width, for PDN.
 fn run_width<B: BitSet>(
     rules: &Arc<Rules<B>>,
+    wide: &Arc<Rules>,
     settings: &Settings,
     indices: &[u64],
     threads: usize,
+    pdn: bool,
     probe: Option<Probe<B>>,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameRecord>>, String> {
+) -> Result<Option<Played>, String> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
-    let games: Vec<Option<GameRecord>> = pool.install(|| {
+    let games: Vec<Option<(GameRecord, Option<String>)>> = pool.install(|| {
         indices
             .par_iter()
             .map_init(
@@ -521,15 +589,18 @@ fn run_width<B: BitSet>(
                         e.set_probe(probe.clone());
                         e
                     });
-                    (engine, Vec::with_capacity(128))
+                    let moves: Vec<Move<B>> = Vec::with_capacity(if pdn { 512 } else { 0 });
+                    (engine, Vec::with_capacity(128), moves)
                 },
-                |(engine, buf), &i| {
+                |(engine, buf, moves), &i| {
                     if crate::interrupt::requested() {
                         return None;
                     }
-                    let g = play_game(rules, settings, engine.as_mut(), i, buf);
+                    let record = pdn.then_some(&mut *moves);
+                    let g = play_game_into(rules, settings, engine.as_mut(), i, buf, record);
+                    let text = pdn.then(|| pdn::game_text(wide, settings, &g, moves));
                     progress();
-                    Some(g)
+                    Some((g, text))
                 },
             )
             .collect()
@@ -537,5 +608,10 @@ fn run_width<B: BitSet>(
     if games.iter().any(Option::is_none) {
         return Ok(None);
     }
-    Ok(Some(games.into_iter().flatten().collect()))
+    let mut played = Played::default();
+    for (g, text) in games.into_iter().flatten() {
+        played.games.push(g);
+        played.pdn.extend(text);
+    }
+    Ok(Some(played))
 }

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# The Slurm array-job test: on a single-node cluster on this machine (local-cluster.sh), submit a
+# small self-play run as an array job of four shards with the merge job after it
+# (selfplay-array.sh), wait for both (bounded), and compare the merged JSON and PDN with the same
+# run played in one go, field by field. Then merge three of the four shards and expect the missing
+# one named and a non-zero exit. Exits non-zero on any difference, failure or time-out.
+#
+#   scripts/slurm/test-array.sh [path/to/damelab]   (default target/release/damelab)
+#
+# Installs Debian's slurm-wlm and munge when they are missing (as root). Takes about a minute.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+root=$(pwd)
+BIN=$(realpath "${1:-target/release/damelab}")
+[ -x "$BIN" ] || {
+  echo "test-array: no binary at $BIN: run \`cargo build --release\` first" >&2
+  exit 1
+}
+# The whole test, waits included, in seconds.
+LIMIT=${DAMELAB_SLURM_TEST_LIMIT:-300}
+start=$SECONDS
+
+if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
+  echo "test-array: installing slurm-wlm and munge"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq slurm-wlm munge >/dev/null
+fi
+
+work=$(mktemp -d /tmp/damelab-slurm-test.XXXXXX)
+export DAMELAB_SLURM_DIR=$work/cluster
+cleanup() {
+  local rc=$?
+  if [ $rc -ne 0 ] && [ -d "$DAMELAB_SLURM_DIR/log" ]; then
+    echo "--- cluster logs (last lines)" >&2
+    tail -n 15 "$DAMELAB_SLURM_DIR"/log/*.log >&2 || true
+    for f in "$work"/run/*.log; do
+      [ -f "$f" ] && { echo "--- $f" >&2; tail -n 15 "$f" >&2; }
+    done
+  fi
+  bash "$root/scripts/slurm/local-cluster.sh" stop || true
+  rm -rf "$work"
+  exit $rc
+}
+trap cleanup EXIT
+bash scripts/slurm/local-cluster.sh start
+export SLURM_CONF=$DAMELAB_SLURM_DIR/slurm.conf
+
+# A small run: English at depth 3, 24 games, two of them through each code path that matters
+# (wins, draws by repetition, the length cap at 120 plies).
+args=(english --games 24 --depth 3 --seed 11 --max-plies 120)
+
+ids=$(DAMELAB=$BIN bash scripts/slurm/selfplay-array.sh "$work/run" 4 "${args[@]}" | tail -n 1)
+array=$(sed -n 's/^array=\([0-9]*\) merge=.*/\1/p' <<<"$ids")
+merge=$(sed -n 's/^array=[0-9]* merge=\([0-9]*\)$/\1/p' <<<"$ids")
+[ -n "$array" ] && [ -n "$merge" ] || {
+  echo "test-array: no job ids from selfplay-array.sh: \`$ids\`" >&2
+  exit 1
+}
+echo "test-array: array job $array, merge job $merge"
+
+# Meanwhile, the same run in one go (outside Slurm: --shard is not given).
+"$BIN" selfplay "${args[@]}" --threads 1 --json "$work/whole.json" --pdn "$work/whole.pdn" \
+  >"$work/whole.txt"
+
+# Wait until the merge job has left the queue (it runs after every shard has ended).
+while [ -n "$(squeue -h -j "$merge" -o %i 2>/dev/null)" ]; do
+  if [ $((SECONDS - start)) -ge "$LIMIT" ]; then
+    echo "test-array: the jobs did not finish within ${LIMIT}s" >&2
+    squeue >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+
+# Every array task and the merge completed with exit code 0.
+states=$(scontrol -o show job "$array" | sed -n 's/.*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2/p')
+mstate=$(scontrol -o show job "$merge" | sed -n 's/.*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2/p')
+echo "test-array: array tasks: $(tr '\n' ',' <<<"$states") merge: $mstate"
+[ "$(grep -c '^COMPLETED 0:0$' <<<"$states")" = 4 ] || {
+  echo "test-array: not every array task completed" >&2
+  exit 1
+}
+[ "$mstate" = "COMPLETED 0:0" ] || {
+  echo "test-array: the merge job did not complete" >&2
+  exit 1
+}
+
+# Each task found its own shard from Slurm's variables.
+for id in 0 1 2 3; do
+  grep -q "shard $((id + 1))/4" "$work/run/shard-$id.log" || {
+    echo "test-array: task $id did not play shard $((id + 1))/4" >&2
+    exit 1
+  }
+done
+
+# Field by field: the JSON files hold no timings and put every field on a line of its own, so
+# the merged file must equal the whole run's line for line.
+fail=0
+if ! diff -u "$work/whole.json" "$work/run/merged.json" >"$work/json.diff"; then
+  echo "test-array: the merged JSON differs from the whole run's in $(grep -c '^[-+] ' "$work/json.diff") fields:" >&2
+  head -n 40 "$work/json.diff" >&2
+  fail=1
+else
+  echo "test-array: JSON: $(grep -c '"i": ' "$work/whole.json") games, $(wc -l <"$work/whole.json") lines, equal"
+fi
+if ! cmp -s "$work/whole.pdn" "$work/run/merged.pdn"; then
+  echo "test-array: the merged PDN differs from the whole run's:" >&2
+  diff "$work/whole.pdn" "$work/run/merged.pdn" | head -n 20 >&2 || true
+  fail=1
+else
+  echo "test-array: PDN: $(grep -c '^\[Event ' "$work/whole.pdn") games, byte for byte equal"
+fi
+# The report printed by the merge job is the whole run's (its time line aside).
+if ! diff <(grep -v '^time ' "$work/whole.txt") "$work/run/merged.log" >/dev/null; then
+  echo "test-array: the merge job's report differs from the whole run's:" >&2
+  diff <(grep -v '^time ' "$work/whole.txt") "$work/run/merged.log" >&2 || true
+  fail=1
+fi
+# The merged games replay.
+"$BIN" replay "$work/run/merged.pdn" >/dev/null || {
+  echo "test-array: the merged PDN does not replay" >&2
+  fail=1
+}
+
+# A shard that died: merging the other three names it and fails.
+set +e
+"$BIN" selfplay merge "$work"/run/shard-{0,2,3}.json >/dev/null 2>"$work/missing.txt"
+rc=$?
+set -e
+if [ $rc -eq 0 ] || ! grep -q "shard 2 of 4 is missing" "$work/missing.txt"; then
+  echo "test-array: merging three of four shards did not name the missing one (exit $rc):" >&2
+  cat "$work/missing.txt" >&2
+  fail=1
+fi
+
+[ $fail -eq 0 ] || exit 1
+echo "test-array: 4 shards on Slurm merged equal the single run ($((SECONDS - start)) s)"

@@ -1,0 +1,184 @@
+//! Self-play games as PDN: each game's text (tags naming the run and the game, the moves, the
+//! result the run scored), and the PDN files of shards put back together in game order.
+
+use super::{End, GameRecord, RunFile, Settings};
+use crate::engine::{BitSet, Move, Rules};
+use crate::pdn::{read_games, write_game};
+use crate::Game;
+use std::sync::Arc;
+
+/// The `Event` tag of every game of a run: the settings that decide the games, so that games of
+/// another run are noticed when shard files are merged.
+pub fn event(s: &Settings) -> String {
+    format!(
+        "damelab selfplay {}: {}, seed {}, {} random opening plies, cap {} plies",
+        s.variant,
+        player(s),
+        s.seed,
+        s.opening_plies,
+        s.max_plies
+    )
+}
+
+/// Who played: the engine's limits, or random moves.
+pub fn player(s: &Settings) -> String {
+    if s.random {
+        return "random moves".into();
+    }
+    match (s.depth, s.nodes) {
+        (Some(d), Some(n)) => format!("damelab depth {d}, {n} nodes"),
+        (Some(d), None) => format!("damelab depth {d}"),
+        (None, Some(n)) => format!("damelab {n} nodes"),
+        (None, None) => "damelab".into(),
+    }
+}
+
+/// The result token of a record: the first number is the first mover's score. A game stopped by
+/// the length cap is scored as the run scores it, a draw (its `Termination` tag says why).
+pub fn result_token(rules: &Rules, g: &GameRecord) -> &'static str {
+    match g.w {
+        -1 => "1/2-1/2",
+        w if w as u8 == rules.spec.first_to_move => "1-0",
+        _ => "0-1",
+    }
+}
+
+/// A game as PDN: `Event` (the run), `Round` (the game's index from 1), `White` and `Black` (the
+/// players), `Termination` (how it ended), the variant's `GameType`, the moves and the result.
+/// `moves` are in any width; `wide` are the same rules in the usual one.
+pub fn game_text<B: BitSet>(
+    wide: &Arc<Rules>,
+    settings: &Settings,
+    g: &GameRecord,
+    moves: &[Move<B>],
+) -> String {
+    let mut game = Game::new(wide.clone());
+    for m in moves {
+        game.play(m.to_width());
+    }
+    let who = player(settings);
+    let tags = [
+        ("Event", event(settings)),
+        ("Round", (g.i + 1).to_string()),
+        ("White", who.clone()),
+        ("Black", who),
+        ("Termination", termination(g.end).into()),
+    ]
+    .map(|(n, v)| (n.to_string(), v));
+    write_game(&game, &tags, &[], Some(result_token(wide, g)))
+}
+
+fn termination(e: End) -> &'static str {
+    e.label()
+}
+
+/// A PDN file given to `merge`: its name for messages and its text.
+pub struct PdnInput {
+    pub name: String,
+    pub text: Vec<u8>,
+}
+
+/// The games of `inputs` (PDN files written by shards of the run `merged` holds) as one text in
+/// game order. Every game must be one of `merged`'s, with the same result, and none may be
+/// missing or given twice.
+pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result<String, String> {
+    let expected_event = event(&merged.settings);
+    // (game index, text), for every game of every input.
+    let mut games: Vec<(u64, String)> = Vec::with_capacity(merged.games.len());
+    for input in inputs {
+        let parsed = read_games(&input.text);
+        let texts = split_games(&input.text);
+        if texts.len() != parsed.len() {
+            return Err(format!(
+                "`{}` is not a PDN file written by `selfplay --pdn`: {} games read, {} start with an `Event` tag",
+                input.name,
+                parsed.len(),
+                texts.len()
+            ));
+        }
+        for (g, text) in parsed.iter().zip(texts) {
+            let at = format!("`{}` (line {})", input.name, g.loc.line);
+            if let Some(e) = g.errors.first() {
+                return Err(format!("the game at {at} does not read: {e}"));
+            }
+            let event = g.tag("Event").unwrap_or_default();
+            if event != expected_event {
+                return Err(format!(
+                    "the game at {at} is of another run: `{event}`, not `{expected_event}`"
+                ));
+            }
+            let round = g.tag("Round").unwrap_or_default();
+            let index = match round.trim().parse::<u64>() {
+                Ok(r) if r >= 1 => r - 1,
+                _ => {
+                    return Err(format!(
+                        "the game at {at} has no game number (`Round \"{round}\"`)"
+                    ))
+                }
+            };
+            let Ok(pos) = merged.games.binary_search_by_key(&index, |r| r.i) else {
+                return Err(format!(
+                    "game {} at {at} is not among the games merged ({})",
+                    index + 1,
+                    merged.shards
+                ));
+            };
+            let want = result_token(rules, &merged.games[pos]);
+            let got = g.tag("Result").unwrap_or_default();
+            if got != want {
+                return Err(format!(
+                    "game {} at {at} has result `{got}` but the JSON files record `{want}`",
+                    index + 1
+                ));
+            }
+            games.push((index, text.to_string()));
+        }
+    }
+    games.sort_by_key(|(i, _)| *i);
+    if let Some(w) = games.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("game {} is in the PDN files twice", w[0].0 + 1));
+    }
+    if games.len() != merged.games.len() {
+        let have: Vec<u64> = games.iter().map(|(i, _)| *i).collect();
+        let lack: Vec<u64> = merged
+            .games
+            .iter()
+            .map(|r| r.i)
+            .filter(|i| have.binary_search(i).is_err())
+            .map(|i| i + 1)
+            .collect();
+        return Err(format!(
+            "the PDN files lack {} of the {} games merged: {}",
+            lack.len(),
+            merged.games.len(),
+            crate::shard::list(&lack)
+        ));
+    }
+    let mut out = String::new();
+    for (_, t) in games {
+        out.push_str(t.trim_end());
+        out.push_str("\n\n");
+    }
+    Ok(out)
+}
+
+/// The texts of the games of a PDN file written by [`game_text`]: each starts with the line of its
+/// `Event` tag.
+fn split_games(bytes: &[u8]) -> Vec<&str> {
+    let Ok(text) = std::str::from_utf8(bytes) else {
+        return Vec::new();
+    };
+    let mut starts: Vec<usize> = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("[Event ") {
+            starts.push(at);
+        }
+        at += line.len();
+    }
+    starts
+        .iter()
+        .enumerate()
+        .map(|(j, &s)| &text[s..starts.get(j + 1).copied().unwrap_or(text.len())])
+        .collect()
+}
