@@ -35,3 +35,4 @@ pub mod explain;
 pub mod render;
 pub mod repl;
 pub mod verify;
+pub mod web;

@@ -183,6 +183,22 @@ enum Command {
         /// the `variant` parameter changes it before `init`).
         variant: Option<String>,
     },
+    /// Serve the web workbench on 127.0.0.1: the board, the rules editor and the engine in a
+    /// browser (docs/web.md).
+    Serve {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file (default: dameo).
+        variant: Option<String>,
+        /// The port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8421)]
+        port: u16,
+        /// The address to listen on; anything but 127.0.0.1 lets other machines in (a warning
+        /// says so).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the desktop's browser.
+        #[arg(long)]
+        open: bool,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -303,6 +319,17 @@ fn run() -> ExitCode {
             variant.as_deref().unwrap_or(variants::DEFAULT),
             Box::new(std::io::BufReader::new(std::io::stdin())),
             Box::new(std::io::stdout()),
+        ),
+        Some(Command::Serve {
+            variant,
+            port,
+            host,
+            open,
+        }) => damelab::web::cli(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            &host,
+            port,
+            open,
         ),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {

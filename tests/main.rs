@@ -40,6 +40,8 @@ mod search;
 mod search_strength;
 mod selfplay_cli;
 mod verify;
+mod web_api;
+mod web_browser;
 mod widths;
 
 /// The slow reference move generator the agreement and width tests compare against.

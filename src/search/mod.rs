@@ -164,6 +164,9 @@ pub struct Searcher<B: BitSet = Bits> {
     limits: Limits,
     start: Instant,
     stop: bool,
+    /// A stop request from outside the search thread (a web client that went away or pressed
+    /// stop), polled with Ctrl-C: see [`Searcher::set_cancel`].
+    cancel: Option<Arc<std::sync::atomic::AtomicBool>>,
     probe: Option<Probe<B>>,
     /// Two quiet moves per ply that refuted a sibling ([`killer_key`]), most recent first.
     killers: Vec<[u32; 2]>,
@@ -223,6 +226,7 @@ impl<B: BitSet> Searcher<B> {
             limits: Limits::default(),
             start: Instant::now(),
             stop: false,
+            cancel: None,
             probe: None,
             killers: vec![[0; 2]; MAX_PLY + 1],
             repetition,
@@ -255,6 +259,18 @@ impl<B: BitSet> Searcher<B> {
             m.set_weights(weights.clone());
         }
         self.weights = weights;
+    }
+
+    /// Stop the search when this flag is set (checked as often as Ctrl-C is), on the narrower
+    /// searchers too: a server cancels one client's search without touching the others'.
+    pub fn set_cancel(&mut self, cancel: Option<Arc<std::sync::atomic::AtomicBool>>) {
+        if let Some(n) = &mut self.narrow {
+            n.set_cancel(cancel.clone());
+        }
+        if let Some(m) = &mut self.mid {
+            m.set_cancel(cancel.clone());
+        }
+        self.cancel = cancel;
     }
 
     /// Use an outside oracle (e.g. endgame tables) at every node.
@@ -480,7 +496,12 @@ impl<B: BitSet> Searcher<B> {
             }
         }
         if self.nodes & 1023 == 0 {
-            if crate::interrupt::requested() {
+            if crate::interrupt::requested()
+                || self
+                    .cancel
+                    .as_ref()
+                    .is_some_and(|c| c.load(std::sync::atomic::Ordering::Relaxed))
+            {
                 self.stop = true;
             }
             if let Some(t) = self.limits.time {

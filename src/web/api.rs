@@ -1,0 +1,419 @@
+//! The game endpoints: state, play, undo/redo/goto, new game, FEN, position set-up, explain, PDN
+//! in and out, and choosing a variant. Each answers with the whole state the page draws.
+
+use super::client::{lock, state_json, Client};
+use super::guard::{self, limit, ApiError, ApiResult, MAX_FEN_BYTES, MAX_MOVE_BYTES};
+use super::App;
+use crate::notation::{parse_fen, parse_move};
+use crate::Variant;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::Arc;
+
+type Reply = ApiResult<Json<Value>>;
+
+/// Run `f` on the requesting client's state, then answer with that state.
+pub fn with_client<T>(
+    app: &App,
+    headers: &HeaderMap,
+    f: impl FnOnce(&mut Client) -> ApiResult<T>,
+) -> ApiResult<(T, Value)> {
+    let id = guard::client_id(headers)?;
+    let c = app.clients.get(&id);
+    let mut c = lock(&c);
+    let t = f(&mut c)?;
+    Ok((t, state_json(&c)))
+}
+
+fn reply(app: &App, headers: &HeaderMap, f: impl FnOnce(&mut Client) -> ApiResult<()>) -> Reply {
+    with_client(app, headers, f).map(|(_, s)| Json(s))
+}
+
+pub async fn state(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    reply(&app, &headers, |_| Ok(()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlayBody {
+    /// The node the page saw: a move chosen on an older board is refused, not misplayed.
+    pub node: Option<usize>,
+    /// An index into that node's legal moves (as the state listed them).
+    pub index: Option<usize>,
+    /// Moves as text, played one after the other (a typed move, or a line of the analysis).
+    pub moves: Option<Vec<String>>,
+}
+
+/// Play one move by text in the current position: the legal move it names, or the refusal
+/// with `explain`'s reason.
+pub fn play_text(c: &mut Client, text: &str) -> ApiResult<()> {
+    let game = c.tree.game();
+    let legal = game
+        .try_legal_moves()
+        .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+    match parse_move(c.rules(), &legal, text) {
+        Ok(mv) => {
+            c.tree.play(mv).ok_or_else(tree_full)?;
+            Ok(())
+        }
+        Err(e) => {
+            let why = crate::explain::explain(c.rules(), c.position(), text)
+                .ok()
+                .filter(|w| w.contains("not legal"));
+            let why = match why {
+                Some(w) if game.result().is_none() => w.trim_end().to_string(),
+                _ if game.result().is_some() => {
+                    format!("the game is over: {}", game.describe_result())
+                }
+                _ => e.message.clone(),
+            };
+            Err(ApiError::refused(
+                why,
+                e.help
+                    .clone()
+                    .unwrap_or_else(|| "click a highlighted square".into()),
+            ))
+        }
+    }
+}
+
+fn tree_full() -> ApiError {
+    ApiError::refused(
+        format!(
+            "the game tree holds {} positions, its limit",
+            super::tree::MAX_NODES
+        ),
+        "start a new game, or export this one as PDN first",
+    )
+}
+
+pub async fn play(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<PlayBody>,
+) -> Reply {
+    reply(&app, &headers, |c| {
+        if let Some(node) = body.node {
+            if node != c.tree.current {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    "the board changed since this move was chosen",
+                    "choose the move again on the board as it is now",
+                ));
+            }
+        }
+        match (body.index, &body.moves) {
+            (Some(i), None) => {
+                let legal =
+                    c.tree.game().try_legal_moves().map_err(|e| {
+                        ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e)
+                    })?;
+                let mv = *legal.get(i).ok_or_else(|| {
+                    ApiError::refused(
+                        format!("there is no legal move number {i}: {} here", legal.len()),
+                        "choose a move the board highlights",
+                    )
+                })?;
+                c.tree.play(mv).ok_or_else(tree_full)?;
+                Ok(())
+            }
+            (None, Some(moves)) => {
+                limit("move list", &moves.concat(), MAX_MOVE_BYTES)?;
+                // All or nothing: a line that stops being legal leaves the game where it was.
+                let before = c.tree.current;
+                for m in moves {
+                    if let Err(e) = play_text(c, m) {
+                        c.tree.goto(before);
+                        return Err(e);
+                    }
+                }
+                Ok(())
+            }
+            _ => Err(ApiError::bad(
+                "give either `index` or `moves`",
+                "e.g. {\"moves\": [\"32-28\"]}",
+            )),
+        }
+    })
+}
+
+pub async fn undo(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    reply(&app, &headers, |c| {
+        c.tree.undo();
+        Ok(())
+    })
+}
+
+pub async fn redo(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    reply(&app, &headers, |c| {
+        c.tree.redo();
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GotoBody {
+    pub node: usize,
+}
+
+pub async fn goto(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<GotoBody>,
+) -> Reply {
+    reply(&app, &headers, |c| {
+        if c.tree.goto(body.node) {
+            Ok(())
+        } else {
+            Err(ApiError::refused(
+                format!("there is no position number {} in this game", body.node),
+                "click a move of the move list",
+            ))
+        }
+    })
+}
+
+/// A new game from the variant's start position.
+pub async fn new_game(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    reply(&app, &headers, |c| {
+        c.cancel_job();
+        c.tree = super::tree::Tree::new(c.rules().clone(), c.rules().start);
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FenBody {
+    pub fen: String,
+}
+
+/// A new game from a FEN.
+pub async fn fen(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<FenBody>,
+) -> Reply {
+    reply(&app, &headers, |c| {
+        limit("FEN", &body.fen, MAX_FEN_BYTES)?;
+        let pos = parse_fen(c.rules(), body.fen.trim())
+            .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &*e))?;
+        c.cancel_job();
+        c.tree = super::tree::Tree::new(c.rules().clone(), pos);
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupBody {
+    /// A square to change, and what to put there (`null` empties it).
+    pub sq: Option<u8>,
+    pub piece: Option<(usize, usize)>,
+    /// The side to move from now on.
+    pub turn: Option<usize>,
+    /// Empty the whole board.
+    #[serde(default)]
+    pub clear: bool,
+}
+
+/// Position set-up: place or remove a piece, set the side to move, or clear the board. The
+/// edited position starts a new game tree.
+pub async fn setup(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<SetupBody>,
+) -> Reply {
+    reply(&app, &headers, |c| {
+        let rules = c.rules().clone();
+        let mut pos = *c.position();
+        if body.clear {
+            pos = crate::Position::empty(pos.turn());
+        }
+        if let Some(sq) = body.sq {
+            if !rules.geo.is_playable(sq) || u32::from(sq) >= rules.geo.size() {
+                return Err(ApiError::refused(
+                    format!("square index {sq} is not a playable square of this board"),
+                    "click a dark square of the board",
+                ));
+            }
+            pos.clear(sq);
+            if let Some((side, kind)) = body.piece {
+                if side > 1 || kind >= rules.spec.pieces.len() {
+                    return Err(ApiError::refused(
+                        format!("there is no piece of side {side} and kind {kind}"),
+                        "choose a piece from the set-up palette",
+                    ));
+                }
+                pos.put(sq, side, kind);
+            }
+        }
+        if let Some(t) = body.turn {
+            if t > 1 {
+                return Err(ApiError::refused(
+                    format!("side {t} does not exist"),
+                    "0 is the first side, 1 the second",
+                ));
+            }
+            pos.turn = t as u8;
+        }
+        pos.runs = Default::default();
+        pos.counters = Default::default();
+        c.cancel_job();
+        c.tree = super::tree::Tree::new(rules, pos);
+        Ok(())
+    })
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExplainBody {
+    pub text: String,
+}
+
+/// Why a move is legal or not, in the current position.
+pub async fn explain(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<ExplainBody>,
+) -> ApiResult<Json<Value>> {
+    limit("move text", &body.text, MAX_MOVE_BYTES)?;
+    let (text, _) = with_client(&app, &headers, |c| {
+        crate::explain::explain(c.rules(), c.position(), body.text.trim())
+            .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))
+    })?;
+    Ok(Json(json!({ "text": text.trim_end() })))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PdnBody {
+    pub text: String,
+    /// Which game of the text to load (0 = the first).
+    #[serde(default)]
+    pub game: usize,
+}
+
+/// PDN import: the games of a pasted or uploaded text; one of them becomes the game.
+pub async fn pdn_import(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<PdnBody>,
+) -> Reply {
+    limit("PDN text", &body.text, guard::MAX_PDN_BYTES)?;
+    let games = crate::pdn::read_games(body.text.as_bytes());
+    let titles: Vec<String> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let t = g.title();
+            if t.is_empty() {
+                format!("game {}", i + 1)
+            } else {
+                t
+            }
+        })
+        .collect();
+    let (notes, mut state) = with_client(&app, &headers, |c| {
+        let g = games.get(body.game).ok_or_else(|| {
+            ApiError::refused(
+                format!(
+                    "the text holds {} games; there is no game {}",
+                    games.len(),
+                    body.game + 1
+                ),
+                "paste a PDN game such as `1. 32-28 19-23 *`",
+            )
+        })?;
+        let replayed = crate::pdn::replay(c.rules().clone(), g).map_err(|f| {
+            let at = f.at.map(|l| format!(" (at {l})")).unwrap_or_default();
+            let ply = f
+                .ply
+                .map(|p| format!("move {}: ", p + 1))
+                .unwrap_or_default();
+            ApiError::refused(
+                format!("{ply}{}{at}", f.message),
+                if f.legal.is_empty() {
+                    "check that the game is of this variant".to_string()
+                } else {
+                    format!("the legal moves there: {}", f.legal.join(", "))
+                },
+            )
+        })?;
+        let game = replayed.game;
+        let mut tree = super::tree::Tree::new(c.rules().clone(), *game.start());
+        for mv in game.moves() {
+            tree.play(*mv).ok_or_else(tree_full)?;
+        }
+        c.cancel_job();
+        c.tree = tree;
+        Ok(replayed.notes)
+    })?;
+    state["pdn"] = json!({ "games": titles, "loaded": body.game, "notes": notes });
+    Ok(Json(state))
+}
+
+/// PDN export of the game with its variations.
+pub async fn pdn_export(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
+    let (pdn, _) = with_client(&app, &headers, |c| Ok(c.tree.to_pdn()))?;
+    Ok(Json(json!({ "pdn": pdn })))
+}
+
+/// The bundled variants: name and title.
+pub async fn variants() -> Json<Value> {
+    let list: Vec<Value> = crate::variants::BUNDLED
+        .iter()
+        .map(|(name, _)| {
+            let title = Variant::load(name)
+                .map(|v| v.rules.spec.title.clone())
+                .unwrap_or_default();
+            json!({ "name": name, "title": title })
+        })
+        .collect();
+    Json(json!({ "variants": list }))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VariantBody {
+    /// A bundled variant's name, or a `.rules` file inside the start folder.
+    pub name: String,
+}
+
+/// Switch to a bundled variant or a rules file of the start folder; a new game.
+pub async fn variant(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<VariantBody>,
+) -> Reply {
+    limit("variant name", &body.name, 1024)?;
+    let (variant, text, path) = match crate::variants::bundled(&body.name) {
+        Some(text) => {
+            let v = Variant::load(&body.name)
+                .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+            (v, text.to_string(), None)
+        }
+        None => {
+            let (full, text) = app.root.read(&body.name)?;
+            let v = Variant::from_source(&body.name, stem(&body.name), &text, Some(full))
+                .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
+            (v, text, Some(body.name.clone().into()))
+        }
+    };
+    reply(&app, &headers, |c| {
+        c.cancel_job();
+        *c = Client::new(variant, text, path);
+        Ok(())
+    })
+}
+
+pub fn stem(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("variant")
+}

@@ -1,0 +1,651 @@
+// damelab's page: a pure view. The server says where the pieces are and which moves are legal;
+// this script draws the board as SVG, turns clicks into one of the listed moves, and shows what
+// the server answers. It knows no rules.
+"use strict";
+
+const $ = (id) => document.getElementById(id);
+const SVGNS = "http://www.w3.org/2000/svg";
+const S = 60; // a square, in SVG units
+
+const CLIENT = (() => {
+  let id = sessionStorage.getItem("damelab-client");
+  if (!id) {
+    const a = new Uint8Array(16);
+    crypto.getRandomValues(a);
+    id = Array.from(a, (b) => b.toString(16).padStart(2, "0")).join("");
+    sessionStorage.setItem("damelab-client", id);
+  }
+  return id;
+})();
+
+let state = null;      // the server's last state
+let sel = null;        // {from, clicked: [squares]} while choosing a move
+let flipped = false;
+let arrow = null;      // the analysis' best move, drawn as an arrow
+let analysis = null;   // the open EventSource of an analysis
+let engineBusy = false;
+
+async function api(path, body) {
+  const opts = { method: body === undefined ? "GET" : "POST", headers: { "X-Damelab-Client": CLIENT } };
+  if (body !== undefined) {
+    opts.headers["Content-Type"] = "application/json";
+    opts.body = JSON.stringify(body);
+  }
+  const res = await fetch("/api/" + path, opts);
+  let data;
+  try { data = await res.json(); } catch (e) { data = { error: "the server sent no JSON (" + res.status + ")", help: "" }; }
+  if (!res.ok) {
+    const err = new Error(data.error || "request failed");
+    err.help = data.help || "";
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+function say(text, help, where) {
+  const el = where || $("message");
+  el.textContent = "";
+  if (!text) return;
+  el.append(document.createTextNode(text));
+  if (help) {
+    const h = document.createElement("div");
+    h.className = "help";
+    h.textContent = "help: " + help;
+    el.append(h);
+  }
+}
+
+function fail(e, where) { say(e.message, e.help, where); }
+
+// A state from the server: draw it.
+function show(s, keepArrow) {
+  const variantChanged = !state || state.variant.name !== s.variant.name || JSON.stringify(state.board) !== JSON.stringify(s.board);
+  const moved = !state || state.tree.current !== s.tree.current || state.fen !== s.fen;
+  state = s;
+  sel = null;
+  if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); }
+  if (variantChanged) setupControls();
+  $("title").textContent = s.variant.title;
+  $("fen").value = s.fen;
+  $("turn").value = String(s.turn);
+  $("choices").textContent = "";
+  drawBoard();
+  drawMoves();
+  let status = s.result;
+  if (s.legal_error) status += " — " + s.legal_error;
+  $("status").textContent = status;
+  if (window.__firstBoard === undefined) window.__firstBoard = performance.now();
+  maybeEngine();
+}
+
+// ---------------------------------------------------------------- board
+
+function squareAt(sq) { return state.board.squares.find((q) => q.sq === sq); }
+
+function xy(file, rank) {
+  const b = state.board;
+  const x = flipped ? b.width - 1 - file : file;
+  const y = flipped ? rank : b.height - 1 - rank;
+  return [x * S, y * S];
+}
+
+function centre(sq) {
+  const q = squareAt(sq);
+  const [x, y] = xy(q.file, q.rank);
+  return [x + S / 2, y + S / 2];
+}
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const k in attrs) e.setAttribute(k, attrs[k]);
+  if (parent) parent.append(e);
+  return e;
+}
+
+function luminance(hex) {
+  const c = [1, 3, 5].map((i) => parseInt(hex.substr(i, 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4)));
+  return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+}
+
+// Dark squares dark enough for light pieces and light text (5.9:1 against #fafaf5), light squares
+// light enough for dark ones (10:1 against #262626); every piece has a ring of the other shade.
+const DARK = "#7d5a3c", LIGHT = "#e8d5b0", ALL_DARK = "#7d5a3c", ALL_LIGHT = "#e8d5b0";
+
+function drawBoard() {
+  const b = state.board;
+  const svg = el("svg", { viewBox: `0 0 ${b.width * S} ${b.height * S}`, role: "img", "aria-label": "board", id: "board-svg" });
+  el("defs", {}, svg).innerHTML =
+    '<marker id="head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">' +
+    '<path d="M0,0 L10,5 L0,10 z" fill="#1d5fbf"/></marker>';
+  const playable = new Map();
+  for (const q of b.squares) playable.set(q.file + "," + q.rank, q);
+  const last = state.last;
+  const lastSquares = new Set(last ? [last.from, ...last.route] : []);
+  const lastCaptured = new Set(last ? last.captured : []);
+  const targets = selectionTargets();
+  for (let r = 0; r < b.height; r++) {
+    for (let f = 0; f < b.width; f++) {
+      const q = playable.get(f + "," + r);
+      const darkA1 = !b.a1_light;
+      const dark = ((f + r) % 2 === 0) === darkA1;
+      const fill = b.all ? (dark ? ALL_DARK : ALL_LIGHT) : (q ? DARK : LIGHT);
+      const [x, y] = xy(f, r);
+      const rect = el("rect", { x, y, width: S, height: S, fill }, svg);
+      if (q) {
+        rect.setAttribute("data-sq", q.sq);
+        rect.setAttribute("data-name", q.name);
+        rect.classList.add("sq");
+      }
+      const textFill = fill === DARK ? "#f4ead8" : "#3a2a1a";
+      if (q && b.numbered) {
+        const t = el("text", { x: x + 3, y: y + 13, "font-size": 12, fill: textFill, class: "coord", "pointer-events": "none" }, svg);
+        t.textContent = q.name;
+      }
+      if (!b.numbered) {
+        const edgeFile = flipped ? b.width - 1 : 0, edgeRank = flipped ? b.height - 1 : 0;
+        if (f === edgeFile) {
+          const t = el("text", { x: x + 3, y: y + 13, "font-size": 12, fill: textFill, class: "coord", "pointer-events": "none" }, svg);
+          t.textContent = String(r + 1);
+        }
+        if (r === edgeRank) {
+          const t = el("text", { x: x + S - 11, y: y + S - 4, "font-size": 12, fill: textFill, class: "coord", "pointer-events": "none" }, svg);
+          t.textContent = String.fromCharCode(97 + f);
+        }
+      }
+    }
+  }
+  // The last move's squares, the selection, the destinations.
+  for (const sq of lastSquares) mark(svg, sq, "rgba(245, 213, 71, 0.55)");
+  if (sel) mark(svg, sel.from, "rgba(80, 200, 120, 0.6)");
+  for (const sq of (sel ? sel.clicked : [])) mark(svg, sq, "rgba(80, 200, 120, 0.45)");
+  for (const p of state.pieces) drawPiece(svg, p);
+  for (const sq of lastCaptured) {
+    const [cx, cy] = centre(sq);
+    const d = S * 0.18;
+    el("path", { d: `M${cx - d},${cy - d} L${cx + d},${cy + d} M${cx + d},${cy - d} L${cx - d},${cy + d}`, stroke: "#e0202a", "stroke-width": 5, "stroke-linecap": "round", class: "captured", "pointer-events": "none" }, svg);
+  }
+  for (const [sq, kind] of targets) {
+    const [cx, cy] = centre(sq);
+    el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq }, svg);
+  }
+  if (arrow) drawArrow(svg, arrow);
+  svg.addEventListener("pointerdown", onPointerDown);
+  svg.addEventListener("pointerup", onPointerUp);
+  $("board").replaceChildren(svg);
+}
+
+function mark(svg, sq, colour) {
+  const q = squareAt(sq);
+  if (!q) return;
+  const [x, y] = xy(q.file, q.rank);
+  el("rect", { x, y, width: S, height: S, fill: colour, "pointer-events": "none" }, svg);
+}
+
+function drawPiece(svg, p) {
+  const side = state.board.sides[p.side];
+  const [cx, cy] = centre(p.sq);
+  const light = luminance(side.colour) > 0.3;
+  const ring = light ? "#262626" : "#fafaf5";
+  const g = el("g", { class: "piece", "data-side": p.side, "data-kind": p.kind, "pointer-events": "none" }, svg);
+  el("circle", { cx, cy, r: S * 0.4, fill: side.colour, stroke: ring, "stroke-width": 3 }, g);
+  el("circle", { cx, cy, r: S * 0.28, fill: "none", stroke: ring, "stroke-width": 1.5, opacity: 0.6 }, g);
+  if (p.kind > 0) {
+    const t = el("text", { x: cx, y: cy + 8, "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: ring }, g);
+    t.textContent = state.board.kinds[p.kind].letter;
+  }
+}
+
+function drawArrow(svg, mv) {
+  const pts = [mv.from, ...mv.route].map(centre);
+  const d = pts.map((p, i) => (i ? "L" : "M") + p[0] + "," + p[1]).join(" ");
+  el("path", { d, fill: "none", stroke: "#1d5fbf", "stroke-width": 9, "stroke-linecap": "round", "stroke-linejoin": "round", opacity: 0.8, "marker-end": "url(#head)", class: "arrow", "pointer-events": "none" }, svg);
+}
+
+// ------------------------------------------------------------- choosing a move
+
+function movesFrom(from) { return state.legal.map((m, i) => ({ m, i })).filter((x) => x.m.from === from); }
+
+// The legal moves the selection still allows: every clicked square on the move's route.
+function matching() {
+  if (!sel) return [];
+  return movesFrom(sel.from).filter((x) => sel.clicked.every((sq) => x.m.route.includes(sq)));
+}
+
+// Squares to highlight: the ends of the matching moves; when several routes end on a clicked
+// square, the landing squares that tell them apart.
+function selectionTargets() {
+  const out = new Map();
+  if (!sel) return out;
+  const ms = matching();
+  for (const x of ms) if (!sel.clicked.includes(x.m.to)) out.set(x.m.to, "end");
+  const last = sel.clicked[sel.clicked.length - 1];
+  const ending = ms.filter((x) => x.m.to === last);
+  if (ending.length > 1) {
+    for (const x of ending) for (const sq of x.m.route) if (!sel.clicked.includes(sq)) {
+      if (!ending.every((y) => y.m.route.includes(sq))) out.set(sq, "via");
+    }
+  }
+  return out;
+}
+
+function pieceAt(sq) { return state.pieces.find((p) => p.sq === sq); }
+
+let downSq = null;
+
+function sqOf(ev) {
+  const t = document.elementFromPoint(ev.clientX, ev.clientY);
+  if (t && t.getAttribute && t.getAttribute("data-target") !== null) return Number(t.getAttribute("data-target"));
+  if (t && t.getAttribute && t.getAttribute("data-sq") !== null) return Number(t.getAttribute("data-sq"));
+  return null;
+}
+
+function onPointerDown(ev) {
+  const sq = sqOf(ev);
+  downSq = sq;
+  if (sq === null) return;
+  ev.preventDefault();
+  clickSquare(sq);
+}
+
+function onPointerUp(ev) {
+  const sq = sqOf(ev);
+  // A drag: released on another square than it started on.
+  if (sq !== null && downSq !== null && sq !== downSq && sel && sel.from === downSq) clickSquare(sq);
+  downSq = null;
+}
+
+async function clickSquare(sq) {
+  if ($("edit").checked) return editSquare(sq);
+  if (engineBusy) return;
+  const p = pieceAt(sq);
+  if (!sel || (p && p.side === state.turn && sq !== sel.from && !matching().some((x) => x.m.route.includes(sq)))) {
+    if (p && p.side === state.turn) {
+      sel = { from: sq, clicked: [] };
+      if (movesFrom(sq).length === 0) {
+        sel = null;
+        explainRefusal(squareAt(sq).name, null);
+        return;
+      }
+      say("");
+      drawBoard();
+    }
+    return;
+  }
+  if (sq === sel.from) { sel = null; drawBoard(); return; }
+  const clicked = sel.clicked.concat([sq]);
+  const ms = movesFrom(sel.from).filter((x) => clicked.every((c) => x.m.route.includes(c)));
+  if (ms.length === 0) {
+    const from = squareAt(sel.from).name, to = squareAt(sq).name;
+    sel = null;
+    drawBoard();
+    explainRefusal(from, to);
+    return;
+  }
+  sel.clicked = clicked;
+  const done = ms.filter((x) => clicked.includes(x.m.to));
+  if (ms.length === 1 && done.length === 1) return playIndex(ms[0].i);
+  if (done.length > 1 && done.every((x) => sameSet(x.m.route, done[0].m.route))) {
+    // Routes the squares cannot tell apart (the same landings, other pieces taken): a list.
+    offerChoices(done);
+  } else if (done.length > 1) {
+    say("several routes end there: click the square to pass through");
+  }
+  drawBoard();
+}
+
+function sameSet(a, b) { return a.length === b.length && a.every((x) => b.includes(x)); }
+
+function offerChoices(list) {
+  const box = $("choices");
+  box.textContent = "choose: ";
+  for (const x of list) {
+    const b = document.createElement("button");
+    b.textContent = x.m.text;
+    b.onclick = () => playIndex(x.i);
+    box.append(b);
+  }
+}
+
+async function playIndex(i) {
+  try {
+    show(await api("play", { node: state.tree.current, index: i }));
+    say("");
+  } catch (e) { fail(e); drawBoard(); }
+}
+
+async function playMoves(moves) {
+  try { show(await api("play", { moves })); say(""); } catch (e) { fail(e); }
+}
+
+async function explainRefusal(from, to) {
+  const text = to === null ? from + "-" + from : from + "-" + to;
+  try {
+    const r = await api("explain", { text });
+    say(r.text);
+  } catch (e) {
+    say(to === null ? "the piece on " + from + " has no legal move" : e.message, e.help);
+  }
+}
+
+// ------------------------------------------------------------------- move list
+
+function drawMoves() {
+  const box = $("moves");
+  box.textContent = "";
+  const nodes = state.tree.nodes;
+  const onPath = new Set(state.tree.path);
+  const word = (id, forceNumber) => {
+    const n = nodes[id];
+    const s = document.createElement("span");
+    s.className = "mv" + (id === state.tree.current ? " current" : "") + (onPath.has(id) ? " onpath" : "");
+    s.dataset.node = id;
+    s.textContent = (n.white ? n.num + ". " : forceNumber ? n.num + "... " : "") + n.text;
+    s.onclick = () => api("goto", { node: id }).then((st) => show(st)).catch(fail);
+    return s;
+  };
+  const line = (node, force, parent) => {
+    for (;;) {
+      const kids = nodes[node].children;
+      if (!kids.length) return;
+      parent.append(word(kids[0], force), " ");
+      for (const v of kids.slice(1)) {
+        const span = document.createElement("span");
+        span.className = "variation";
+        span.append("(", word(v, true), " ");
+        line(v, false, span);
+        span.append(")");
+        parent.append(span, " ");
+      }
+      force = kids.length > 1;
+      node = kids[0];
+    }
+  };
+  line(0, true, box);
+  const cur = box.querySelector(".current");
+  if (cur) cur.scrollIntoView({ block: "nearest" });
+}
+
+// --------------------------------------------------------------------- engine
+
+function setEval(v) {
+  const fill = $("evalfill");
+  if (v === null) { fill.style.height = "50%"; $("evaltext").textContent = ""; return; }
+  const share = 1 / (1 + Math.exp(-v * 0.7));
+  fill.style.height = (share * 100).toFixed(1) + "%";
+  $("evaltext").textContent = (v > 0 ? "+" : "") + v.toFixed(2);
+}
+
+function stopAnalysis() {
+  if (analysis) { analysis.close(); analysis = null; }
+}
+
+async function analyse() {
+  stopAnalysis();
+  $("lines").textContent = "";
+  try {
+    const r = await api("analyse", { seconds: Number($("secs").value) });
+    const es = new EventSource(r.stream);
+    analysis = es;
+    const node = state.tree.current;
+    es.addEventListener("info", (ev) => {
+      const i = JSON.parse(ev.data);
+      if (state.tree.current !== node) return;
+      arrow = i.pv[0] || null;
+      setEval(Math.abs(i.eval) > 200 ? Math.sign(i.eval) * 50 : i.eval);
+      const div = document.createElement("div");
+      div.className = "line";
+      div.append(`depth ${i.depth}  ${i.score}  `);
+      i.pv.forEach((m, k) => {
+        const s = document.createElement("span");
+        s.className = "pvmove";
+        s.textContent = m.text;
+        s.onclick = () => playMoves(i.pv.slice(0, k + 1).map((x) => x.text));
+        div.append(s, " ");
+      });
+      $("lines").prepend(div);
+      drawBoard();
+    });
+    es.addEventListener("done", (ev) => {
+      const d = JSON.parse(ev.data);
+      const div = document.createElement("div");
+      div.className = "line done";
+      div.textContent = d.best ? `best ${d.best.text}  ${d.score}  depth ${d.depth}${d.stopped ? "  (stopped)" : ""}` : "no move";
+      $("lines").prepend(div);
+      es.close();
+      if (analysis === es) analysis = null;
+    });
+    es.onerror = () => { es.close(); if (analysis === es) analysis = null; };
+  } catch (e) { fail(e); }
+}
+
+async function engineMove() {
+  if (engineBusy) return;
+  engineBusy = true;
+  $("status").textContent = "the engine is thinking…";
+  try { show(await api("engine/move", { seconds: Number($("move-secs").value) })); }
+  catch (e) { fail(e); }
+  finally { engineBusy = false; }
+}
+
+function maybeEngine() {
+  const side = $("engine-side").value;
+  if (side !== "" && !state.over && Number(side) === state.turn && !engineBusy) setTimeout(engineMove, 50);
+}
+
+// ---------------------------------------------------------------------- rules
+
+let checkTimer = null;
+
+function gutter() {
+  const n = $("rules").value.split("\n").length;
+  $("gutter").textContent = Array.from({ length: n }, (_, i) => i + 1).join("\n");
+  $("gutter").scrollTop = $("rules").scrollTop;
+}
+
+async function checkRules() {
+  const text = $("rules").value;
+  try {
+    const r = await api("rules/check", { text });
+    if ($("rules").value !== text) return;
+    showDiagnostics(text, r);
+  } catch (e) { fail(e, $("diagnostics")); }
+}
+
+// Each diagnostic under the line it points at: the line, a mark under the span, the message,
+// the help.
+function showDiagnostics(text, r) {
+  const box = $("diagnostics");
+  box.textContent = "";
+  box.className = r.ok ? "ok" : "bad";
+  if (r.ok) { box.textContent = "no errors"; return; }
+  const lines = text.split("\n");
+  for (const d of r.diagnostics) {
+    const div = document.createElement("div");
+    div.className = "diag";
+    div.dataset.line = d.line;
+    const src = document.createElement("pre");
+    const lineText = lines[d.line - 1] || "";
+    const width = d.end_line === d.line ? Math.max(1, d.end_col - d.col) : Math.max(1, lineText.length - d.col + 1);
+    src.textContent = String(d.line).padStart(4) + " │ " + lineText + "\n" + " ".repeat(4) + " │ " +
+      " ".repeat(d.col - 1) + "─".repeat(width) + " " + (d.label || "");
+    const msg = document.createElement("div");
+    msg.className = "msg";
+    msg.textContent = "× " + d.message;
+    div.append(msg, src);
+    if (d.help) {
+      const h = document.createElement("div");
+      h.className = "help";
+      h.textContent = "help: " + d.help;
+      div.append(h);
+    }
+    div.onclick = () => {
+      const ta = $("rules");
+      ta.focus();
+      ta.setSelectionRange(d.start, d.start + d.len);
+    };
+    box.append(div);
+  }
+}
+
+async function loadRules() {
+  try {
+    const r = await api("rules");
+    $("rules").value = r.text;
+    $("save-path").value = r.path || "";
+    $("description").textContent = "";
+    gutter();
+    checkRules();
+  } catch (e) { fail(e, $("rules-msg")); }
+}
+
+// ---------------------------------------------------------------------- set-up
+
+function setupControls() {
+  const b = state.board;
+  const pal = $("palette");
+  pal.textContent = "";
+  const opts = [["empty", null]];
+  b.sides.forEach((s, si) => b.kinds.forEach((k, ki) => opts.push([s.name + " " + k.name, [si, ki]])));
+  opts.forEach(([label, piece], i) => {
+    const l = document.createElement("label");
+    const r = document.createElement("input");
+    r.type = "radio";
+    r.name = "piece";
+    r.value = JSON.stringify(piece);
+    if (i === 1) r.checked = true;
+    l.append(r, " " + label + " ");
+    pal.append(l);
+  });
+  const turn = $("turn"), es = $("engine-side");
+  turn.textContent = "";
+  es.length = 1;
+  b.sides.forEach((s, i) => {
+    turn.append(new Option(s.name, String(i)));
+    es.append(new Option(s.name, String(i)));
+  });
+}
+
+async function editSquare(sq) {
+  const checked = document.querySelector('input[name="piece"]:checked');
+  let piece = checked ? JSON.parse(checked.value) : null;
+  const here = pieceAt(sq);
+  // Clicking a square that already holds the chosen piece empties it.
+  if (here && piece && here.side === piece[0] && here.kind === piece[1]) piece = null;
+  try { show(await api("setup", { sq, piece })); } catch (e) { fail(e); }
+}
+
+// ------------------------------------------------------------------------ study
+
+function study() {
+  api("study", { games: Number($("games").value), depth: Number($("study-depth").value) }).then((r) => {
+    $("study-text").textContent = "";
+    $("study-chart").removeAttribute("src");
+    const es = new EventSource(r.stream);
+    es.addEventListener("progress", (ev) => {
+      const p = JSON.parse(ev.data);
+      $("study-progress").max = p.total;
+      $("study-progress").value = p.done;
+    });
+    const end = (ev) => {
+      const d = JSON.parse(ev.data);
+      $("study-text").textContent = d.error ? d.error : d.text || "stopped before the first game ended";
+      if (d.svg) $("study-chart").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(d.svg);
+      es.close();
+    };
+    es.addEventListener("done", end);
+    es.addEventListener("failed", end);
+    es.onerror = () => es.close();
+  }).catch((e) => fail(e, $("study-text")));
+}
+
+// ------------------------------------------------------------------------ wiring
+
+function download(name, text) {
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([text], { type: "text/plain" }));
+  a.download = name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+}
+
+function wire() {
+  $("flip").onclick = () => { flipped = !flipped; drawBoard(); };
+  $("undo").onclick = () => api("undo", {}).then((s) => show(s)).catch(fail);
+  $("redo").onclick = () => api("redo", {}).then((s) => show(s)).catch(fail);
+  $("new").onclick = () => api("new", {}).then((s) => show(s)).catch(fail);
+  $("movein").addEventListener("keydown", (ev) => {
+    if (ev.key !== "Enter") return;
+    const t = ev.target.value.trim();
+    if (!t) return;
+    api("play", { moves: [t] }).then((s) => { show(s); ev.target.value = ""; say(""); }).catch(fail);
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.target.matches("input, textarea, select")) return;
+    if (ev.key === "ArrowLeft") $("undo").click();
+    else if (ev.key === "ArrowRight") $("redo").click();
+    else if (ev.key === "f") $("flip").click();
+    else if (/^[0-9a-p]$/.test(ev.key)) { $("movein").focus(); }
+  });
+  $("analyse").onclick = analyse;
+  $("stop").onclick = () => { api("stop", {}).catch(fail); };
+  $("engine-move").onclick = engineMove;
+  $("engine-side").onchange = maybeEngine;
+  $("probe").onclick = () => api("probe", {}).then((r) => say(r.text)).catch(fail);
+  $("rules").addEventListener("input", () => {
+    gutter();
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(checkRules, 300);
+  });
+  $("rules").addEventListener("scroll", () => { $("gutter").scrollTop = $("rules").scrollTop; });
+  $("apply").onclick = () => api("rules/apply", { text: $("rules").value }).then((s) => {
+    show(s);
+    const a = s.applied;
+    say(a.stopped ? `kept ${a.kept} of ${a.of} moves; move ${a.stopped.ply + 1} (${a.stopped.move}) stops being legal: ${a.stopped.why}`
+      : `applied: all ${a.of} moves are still legal`, "", $("rules-msg"));
+  }).catch((e) => fail(e, $("rules-msg")));
+  $("save").onclick = () => api("rules/save", { text: $("rules").value, path: $("save-path").value || null })
+    .then((r) => say(`saved ${r.saved}` + (r.backup ? ` (the old file is ${r.backup})` : ""), "", $("rules-msg")))
+    .catch((e) => fail(e, $("rules-msg")));
+  $("download").onclick = () => download(($("save-path").value || state.variant.name + ".rules").split("/").pop(), $("rules").value);
+  $("describe").onclick = () => api("rules").then((r) => { $("description").textContent = r.describe; }).catch((e) => fail(e, $("rules-msg")));
+  $("set-fen").onclick = () => api("fen", { fen: $("fen").value }).then((s) => show(s)).catch(fail);
+  $("turn").onchange = () => api("setup", { turn: Number($("turn").value) }).then((s) => show(s)).catch(fail);
+  $("clear").onclick = () => api("setup", { clear: true }).then((s) => show(s)).catch(fail);
+  $("pdn-file").onchange = () => {
+    const f = $("pdn-file").files[0];
+    if (f) f.text().then((t) => { $("pdn").value = t; });
+  };
+  const importGame = (game) => api("pdn/import", { text: $("pdn").value, game }).then((s) => {
+    show(s);
+    const sel = $("pdn-games");
+    sel.textContent = "";
+    s.pdn.games.forEach((t, i) => sel.append(new Option(`${i + 1}. ${t}`, String(i))));
+    sel.value = String(s.pdn.loaded);
+    say(`game ${s.pdn.loaded + 1} of ${s.pdn.games.length} loaded` + (s.pdn.notes.length ? "; " + s.pdn.notes.join("; ") : ""), "", $("pdn-msg"));
+  }).catch((e) => fail(e, $("pdn-msg")));
+  $("import").onclick = () => importGame(0);
+  $("pdn-games").onchange = () => importGame(Number($("pdn-games").value));
+  $("export").onclick = () => api("pdn/export").then((r) => { $("pdn").value = r.pdn; download(state.variant.name + ".pdn", r.pdn); }).catch((e) => fail(e, $("pdn-msg")));
+  $("study").onclick = study;
+  $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
+  $("variant").onchange = () => api("variant", { name: $("variant").value }).then((s) => { show(s); loadRules(); }).catch(fail);
+}
+
+async function main() {
+  wire();
+  try {
+    const s = await api("state");
+    show(s);
+    api("variants").then((r) => {
+      const v = $("variant");
+      for (const x of r.variants) v.append(new Option(x.name, x.name));
+      if (!r.variants.some((x) => x.name === state.variant.name)) v.append(new Option(state.variant.name, state.variant.name));
+      v.value = state.variant.name;
+    }).catch(fail);
+    loadRules();
+  } catch (e) { fail(e); }
+}
+
+main();

@@ -1,0 +1,304 @@
+//! The engine from the page: analysis streamed as server-sent events (one event per finished
+//! depth), the engine's move, stop, and endgame probes. Every search runs under a time and depth
+//! budget on its own thread and stops when the page asks, starts another, or goes away.
+
+use super::api::with_client;
+use super::client::{lock, move_json};
+use super::guard::{self, ApiError, ApiResult};
+use super::App;
+use crate::search::{format_score, Info, Limits, Searcher};
+use crate::{Game, Rules};
+use axum::extract::{Path, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::IntoResponse;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The longest one analysis or engine move may think, and the deepest it may go.
+pub const MAX_SECONDS: f64 = 60.0;
+pub const MAX_DEPTH: u32 = 40;
+/// Transposition table of a search from the page.
+const TT_MIB: usize = 16;
+
+/// Work registered by a POST and started when its stream is opened (the unguessable token in the
+/// stream's URL is what lets only the page that asked open it).
+pub enum Pending {
+    Analysis {
+        game: Game,
+        limits: Limits,
+        cancel: Arc<AtomicBool>,
+    },
+    Study(super::study::StudyJob),
+}
+
+/// Sets the stop flag when dropped: when the stream or request that owns it ends, for whatever
+/// reason (the page closed, the connection broke), the work behind it stops.
+pub struct CancelOnDrop(pub Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ThinkBody {
+    pub seconds: Option<f64>,
+    pub depth: Option<u32>,
+}
+
+fn limits(body: &ThinkBody, default_seconds: f64) -> ApiResult<Limits> {
+    let secs = body.seconds.unwrap_or(default_seconds);
+    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS) {
+        return Err(ApiError::refused(
+            format!("`{secs}` seconds is not a time the engine may think"),
+            format!("give more than 0 and at most {MAX_SECONDS} seconds"),
+        ));
+    }
+    let depth = body.depth.unwrap_or(MAX_DEPTH);
+    if depth == 0 || depth > MAX_DEPTH {
+        return Err(ApiError::refused(
+            format!("`{depth}` is not a search depth"),
+            format!("give a depth from 1 to {MAX_DEPTH}"),
+        ));
+    }
+    Ok(Limits {
+        depth: Some(depth),
+        nodes: None,
+        time: Some(Duration::from_secs_f64(secs)),
+    })
+}
+
+/// A random token for a stream's URL.
+pub fn token() -> String {
+    use rand::RngExt;
+    let mut rng = rand::rng();
+    (0..4)
+        .map(|_| format!("{:016x}", rng.random::<u64>()))
+        .collect()
+}
+
+/// Register work for a stream; at most a few wait unopened (the oldest is dropped).
+pub fn register(app: &App, job: Pending) -> String {
+    let t = token();
+    let mut map = lock(&app.streams);
+    if map.len() >= 32 {
+        if let Some(k) = map.keys().next().cloned() {
+            map.remove(&k);
+        }
+    }
+    map.insert(t.clone(), job);
+    t
+}
+
+fn game_over(game: &Game) -> ApiResult<()> {
+    if game.result().is_some() {
+        return Err(ApiError::refused(
+            format!("the game is over: {}", game.describe_result()),
+            "undo a move or start a new game",
+        ));
+    }
+    Ok(())
+}
+
+/// `POST /api/analyse`: register an analysis of the current position; the page opens
+/// `/api/stream/TOKEN` to run it and read its lines.
+pub async fn analyse(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<ThinkBody>,
+) -> ApiResult<Json<Value>> {
+    let limits = limits(&body, 10.0)?;
+    let (pending, _) = with_client(&app, &headers, |c| {
+        let game = c.tree.game();
+        game_over(&game)?;
+        c.cancel_job();
+        let cancel = Arc::new(AtomicBool::new(false));
+        c.job = Some(cancel.clone());
+        Ok(Pending::Analysis {
+            game,
+            limits,
+            cancel,
+        })
+    })?;
+    let t = register(&app, pending);
+    Ok(Json(json!({ "stream": format!("/api/stream/{t}") })))
+}
+
+/// `POST /api/stop`: stop this client's search.
+pub async fn stop(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    with_client(&app, &headers, |c| {
+        c.cancel_job();
+        Ok(())
+    })?;
+    Ok(Json(json!({ "stopped": true })))
+}
+
+/// One depth's line as the page draws it: score (for the bar, from the first side's view, in
+/// units of a man), the line's moves.
+fn info_json(rules: &Rules, turn: usize, i: &Info) -> Value {
+    let first = rules.spec.first_to_move as usize;
+    let own = if turn == first { i.score } else { -i.score };
+    json!({
+        "depth": i.depth,
+        "score": format_score(i.score),
+        "eval": own as f64 / 100.0,
+        "nodes": i.nodes,
+        "ms": i.elapsed.as_millis() as u64,
+        "pv": i.pv.iter().map(|m| move_json(rules, m)).collect::<Vec<_>>(),
+    })
+}
+
+fn event(name: &str, v: &Value) -> Event {
+    Event::default().event(name).data(v.to_string())
+}
+
+type EventStream = axum::response::Response;
+
+/// An SSE stream of the events a worker thread sends; dropping the stream (the page went away)
+/// sets `cancel`, which the worker polls.
+pub fn channel_stream(
+    cancel: Arc<AtomicBool>,
+    work: impl FnOnce(tokio::sync::mpsc::UnboundedSender<Event>) + Send + 'static,
+) -> EventStream {
+    let (tx, rx) = tokio::sync::mpsc::unbounded_channel::<Event>();
+    std::thread::spawn(move || work(tx));
+    let guard = CancelOnDrop(cancel);
+    let s = futures_util::stream::unfold((rx, guard), |(mut rx, guard)| async move {
+        rx.recv()
+            .await
+            .map(|ev| (Ok::<_, std::convert::Infallible>(ev), (rx, guard)))
+    });
+    // A comment line every second: writing to a connection the page closed is how the server
+    // learns it went away (and drops the stream, which stops the work) within a second.
+    Sse::new(s)
+        .keep_alive(KeepAlive::new().interval(Duration::from_secs(1)))
+        .into_response()
+}
+
+/// `GET /api/stream/TOKEN`: run the registered work, streaming its events.
+pub async fn stream(
+    State(app): State<Arc<App>>,
+    Path(token): Path<String>,
+) -> Result<EventStream, ApiError> {
+    let job = lock(&app.streams).remove(&token);
+    match job {
+        Some(Pending::Analysis {
+            game,
+            limits,
+            cancel,
+        }) => Ok(analysis_stream(game, limits, cancel)),
+        Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
+        None => Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "no such stream, or it was opened already",
+            "start the analysis again",
+        )),
+    }
+}
+
+fn analysis_stream(game: Game, limits: Limits, cancel: Arc<AtomicBool>) -> EventStream {
+    let flag = cancel.clone();
+    channel_stream(cancel, move |tx| {
+        let rules = game.rules.clone();
+        let turn = game.position().turn();
+        let mut s = Searcher::new(rules.clone(), TT_MIB);
+        s.set_cancel(Some(flag.clone()));
+        let history = s.history_of(game.start(), game.moves());
+        let r = s.search(game.position(), &history, limits, &mut |i| {
+            let _ = tx.send(event("info", &info_json(&rules, turn, i)));
+        });
+        let done = json!({
+            "best": r.best.map(|m| move_json(&rules, &m)),
+            "score": format_score(r.score),
+            "depth": r.depth,
+            "nodes": r.nodes,
+            "stopped": flag.load(Ordering::SeqCst),
+        });
+        let _ = tx.send(event("done", &done));
+    })
+}
+
+/// `POST /api/engine/move`: the engine plays the side to move (a time per move, stoppable: a
+/// stopped search plays the best move found so far).
+pub async fn engine_move(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Json(body): Json<ThinkBody>,
+) -> ApiResult<Json<Value>> {
+    let limits = limits(&body, 2.0)?;
+    let id = guard::client_id(&headers)?;
+    let (game, node, cancel) = {
+        let c = app.clients.get(&id);
+        let mut c = lock(&c);
+        let game = c.tree.game();
+        game_over(&game)?;
+        c.cancel_job();
+        let cancel = Arc::new(AtomicBool::new(false));
+        c.job = Some(cancel.clone());
+        (game, c.tree.current, cancel)
+    };
+    // Dropped with this request's future when the page goes away: the search stops.
+    let _guard = CancelOnDrop(cancel.clone());
+    let best = tokio::task::spawn_blocking(move || {
+        let mut s = Searcher::new(game.rules.clone(), TT_MIB);
+        s.set_cancel(Some(cancel));
+        let history = s.history_of(game.start(), game.moves());
+        s.search(game.position(), &history, limits, &mut |_| {})
+            .best
+    })
+    .await
+    .map_err(|_| {
+        ApiError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the search stopped unexpectedly",
+            "try again",
+        )
+    })?;
+    let (_, state) = with_client(&app, &headers, |c| {
+        if c.tree.current != node {
+            return Err(ApiError::new(
+                StatusCode::CONFLICT,
+                "the position changed while the engine was thinking",
+                "ask for the engine's move again",
+            ));
+        }
+        let Some(mv) = best else {
+            return Err(ApiError::refused(
+                "the engine has no move to play",
+                "undo a move or start a new game",
+            ));
+        };
+        c.tree.play(mv);
+        Ok(())
+    })?;
+    Ok(Json(state))
+}
+
+/// `POST /api/probe`: the endgame table's value of the position (small tables are built on
+/// demand, up to [`crate::endgame::probe::ON_DEMAND`] positions).
+pub async fn probe(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
+    let (job, _) = with_client(&app, &headers, |c| Ok((c.variant.clone(), *c.position())))?;
+    let text = tokio::task::spawn_blocking(move || crate::endgame::probe::probe(&job.0, &job.1))
+        .await
+        .map_err(|_| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the probe stopped unexpectedly",
+                "try again",
+            )
+        })?
+        .map_err(|e| {
+            ApiError::refused(
+                e.to_string(),
+                e.help().map(|h| h.to_string()).unwrap_or_default(),
+            )
+        })?;
+    Ok(Json(json!({ "text": text.trim_end() })))
+}

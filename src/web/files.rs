@@ -1,0 +1,96 @@
+//! File access from the page, confined to the directory the server was started in: relative
+//! paths only, no `..`, no symlink anywhere on the way, rules files only.
+
+use super::guard::{ApiError, ApiResult};
+use axum::http::StatusCode;
+use std::path::{Component, Path, PathBuf};
+
+/// The directory the server was started in (canonical), under which every file the page names
+/// must stay.
+#[derive(Clone, Debug)]
+pub struct Root(pub PathBuf);
+
+fn forbidden(path: &str, why: &str) -> ApiError {
+    ApiError::new(
+        StatusCode::FORBIDDEN,
+        format!("`{path}` is not a file the workbench may use: {why}"),
+        "name a .rules file inside the folder `damelab serve` was started in, e.g. `my.rules`",
+    )
+}
+
+impl Root {
+    /// The real path of `rel`, a `.rules` file under the root. Refused: absolute paths, `..`,
+    /// any symlink on the way (it could point out of the root), other extensions.
+    pub fn resolve(&self, rel: &str) -> ApiResult<PathBuf> {
+        let p = Path::new(rel);
+        if rel.is_empty() || rel.len() > 1024 {
+            return Err(forbidden(rel, "it is empty or too long"));
+        }
+        if p.extension().and_then(|e| e.to_str()) != Some("rules") {
+            return Err(forbidden(rel, "it does not end in `.rules`"));
+        }
+        let mut full = self.0.clone();
+        for c in p.components() {
+            match c {
+                Component::Normal(part) => {
+                    full.push(part);
+                    // Each step on the way, the file included, must not be a symlink.
+                    if let Ok(meta) = std::fs::symlink_metadata(&full) {
+                        if meta.file_type().is_symlink() {
+                            return Err(forbidden(rel, "it goes through a symbolic link"));
+                        }
+                    }
+                }
+                Component::CurDir => {}
+                _ => return Err(forbidden(rel, "only paths inside the folder, without `..`")),
+            }
+        }
+        if !full.starts_with(&self.0) {
+            return Err(forbidden(rel, "it is outside the folder"));
+        }
+        Ok(full)
+    }
+
+    /// `path` as the page names it: relative to the root when inside it.
+    pub fn relative(&self, path: &Path) -> Option<PathBuf> {
+        let canon = path.canonicalize().ok()?;
+        canon.strip_prefix(&self.0).ok().map(Path::to_path_buf)
+    }
+
+    /// Read a rules file under the root (within the file-size limit of every input file).
+    pub fn read(&self, rel: &str) -> ApiResult<(PathBuf, String)> {
+        let full = self.resolve(rel)?;
+        let text = crate::limits::read_text(&full).map_err(|e| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("cannot read `{rel}`: {e}"),
+                "name an existing .rules file inside the folder",
+            )
+        })?;
+        Ok((full, text))
+    }
+
+    /// Write a rules file under the root; an existing file is kept as `NAME.rules.bak` first.
+    /// Returns the backup's name when there was one.
+    pub fn save(&self, rel: &str, text: &str) -> ApiResult<Option<String>> {
+        let full = self.resolve(rel)?;
+        let io = |e: std::io::Error| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("cannot write `{rel}`: {e}"),
+                "check the folder's permissions, or download the file instead",
+            )
+        };
+        let mut backup = None;
+        if full.exists() {
+            let bak = full.with_extension("rules.bak");
+            std::fs::copy(&full, &bak).map_err(io)?;
+            backup = Some(format!("{rel}.bak"));
+        }
+        // Written beside the file and renamed: a failed write never leaves half a file.
+        let tmp = full.with_extension("rules.tmp");
+        std::fs::write(&tmp, text).map_err(io)?;
+        std::fs::rename(&tmp, &full).map_err(io)?;
+        Ok(backup)
+    }
+}

@@ -1,0 +1,242 @@
+//! The web workbench, `damelab serve`: a local HTTP server (axum on tokio) with the page, its
+//! script and style compiled in, and a JSON API over the library — the board, the rules editor,
+//! the engine and studies in a browser. The page draws what the server says; it knows no rules.
+
+pub mod api;
+pub mod client;
+pub mod engine;
+pub mod files;
+pub mod guard;
+pub mod rules_api;
+pub mod study;
+pub mod tree;
+
+use crate::Variant;
+use axum::extract::DefaultBodyLimit;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::{get, post};
+use axum::Router;
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+/// The page, its script and its style: compiled into the binary (no CDN, no network).
+const INDEX_HTML: &str = include_str!("assets/index.html");
+const APP_JS: &str = include_str!("assets/app.js");
+const APP_CSS: &str = include_str!("assets/app.css");
+
+/// The server's state: the clients' games, the start folder, work waiting for its stream, the
+/// running study.
+pub struct App {
+    pub clients: client::Clients,
+    pub root: files::Root,
+    pub streams: Mutex<HashMap<String, engine::Pending>>,
+    pub study: Mutex<Option<Arc<AtomicBool>>>,
+}
+
+/// What `damelab serve` was asked for.
+pub struct Options {
+    pub variant: Variant,
+    /// The rules text and, when it came from a file, the file.
+    pub text: String,
+    pub path: Option<PathBuf>,
+    pub host: String,
+    pub port: u16,
+    /// The folder files are read from and written to (the one the server was started in).
+    pub root: PathBuf,
+}
+
+/// The router of the page and the API, with the checks of [`guard::guard`] on every request.
+pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
+    let root = opts.root.canonicalize()?;
+    let path = opts
+        .path
+        .as_ref()
+        .map(|p| files::Root(root.clone()).relative(p).unwrap_or(p.clone()));
+    let app = Arc::new(App {
+        clients: client::Clients::new(client::Start {
+            variant: opts.variant.clone(),
+            text: opts.text.clone(),
+            path,
+        }),
+        root: files::Root(root),
+        streams: Mutex::new(HashMap::new()),
+        study: Mutex::new(None),
+    });
+    let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
+    let asset = |body: &'static str, ty: &'static str| {
+        move || async move {
+            (
+                [
+                    (header::CONTENT_TYPE, ty),
+                    (header::CACHE_CONTROL, "no-cache"),
+                ],
+                body,
+            )
+                .into_response()
+        }
+    };
+    let api = Router::new()
+        .route("/state", get(api::state))
+        .route("/play", post(api::play))
+        .route("/undo", post(api::undo))
+        .route("/redo", post(api::redo))
+        .route("/goto", post(api::goto))
+        .route("/new", post(api::new_game))
+        .route("/fen", post(api::fen))
+        .route("/setup", post(api::setup))
+        .route("/explain", post(api::explain))
+        .route("/pdn/import", post(api::pdn_import))
+        .route("/pdn/export", get(api::pdn_export))
+        .route("/variants", get(api::variants))
+        .route("/variant", post(api::variant))
+        .route("/rules", get(rules_api::get))
+        .route("/rules/check", post(rules_api::check))
+        .route("/rules/apply", post(rules_api::apply))
+        .route("/rules/save", post(rules_api::save))
+        .route("/analyse", post(engine::analyse))
+        .route("/stop", post(engine::stop))
+        .route("/engine/move", post(engine::engine_move))
+        .route("/probe", post(engine::probe))
+        .route("/study", post(study::start))
+        .route("/study/stop", post(study::stop))
+        .route("/stream/{token}", get(engine::stream));
+    Ok(Router::new()
+        .route("/", get(asset(INDEX_HTML, "text/html; charset=utf-8")))
+        .route(
+            "/app.js",
+            get(asset(APP_JS, "text/javascript; charset=utf-8")),
+        )
+        .route("/app.css", get(asset(APP_CSS, "text/css; charset=utf-8")))
+        .nest("/api", api)
+        .with_state(app)
+        .layer(DefaultBodyLimit::max(guard::MAX_BODY_BYTES))
+        .layer(axum::middleware::from_fn_with_state(allowed, guard::guard)))
+}
+
+/// Bind, print the URL, serve until Ctrl-C (or until `stop` resolves, for tests). `ready` gets
+/// the bound address (port 0 picks a free one).
+pub async fn serve(
+    opts: Options,
+    ready: impl FnOnce(SocketAddr),
+    stop: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let addr: SocketAddr = format!("{}:{}", bracket(&opts.host), opts.port)
+        .parse()
+        .map_err(|_| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("`{}` is not an IP address to listen on", opts.host),
+            )
+        })?;
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    let bound = listener.local_addr()?;
+    let app = router(&opts, bound.port())?;
+    ready(bound);
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stop)
+        .await
+}
+
+fn bracket(host: &str) -> String {
+    if host.contains(':') && !host.starts_with('[') {
+        format!("[{host}]")
+    } else {
+        host.to_string()
+    }
+}
+
+/// `damelab serve` from the command line: a runtime of two worker threads (searches run on their
+/// own threads), Ctrl-C for a clean stop, the URL printed when ready.
+pub fn run(opts: Options, open: bool) -> std::io::Result<()> {
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    rt.block_on(async move {
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        serve(
+            opts,
+            |addr| {
+                let url = format!("http://{addr}/");
+                println!("damelab serve: {url}  (Ctrl-C stops it)");
+                if open {
+                    open_browser(&url);
+                }
+            },
+            stop,
+        )
+        .await
+    })?;
+    // Searches and studies still running are stopped by their dropped streams; the process ends
+    // here without waiting for them.
+    println!("stopped");
+    Ok(())
+}
+
+/// Open the URL in the desktop's browser (`xdg-open`, `open`); failing that, the URL printed
+/// above is enough.
+fn open_browser(url: &str) {
+    let cmd = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if std::process::Command::new(cmd)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .is_err()
+    {
+        eprintln!("could not start `{cmd}`: open {url} in a browser");
+    }
+}
+
+/// `damelab serve VARIANT`: load the variant (a bundled name or a rules file), warn when the
+/// address is not the loopback one, and serve.
+pub fn cli(variant: &str, host: &str, port: u16, open: bool) -> Result<(), miette::Report> {
+    let v = Variant::load(variant).map_err(miette::Report::new)?;
+    let (text, path) = match crate::variants::bundled(variant) {
+        Some(t) => (t.to_string(), None),
+        None => {
+            let p = PathBuf::from(variant);
+            let t = crate::limits::read_text(&p)
+                .map_err(|e| miette::miette!("cannot read `{variant}`: {e}"))?;
+            (t, Some(p))
+        }
+    };
+    if host.parse::<std::net::IpAddr>().is_err() {
+        return Err(miette::miette!(
+            help = "give an IP address, e.g. `--host 127.0.0.1`",
+            "`{host}` is not an IP address to listen on"
+        ));
+    }
+    if host != "127.0.0.1" && host != "::1" {
+        eprintln!(
+            "warning: listening on {host}: other machines can reach this server and run searches \
+             on it; the default 127.0.0.1 keeps it to this machine"
+        );
+    }
+    let root = std::env::current_dir()
+        .map_err(|e| miette::miette!("cannot read the current folder: {e}"))?;
+    let opts = Options {
+        variant: v,
+        text,
+        path,
+        host: host.to_string(),
+        port,
+        root,
+    };
+    run(opts, open).map_err(|e| {
+        miette::miette!(
+            help = "is another server on that port? try `--port 0` for a free one",
+            "cannot serve on {host}:{port}: {e}"
+        )
+    })
+}

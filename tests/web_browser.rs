@@ -1,0 +1,481 @@
+//! The web workbench in a real browser: headless Chromium driven over WebDriver (`chromedriver`,
+//! plain HTTP/JSON from a small client in this file). Opens the page, plays the first moves of a
+//! Dameo and an International game by clicking, takes a multi-capture by clicking through its
+//! route, edits the rules to a mistake and sees the diagnostic under its line, fixes it, analyses
+//! and sees the arrow, imports a PDN game. A screenshot of each step goes to
+//! `target/web-screenshots/`; the page-load and server timings are printed.
+//!
+//! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed.
+
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn find(names: &[&str]) -> Option<PathBuf> {
+    for n in names {
+        for dir in ["/usr/bin", "/usr/lib/chromium", "/usr/local/bin"] {
+            let p = Path::new(dir).join(n);
+            if p.exists() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// One HTTP/1.1 exchange with `Connection: close` (read at most 60 s).
+fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
+    let mut s = TcpStream::connect(addr).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
+    let b = body.map(|b| b.to_string()).unwrap_or_default();
+    let req = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{b}",
+        b.len()
+    );
+    s.write_all(req.as_bytes()).unwrap();
+    let mut out = Vec::new();
+    let _ = s.read_to_end(&mut out);
+    let text = String::from_utf8_lossy(&out);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    // chromedriver may answer in chunks.
+    let body = if head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked")
+    {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    serde_json::from_str(&body).unwrap_or(Value::Null)
+}
+
+fn dechunk(mut s: &str) -> String {
+    let mut out = String::new();
+    while let Some((len, rest)) = s.split_once("\r\n") {
+        let n = usize::from_str_radix(len.trim(), 16).unwrap_or(0);
+        if n == 0 || rest.len() < n {
+            break;
+        }
+        out.push_str(&rest[..n]);
+        s = rest[n..].trim_start_matches("\r\n");
+    }
+    out
+}
+
+fn base64(text: &str) -> Vec<u8> {
+    let val = |c: u8| match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for v in text.bytes().filter_map(val) {
+        acc = (acc << 6) | v as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+struct Driver {
+    child: Child,
+    addr: SocketAddr,
+    session: String,
+    shots: PathBuf,
+    n: usize,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let path = format!("/session/{}", self.session);
+        let _ = http(self.addr, "DELETE", &path, None);
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    fn start(chromium: &Path, chromedriver: &Path, profile: &Path, shots: PathBuf) -> Driver {
+        let port = free_port();
+        let child = Command::new(chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver starts");
+        let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
+        let t = Instant::now();
+        while TcpStream::connect(addr).is_err() {
+            assert!(t.elapsed() < Duration::from_secs(20), "chromedriver up");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let mut d = Driver {
+            child,
+            addr,
+            session: String::new(),
+            shots,
+            n: 0,
+        };
+        let caps = json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium.display().to_string(),
+                "args": [
+                    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                    "--no-first-run", "--disable-background-networking",
+                    "--disable-component-update", "--disable-sync",
+                    "--disable-dev-shm-usage", "--window-size=1280,1000",
+                    format!("--user-data-dir={}", profile.display()),
+                ]
+            }
+        }}});
+        let r = http(addr, "POST", "/session", Some(&caps));
+        d.session = r["value"]["sessionId"]
+            .as_str()
+            .unwrap_or_else(|| panic!("a WebDriver session: {r}"))
+            .to_string();
+        d
+    }
+
+    fn cmd(&self, method: &str, what: &str, body: Option<Value>) -> Value {
+        let path = format!("/session/{}/{what}", self.session);
+        let r = http(self.addr, method, &path, body.as_ref());
+        if r["value"].get("error").is_some() {
+            panic!("webdriver {what}: {}", r["value"]);
+        }
+        r["value"].clone()
+    }
+
+    fn go(&self, url: &str) {
+        self.cmd("POST", "url", Some(json!({ "url": url })));
+    }
+
+    fn js(&self, script: &str) -> Value {
+        self.cmd(
+            "POST",
+            "execute/sync",
+            Some(json!({ "script": script, "args": [] })),
+        )
+    }
+
+    /// Wait (at most `secs`) until the expression is true in the page.
+    fn wait(&self, expr: &str, secs: u64) {
+        let t = Instant::now();
+        loop {
+            if self.js(&format!("return !!({expr});")) == json!(true) {
+                return;
+            }
+            if t.elapsed() > Duration::from_secs(secs) {
+                let msg = self.js("return document.getElementById('message').textContent");
+                self.shot("timeout");
+                panic!("waited {secs} s for `{expr}`; the page says {msg}");
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.cmd(
+            "POST",
+            "element",
+            Some(json!({ "using": "css selector", "value": css })),
+        );
+        let id = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+            .unwrap_or_else(|| panic!("element `{css}`: {e}"))
+            .to_string();
+        self.cmd("POST", &format!("element/{id}/click"), Some(json!({})));
+    }
+
+    /// Click the square of this name on the board.
+    fn square(&self, name: &str) {
+        self.click(&format!("#board rect.sq[data-name=\"{name}\"]"));
+    }
+
+    fn shot(&self, name: &str) {
+        let v = self.cmd("GET", "screenshot", None);
+        let png = base64(v.as_str().unwrap_or(""));
+        let _ = std::fs::create_dir_all(&self.shots);
+        let _ = std::fs::write(self.shots.join(format!("{name}.png")), png);
+    }
+
+    fn step(&mut self, name: &str) {
+        self.n += 1;
+        let n = self.n;
+        self.shot(&format!("{n:02}-{name}"));
+    }
+
+    fn moves(&self) -> usize {
+        self.js("return document.querySelectorAll('#moves .mv').length")
+            .as_u64()
+            .unwrap_or(0) as usize
+    }
+
+    /// The server time of the last request to this API path (the `Server-Timing` header).
+    fn server_ms(&self, path: &str) -> f64 {
+        self.js(&format!(
+            "const e = performance.getEntriesByType('resource').filter(e => e.name.endsWith('{path}')).pop();\
+             return e && e.serverTiming.length ? e.serverTiming[0].duration : -1;"
+        ))
+        .as_f64()
+        .unwrap_or(-1.0)
+    }
+}
+
+struct Server {
+    addr: SocketAddr,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(s) = self.stop.take() {
+            let _ = s.send(());
+        }
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn serve(root: &Path) -> Server {
+    let v = damelab::Variant::load("dameo").unwrap();
+    let opts = damelab::web::Options {
+        variant: v,
+        text: damelab::variants::bundled("dameo").unwrap().to_string(),
+        path: None,
+        host: "127.0.0.1".into(),
+        port: 0,
+        root: root.to_path_buf(),
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (atx, arx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let stop = async move {
+                let _ = rx.await;
+            };
+            damelab::web::serve(opts, move |a| atx.send(a).unwrap(), stop)
+                .await
+                .unwrap();
+        });
+    });
+    let addr = arx.recv_timeout(Duration::from_secs(10)).unwrap();
+    Server {
+        addr,
+        stop: Some(tx),
+        thread: Some(thread),
+    }
+}
+
+fn set_select(d: &Driver, id: &str, value: &str) {
+    d.js(&format!(
+        "const s = document.getElementById('{id}'); s.value = '{value}'; s.dispatchEvent(new Event('change'));"
+    ));
+}
+
+#[test]
+fn the_workbench_in_headless_chromium() {
+    let (Some(chromium), Some(chromedriver)) = (
+        find(&["chromium", "chromium-browser"]),
+        find(&["chromedriver"]),
+    ) else {
+        println!(
+            "skipped: chromium and chromedriver are not installed \
+             (apt-get install -y chromium chromium-driver)"
+        );
+        return;
+    };
+    let base = std::env::temp_dir().join(format!("damelab-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    std::fs::create_dir_all(base.join("root")).unwrap();
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots");
+    let _ = std::fs::remove_dir_all(&shots);
+    let srv = serve(&base.join("root"));
+    let url = format!("http://127.0.0.1:{}/", srv.addr.port());
+    let mut d = Driver::start(
+        &chromium,
+        &chromedriver,
+        &base.join("profile"),
+        shots.clone(),
+    );
+
+    // 1. The page, on Dameo: the time from navigation to the first board drawn.
+    d.go(&url);
+    d.wait("window.__firstBoard !== undefined", 20);
+    let first_board = d.js("return window.__firstBoard").as_f64().unwrap_or(-1.0);
+    // A second load, warm (the binary's assets are cached by nothing but the OS).
+    d.go(&url);
+    d.wait("window.__firstBoard !== undefined", 20);
+    let first_board_warm = d.js("return window.__firstBoard").as_f64().unwrap_or(-1.0);
+    d.wait(
+        "document.querySelectorAll('#board .piece').length === 36",
+        10,
+    );
+    d.step("dameo-start");
+
+    // 2. Dameo's first moves by clicking.
+    d.square("c3");
+    d.wait("document.querySelectorAll('#board .target').length > 0", 5);
+    d.step("dameo-selected");
+    d.square("c4");
+    d.wait("document.querySelectorAll('#moves .mv').length === 1", 5);
+    let play_ms = d.server_ms("/api/play");
+    d.square("c6");
+    d.square("c5");
+    d.wait("document.querySelectorAll('#moves .mv').length === 2", 5);
+    // A refused move is explained.
+    d.square("e3");
+    d.square("e4");
+    d.wait(
+        "document.getElementById('message').textContent.includes('not legal')",
+        5,
+    );
+    d.step("dameo-moves-and-refusal");
+
+    // 3. International: first moves, the capture.
+    set_select(&d, "variant", "international");
+    d.wait(
+        "document.querySelectorAll('#board .piece').length === 40",
+        10,
+    );
+    assert_eq!(d.moves(), 0);
+    for sq in ["32", "28", "19", "23", "28", "19"] {
+        d.square(sq);
+    }
+    d.wait("document.querySelectorAll('#moves .mv').length === 3", 5);
+    d.wait(
+        "document.querySelectorAll('#board .captured').length === 1",
+        5,
+    );
+    d.step("international-capture");
+
+    // 4. A multi-capture with a route choice (Russian: two routes through c3).
+    set_select(&d, "variant", "russian");
+    d.wait(
+        "document.querySelectorAll('#board .piece').length === 24",
+        10,
+    );
+    d.js("document.getElementById('setup-box').open = true;");
+    d.js("document.getElementById('fen').value = 'W:We1:Bd2,b4,d4';");
+    d.click("#set-fen");
+    d.wait("document.querySelectorAll('#board .piece').length === 4", 5);
+    d.square("e1");
+    d.wait(
+        "document.querySelectorAll('#board .target').length === 2",
+        5,
+    );
+    d.square("c3");
+    d.wait(
+        "document.querySelectorAll('#board .target').length === 2",
+        5,
+    );
+    d.step("route-choice");
+    d.square("e5");
+    d.wait("document.querySelector('#moves .mv') && document.querySelector('#moves .mv').textContent.includes('e1xc3xe5')", 5);
+    d.wait(
+        "document.querySelectorAll('#board .captured').length === 2",
+        5,
+    );
+    d.step("route-taken");
+
+    // 5. The rules editor: a mistake, its diagnostic under its line, the fix.
+    set_select(&d, "variant", "dameo");
+    d.wait(
+        "document.getElementById('rules').value.includes('Dameo')",
+        10,
+    );
+    d.wait(
+        "document.getElementById('diagnostics').textContent === 'no errors'",
+        10,
+    );
+    let line = d
+        .js("return document.getElementById('rules').value.split('\\n').findIndex(l => l.includes('step')) + 1")
+        .as_u64()
+        .unwrap();
+    d.js("const t = document.getElementById('rules'); t.value = t.value.replace('step', 'stpe'); t.dispatchEvent(new Event('input'));");
+    d.wait(
+        &format!("document.querySelector('#diagnostics .diag[data-line=\"{line}\"]')"),
+        10,
+    );
+    d.js("document.getElementById('rules-box').scrollIntoView();");
+    d.step("rules-diagnostic");
+    d.js("const t = document.getElementById('rules'); t.value = t.value.replace('stpe', 'step'); t.dispatchEvent(new Event('input'));");
+    d.wait(
+        "document.getElementById('diagnostics').textContent === 'no errors'",
+        10,
+    );
+    d.click("#describe");
+    d.wait(
+        "document.getElementById('description').textContent.length > 40",
+        10,
+    );
+    d.step("rules-fixed");
+    d.js("window.scrollTo(0, 0);");
+
+    // 6. Analysis: depth lines, the arrow.
+    d.js("document.getElementById('secs').value = '2';");
+    d.click("#analyse");
+    d.wait("document.querySelector('#board .arrow')", 15);
+    d.wait("document.querySelector('#lines .done')", 15);
+    d.step("analysis-arrow");
+
+    // 7. PDN import.
+    set_select(&d, "variant", "international");
+    d.wait(
+        "document.querySelectorAll('#board .piece').length === 40",
+        10,
+    );
+    d.js("document.getElementById('pdn-box').open = true;");
+    d.js("document.getElementById('pdn').value = '[Event \"a\"]\\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *\\n\\n[Event \"b\"]\\n1. 33-29 *\\n';");
+    d.click("#import");
+    d.wait("document.querySelectorAll('#moves .mv').length === 5", 10);
+    d.wait("document.getElementById('pdn-games').length === 2", 5);
+    d.step("pdn-imported");
+
+    // 8. A phone's width.
+    d.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({ "width": 390, "height": 844 })),
+    );
+    d.js("window.scrollTo(0, 0);");
+    std::thread::sleep(Duration::from_millis(300));
+    d.step("phone-width");
+
+    println!(
+        "page load to first board: {first_board:.0} ms (cold), {first_board_warm:.0} ms (again)"
+    );
+    println!("server time of the first move's /api/play (legal moves of the new position): {play_ms:.2} ms");
+    println!("screenshots: {}", shots.display());
+    assert!(first_board > 0.0);
+    drop(d);
+    drop(srv);
+    let _ = std::fs::remove_dir_all(&base);
+}
