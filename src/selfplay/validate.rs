@@ -20,39 +20,27 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
     if s.depth.is_some_and(|d| d == 0 || d > MAX_DEPTH) {
         return bad(format!("its depth {:?} is out of range", s.depth));
     }
-    // The shards it claims: each `K/N` of one N, each once.
-    let mut shards = Vec::new();
-    for t in &f.shards {
-        let parsed = t
-            .split_once('/')
-            .and_then(|(k, n)| Some((k.parse::<u64>().ok()?, n.parse::<u64>().ok()?)));
-        match parsed {
-            Some((k, n)) if k >= 1 && k <= n && n <= s.games => shards.push((k, n)),
-            _ => return bad(format!("`{t}` is not a shard of its run")),
-        }
+    // The shards it claims: of one count, ascending, each once, within the run.
+    let sh = &f.shards;
+    if sh.count == 0 || sh.count > s.games.max(1) {
+        return bad(format!("its shards are split {} ways", sh.count));
     }
-    shards.sort_unstable();
-    if shards.windows(2).any(|w| w[0] == w[1]) {
-        return bad("it lists a shard twice".into());
+    if sh.held.is_empty() || sh.held.iter().any(|&k| k == 0 || k > sh.count) {
+        return bad(format!("its shards {:?} are not shards of {}", sh.held, sh.count));
     }
-    if shards.windows(2).any(|w| w[0].1 != w[1].1) {
-        return bad("its shards split the run in different numbers of parts".into());
+    if sh.held.windows(2).any(|w| w[0] >= w[1]) {
+        return bad("it lists a shard twice, or out of order".into());
     }
-    // The games it must hold: all of its shards, or the whole run.
-    let expected: u64 = if shards.is_empty() {
-        s.games
-    } else {
-        let n = shards[0].1;
-        shards.iter().map(|&(k, _)| (s.games + n - k) / n).sum()
-    };
+    let held: Vec<String> = sh.held.iter().map(|k| format!("{k}/{}", sh.count)).collect();
+    let expected = sh.items(s.games);
     if f.games.len() as u64 != expected {
         return bad(format!(
             "it holds {} game records where its {} has {expected}",
             f.games.len(),
-            if shards.is_empty() {
+            if sh.is_whole() {
                 "run".to_string()
             } else {
-                format!("shards ({})", f.shards.join(" "))
+                format!("shards ({})", held.join(" "))
             }
         ));
     }
@@ -65,14 +53,12 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
                 g.i, s.games
             ));
         }
-        if let Some(&(_, n)) = shards.first() {
-            if !shards.iter().any(|&(k, _)| g.i % n == k - 1) {
-                return bad(format!(
-                    "game {} does not belong to its shards ({})",
-                    g.i,
-                    f.shards.join(" ")
-                ));
-            }
+        if !sh.holds(g.i) {
+            return bad(format!(
+                "game {} does not belong to its shards ({})",
+                g.i,
+                held.join(" ")
+            ));
         }
         if !seen.insert(g.i) {
             return bad(format!("game {} appears twice", g.i));
