@@ -70,3 +70,21 @@ fn a_file_with_errors_reports_errors_not_warnings() {
     let err = damelab::lang::load_with_warnings("t.rules", "t", text).expect_err("misspelt");
     assert_eq!(err.errors().len(), 1);
 }
+
+#[test]
+fn check_prints_ok_and_the_warning_and_exits_0() {
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/rules_warnings/unreachable_king.rules"
+    );
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(["check", file])
+        .output()
+        .expect("damelab runs");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stdout}{stderr}");
+    assert!(stdout.contains(": ok (Test), 1 warning"), "{stdout}");
+    assert!(stderr.contains("rules::unreachable_piece"), "{stderr}");
+    assert!(stderr.contains("never comes into play"), "{stderr}");
+}

@@ -526,13 +526,12 @@ fn code_end(source: &str, pos: usize) -> usize {
         let before = source[..end].trim_end();
         let line_start = before.rfind('\n').map_or(0, |i| i + 1);
         let line = &before[line_start..];
-        // A `#` outside a string starts a comment (strings hold no `#` in any rules file we
-        // know, but a letter like "#" must not cut the line).
+        // A `#` outside quotes starts a comment; one inside (a letter written "#") does not.
         let comment = line
             .char_indices()
             .filter(|&(_, c)| c == '#')
             .map(|(i, _)| i)
-            .find(|&i| line[..i].matches('"').count() % 2 == 0);
+            .find(|&i| line[..i].matches('"').count().is_multiple_of(2));
         match comment {
             Some(i) => end = line_start + i,
             None => return before.len(),
