@@ -435,7 +435,11 @@ fn the_full_disk_hook_keeps_the_old_file() {
         .arg(&t);
     let o = run(c, "", 60);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o.stderr).contains("No space left"), "{}", text(&o.stderr));
+    assert!(
+        text(&o.stderr).contains("No space left"),
+        "{}",
+        text(&o.stderr)
+    );
     assert_eq!(std::fs::read_to_string(&t).expect("there"), OLD);
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
 }
