@@ -2,7 +2,7 @@
 # Run one coverage-guided fuzz target (AFL++ through cargo-afl) for a fixed time, then print its
 # executions, edges covered and findings: scripts/fuzz.sh TARGET SECONDS.
 # Targets: rules fen move case pdn repl merge table (see docs/fuzzing.md). Every crash and hang is
-# copied to tests/fuzz_regressions/afl/TARGET/, which `cargo test --test fuzz_afl` replays.
+# copied to tests/fuzz_afl/TARGET/, which `cargo test --test fuzz_afl` replays.
 set -euo pipefail
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
 secs=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -26,7 +26,7 @@ nice -n 10 cargo afl fuzz -i "$corpus" -o "$out" -V "$secs" -t 2000 -m none \
   -- "target/release/$target" > "$out.log" 2>&1 || { tail -20 "$out.log" >&2; exit 1; }
 stats=$out/default/fuzzer_stats
 get() { sed -n "s/^$1 *: *//p" "$stats"; }
-keep=$root/tests/fuzz_regressions/afl/$target
+keep=$root/tests/fuzz_afl/$target
 found=0
 for f in "$out"/default/crashes/id:* "$out"/default/hangs/id:*; do
   [ -f "$f" ] || continue

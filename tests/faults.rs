@@ -422,3 +422,24 @@ fn a_closed_pipe_is_quiet() {
     assert_eq!(status.code(), Some(0), "{err}");
     assert_eq!(err, "");
 }
+
+/// The full-disk hook itself (what stands in for the tmpfs where mounting is refused).
+#[test]
+fn the_full_disk_hook_keeps_the_old_file() {
+    let dir = tempfile::tempdir().expect("dir");
+    let t = dir.path().join("d.svg");
+    std::fs::write(&t, OLD).expect("old");
+    let mut c = bin();
+    c.env("DAMELAB_WRITE_FAULT", "enospc")
+        .args(["diagram", "dameo", "-o"])
+        .arg(&t);
+    let o = run(c, "", 60);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o.stderr).contains("No space left"),
+        "{}",
+        text(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&t).expect("there"), OLD);
+    assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
+}

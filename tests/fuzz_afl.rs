@@ -1,11 +1,11 @@
-//! Replays every input the coverage-guided fuzzer kept (`tests/fuzz_regressions/afl/TARGET/`,
+//! Replays every input the coverage-guided fuzzer kept (`tests/fuzz_afl/TARGET/`,
 //! copied there by scripts/fuzz.sh) through its target: a finding, once fixed, stays fixed.
 
 use std::path::Path;
 
 #[test]
 fn every_kept_finding_runs_clean() {
-    let root = Path::new("tests/fuzz_regressions/afl");
+    let root = Path::new("tests/fuzz_afl");
     let mut ran = 0;
     for (name, target) in damelab::fuzzing::TARGETS {
         // Every target takes an empty and a nonsense input.

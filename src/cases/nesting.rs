@@ -68,7 +68,7 @@ mod tests {
 
     #[test]
     fn counts_flow_and_block_levels() {
-        assert_eq!(too_deep("a: [[1], {b: [2]}]\n", 3), None);
+        assert_eq!(too_deep("a: [[1], {b: [2]}]\n", 4), None);
         assert_eq!(too_deep("a: [[[[1]]]]\n", 3), Some(5));
         assert_eq!(too_deep("a: '[[[['\n# [[[[[\n", 2), None);
         let block = "a:\n  b:\n    c:\n      d: 1\n";
