@@ -160,7 +160,7 @@ enum Command {
     Analyse(damelab::selfplay::cli::AnalyseArgs),
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
-    Selfplay(damelab::selfplay::cli::SelfplayArgs),
+    Selfplay(Box<damelab::selfplay::cli::SelfplayArgs>),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
