@@ -173,7 +173,7 @@ enum Command {
     Analyse(damelab::search::cli::AnalyseArgs),
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
-    Selfplay(damelab::selfplay::cli::SelfplayArgs),
+    Selfplay(Box<damelab::selfplay::cli::SelfplayArgs>),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
     Match(damelab::matchplay::cli::MatchArgs),

@@ -284,7 +284,12 @@ fn from_slurm(
         max,
         step,
     };
-    if n == 0 || id < min || (id - min) % step != 0 || max < min || (max - min) / step + 1 != n {
+    if n == 0
+        || id < min
+        || !(id - min).is_multiple_of(step)
+        || max < min
+        || (max - min) / step + 1 != n
+    {
         return Err(irregular);
     }
     let k = (id - min) / step + 1;

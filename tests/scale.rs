@@ -315,7 +315,7 @@ fn shards_of_other_settings_splits_or_builds_are_refused() {
         "no --pdn was given",
     );
     fails(
-        &merge(&[a.clone()], &["--pdn", p(&dir.join("x.pdn"))]),
+        &merge(std::slice::from_ref(&a), &["--pdn", p(&dir.join("x.pdn"))]),
         "--pdn needs the shards' PDN files",
     );
     let _ = std::fs::remove_dir_all(&dir);
