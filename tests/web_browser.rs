@@ -34,7 +34,8 @@ fn free_port() -> u16 {
         .port()
 }
 
-/// One HTTP/1.1 exchange with `Connection: close` (read at most 60 s).
+/// One HTTP/1.1 exchange (at most 60 s). chromedriver keeps connections open whatever the
+/// request says, so the body is read by its length, not to the end of the connection.
 fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
@@ -44,18 +45,38 @@ fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Val
         b.len()
     );
     s.write_all(req.as_bytes()).unwrap();
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out);
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    // chromedriver may answer in chunks.
-    let body = if head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked")
-    {
-        dechunk(body)
-    } else {
-        body.to_string()
+    let mut buf = Vec::new();
+    let mut chunk = [0u8; 65536];
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let body = loop {
+        let n = s.read(&mut chunk).unwrap_or(0);
+        buf.extend_from_slice(&chunk[..n]);
+        if let Some(i) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            let head = String::from_utf8_lossy(&buf[..i]).to_ascii_lowercase();
+            let body = &buf[i + 4..];
+            let len = head
+                .lines()
+                .find_map(|l| l.strip_prefix("content-length:"))
+                .and_then(|v| v.trim().parse::<usize>().ok());
+            match len {
+                Some(len) if body.len() >= len => {
+                    break String::from_utf8_lossy(&body[..len]).into_owned()
+                }
+                None if head.contains("transfer-encoding: chunked")
+                    && body.ends_with(b"0\r\n\r\n") =>
+                {
+                    break dechunk(&String::from_utf8_lossy(body))
+                }
+                _ => {}
+            }
+        }
+        if n == 0 || Instant::now() > deadline {
+            let i = buf
+                .windows(4)
+                .position(|w| w == b"\r\n\r\n")
+                .map_or(0, |i| i + 4);
+            break String::from_utf8_lossy(&buf[i..]).into_owned();
+        }
     };
     serde_json::from_str(&body).unwrap_or(Value::Null)
 }
@@ -210,6 +231,11 @@ impl Driver {
     /// Click the square of this name on the board.
     fn square(&self, name: &str) {
         self.click(&format!("#board rect.sq[data-name=\"{name}\"]"));
+    }
+
+    /// Click the square of this algebraic name (on numbered boards too).
+    fn square_alg(&self, alg: &str) {
+        self.click(&format!("#board rect.sq[data-alg=\"{alg}\"]"));
     }
 
     fn shot(&self, name: &str) {
@@ -386,19 +412,22 @@ fn the_workbench_in_headless_chromium() {
     d.js("document.getElementById('fen').value = 'W:We1:Bd2,b4,d4';");
     d.click("#set-fen");
     d.wait("document.querySelectorAll('#board .piece').length === 4", 5);
-    d.square("e1");
+    d.square_alg("e1");
     d.wait(
         "document.querySelectorAll('#board .target').length === 2",
         5,
     );
-    d.square("c3");
+    d.square_alg("c3");
     d.wait(
         "document.querySelectorAll('#board .target').length === 2",
         5,
     );
     d.step("route-choice");
-    d.square("e5");
-    d.wait("document.querySelector('#moves .mv') && document.querySelector('#moves .mv').textContent.includes('e1xc3xe5')", 5);
+    d.square_alg("e5");
+    d.wait(
+        "state.last && state.last.route.length === 2 && squareAt(state.last.to).alg === 'e5'",
+        5,
+    );
     d.wait(
         "document.querySelectorAll('#board .captured').length === 2",
         5,
@@ -468,6 +497,10 @@ fn the_workbench_in_headless_chromium() {
     d.js("window.scrollTo(0, 0);");
     std::thread::sleep(Duration::from_millis(300));
     d.step("phone-width");
+    let wide = d.js(
+        "return Array.from(document.querySelectorAll('body *')).filter(e => e.getBoundingClientRect().right > window.innerWidth + 1).map(e => e.tagName + '#' + e.id + '.' + e.className).slice(0, 8);",
+    );
+    assert_eq!(wide, json!([]), "nothing wider than a phone's screen");
 
     println!(
         "page load to first board: {first_board:.0} ms (cold), {first_board_warm:.0} ms (again)"

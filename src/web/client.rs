@@ -124,7 +124,9 @@ pub fn board_json(rules: &Rules) -> Value {
     for r in 0..geo.height {
         for f in 0..geo.width {
             if let Some(sq) = geo.square((f, r)).filter(|&s| geo.is_playable(s)) {
-                squares.push(json!({ "sq": sq, "file": f, "rank": r, "name": geo.name(sq) }));
+                squares.push(json!({
+                    "sq": sq, "file": f, "rank": r, "name": geo.name(sq), "alg": geo.algebraic(sq),
+                }));
             }
         }
     }

@@ -136,11 +136,12 @@ function drawBoard() {
       if (q) {
         rect.setAttribute("data-sq", q.sq);
         rect.setAttribute("data-name", q.name);
+        rect.setAttribute("data-alg", q.alg);
         rect.classList.add("sq");
       }
       const textFill = fill === DARK ? "#f4ead8" : "#3a2a1a";
       if (q && b.numbered) {
-        const t = el("text", { x: x + 3, y: y + 13, "font-size": 12, fill: textFill, class: "coord", "pointer-events": "none" }, svg);
+        const t = el("text", { x: x + 2, y: y + 11, "font-size": 11, fill: textFill, class: "coord", "pointer-events": "none" }, svg);
         t.textContent = q.name;
       }
       if (!b.numbered) {
@@ -168,7 +169,7 @@ function drawBoard() {
   }
   for (const [sq, kind] of targets) {
     const [cx, cy] = centre(sq);
-    el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq }, svg);
+    el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq, "pointer-events": "none" }, svg);
   }
   if (arrow) drawArrow(svg, arrow);
   svg.addEventListener("pointerdown", onPointerDown);
@@ -189,8 +190,8 @@ function drawPiece(svg, p) {
   const light = luminance(side.colour) > 0.3;
   const ring = light ? "#262626" : "#fafaf5";
   const g = el("g", { class: "piece", "data-side": p.side, "data-kind": p.kind, "pointer-events": "none" }, svg);
-  el("circle", { cx, cy, r: S * 0.4, fill: side.colour, stroke: ring, "stroke-width": 3 }, g);
-  el("circle", { cx, cy, r: S * 0.28, fill: "none", stroke: ring, "stroke-width": 1.5, opacity: 0.6 }, g);
+  el("circle", { cx, cy, r: S * 0.37, fill: side.colour, stroke: ring, "stroke-width": 3 }, g);
+  el("circle", { cx, cy, r: S * 0.26, fill: "none", stroke: ring, "stroke-width": 1.5, opacity: 0.6 }, g);
   if (p.kind > 0) {
     const t = el("text", { x: cx, y: cy + 8, "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: ring }, g);
     t.textContent = state.board.kinds[p.kind].letter;
@@ -263,13 +264,12 @@ async function clickSquare(sq) {
   if (!sel || (p && p.side === state.turn && sq !== sel.from && !matching().some((x) => x.m.route.includes(sq)))) {
     if (p && p.side === state.turn) {
       sel = { from: sq, clicked: [] };
-      if (movesFrom(sq).length === 0) {
-        sel = null;
-        explainRefusal(squareAt(sq).name, null);
-        return;
-      }
-      say("");
+      // A piece with no legal move is selected all the same: the square clicked next is
+      // explained ("a capture is available: …").
+      say(movesFrom(sq).length === 0 ? "this piece has no legal move: click where it should go to see why" : "");
       drawBoard();
+    } else if (p) {
+      say("it is " + state.board.sides[state.turn].name + "'s move");
     }
     return;
   }
@@ -438,10 +438,19 @@ function maybeEngine() {
 
 let checkTimer = null;
 
+let errorLines = new Set();
+
 function gutter() {
   const n = $("rules").value.split("\n").length;
-  $("gutter").textContent = Array.from({ length: n }, (_, i) => i + 1).join("\n");
-  $("gutter").scrollTop = $("rules").scrollTop;
+  const g = $("gutter");
+  g.textContent = "";
+  for (let i = 1; i <= n; i++) {
+    const s = document.createElement("span");
+    s.textContent = (errorLines.has(i) ? "✗ " : "") + i + "\n";
+    if (errorLines.has(i)) s.className = "err";
+    g.append(s);
+  }
+  g.scrollTop = $("rules").scrollTop;
 }
 
 async function checkRules() {
@@ -459,6 +468,8 @@ function showDiagnostics(text, r) {
   const box = $("diagnostics");
   box.textContent = "";
   box.className = r.ok ? "ok" : "bad";
+  errorLines = new Set(r.ok ? [] : r.diagnostics.map((d) => d.line));
+  gutter();
   if (r.ok) { box.textContent = "no errors"; return; }
   const lines = text.split("\n");
   for (const d of r.diagnostics) {
