@@ -14,6 +14,7 @@ mod describe;
 mod diagram;
 mod docs;
 mod endgame;
+mod endgame_cache;
 mod fault_reads;
 mod faults;
 mod fuzz_afl;

@@ -171,14 +171,35 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
         return Ok((format!("{text}\n"), tables.unsaved));
     }
     let mut out = report::text(&summary);
+    let loaded = tables.tables.values().filter(|t| t.loaded).count();
     out.push_str(&format!(
-        "tables: {} materials, {} positions (estimated memory {}); built {} positions in {:.1} s ({:.2} M positions/s)\n",
+        "tables: {} materials, {} positions (estimated memory {}); {}\n",
         est.materials.len(),
         est.positions,
         human_bytes(est.bytes),
-        built,
-        secs,
-        rate / 1e6
+        build_words(built, loaded, secs, rate)
     ));
     Ok((out, tables.unsaved))
+}
+
+/// How the tables came to be: built (with the speed), loaded from the cache, or both.
+fn build_words(built: u64, loaded: usize, secs: f64, rate: f64) -> String {
+    let from_cache = match loaded {
+        0 if built == 0 => "nothing to build".to_string(),
+        0 => String::new(),
+        1 => "1 table loaded from the cache".to_string(),
+        n => format!("{n} tables loaded from the cache"),
+    };
+    if built == 0 {
+        return format!("{from_cache} in {secs:.1} s");
+    }
+    let made = format!(
+        "built {built} positions in {secs:.1} s ({:.2} M positions/s)",
+        rate / 1e6
+    );
+    if from_cache.is_empty() {
+        made
+    } else {
+        format!("{made}; {from_cache}")
+    }
 }

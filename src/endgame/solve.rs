@@ -275,7 +275,14 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 max: "2^31 positions a table".into(),
             });
         }
-        for m in &est.materials {
+        // For the progress bar: which table of how many, and the time left at the rate so far.
+        let sizes: Vec<u64> = if opts.progress {
+            est.materials.iter().map(|m| self.len_of(m)).collect()
+        } else {
+            Vec::new()
+        };
+        let (mut built_positions, mut built_seconds) = (0u64, 0.0f64);
+        for (k, m) in est.materials.iter().enumerate() {
             if self.tables.contains_key(m) {
                 continue;
             }
@@ -299,8 +306,20 @@ impl<'r, B: BitSet> Tables<'r, B> {
                     Err(note) => self.notes.push(note),
                 }
             }
+            let place = opts.progress.then(|| {
+                let left: u64 = sizes[k..].iter().sum();
+                let eta = if built_positions > 0 && built_seconds > 0.0 {
+                    let secs = left as f64 * built_seconds / built_positions as f64;
+                    format!("about {} left", human_seconds(secs))
+                } else {
+                    "time left: estimated after this table".to_string()
+                };
+                format!("table {} of {} ({eta})", k + 1, est.materials.len())
+            });
             let t = Instant::now();
-            let values = self.build(m, &index, opts.progress)?;
+            let values = self.build(m, &index, place)?;
+            built_positions += index.len();
+            built_seconds += t.elapsed().as_secs_f64();
             let table = Table {
                 material: *m,
                 index,
@@ -328,7 +347,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
         &self,
         material: &Material,
         index: &Indexer,
-        progress: bool,
+        progress: Option<String>,
     ) -> Result<Vec<Packed>, EndgameError> {
         let rules = self.rules;
         let n = index.len() as usize;
@@ -603,18 +622,34 @@ impl<'r, B: BitSet> Tables<'r, B> {
     }
 }
 
-fn progress_bar(progress: bool, len: u64, name: &str) -> ProgressBar {
-    if !progress || !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+/// A bar for one table: `place` says which table of how many and the time left in all (none: no
+/// bar); its message the table's pass (its moves, then each depth).
+fn progress_bar(place: Option<String>, len: u64, name: &str) -> ProgressBar {
+    let Some(place) = place else {
+        return ProgressBar::hidden();
+    };
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
-    if let Ok(style) =
-        ProgressStyle::with_template("{msg:24} [{bar:40}] {pos}/{len} positions ({elapsed})")
-    {
+    if let Ok(style) = ProgressStyle::with_template(
+        "{prefix} {msg:20} [{bar:30}] {pos}/{len} positions ({elapsed})",
+    ) {
         bar.set_style(style.progress_chars("=> "));
     }
+    bar.set_prefix(place);
     bar.set_message(format!("{name}: moves"));
     bar
+}
+
+/// `45 s`, `3 min 20 s`, `2 h 5 min`.
+pub fn human_seconds(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
 }
 
 /// `1.2 GiB`, `340 MiB`.

@@ -33,6 +33,9 @@ pub struct AnalyseArgs {
     /// writes them): positions of their materials get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// Use no endgame tables (by default those in the cache directory, as the workbench does).
+    #[arg(long, conflicts_with = "tables")]
+    pub no_tables: bool,
     /// A search option, `NAME=VALUE` (repeatable): `--option preset=8d59e68` is the engine of
     /// that commit, `--option lmr=false` turns late-move reductions off.
     #[arg(long = "option", value_name = "NAME=VALUE")]
@@ -78,8 +81,14 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     s.set_options(options);
     let mut tables = None;
-    if let Some(dir) = &args.tables {
-        let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
+    // `--tables DIR`, else the default cache's tables when it has any (as in the workbench).
+    let found = match &args.tables {
+        Some(dir) => Some(EndgameTables::open(&v.rules, dir)?),
+        None if args.no_tables => None,
+        None => EndgameTables::from_cache(&v.rules).filter(|t| !t.is_empty()),
+    };
+    if let Some(t) = found {
+        let t = std::sync::Arc::new(t);
         out(&format!(
             "endgame tables: {} materials in {}",
             t.len(),

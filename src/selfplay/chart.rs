@@ -2,6 +2,7 @@
 
 use super::{End, GameRecord, Report};
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 /// The SVG text of the chart for a run.
 pub fn svg(title: &str, report: &Report, games: &[GameRecord]) -> Result<String, String> {
@@ -55,61 +56,142 @@ where
         Rectangle::new([(x0, 0), (x0 + width, c)], BLUE.mix(0.6).filled())
     }))?;
 
-    // The outcome split: wins of each side, draws by how they came.
-    let draws_capped = report
-        .ends
-        .iter()
-        .find(|(e, _)| *e == End::Cap)
-        .map_or(0, |e| e.1);
-    let bars: Vec<(String, u64, RGBColor)> = vec![
+    // The outcome split as the text report gives it: each side's wins and the draws, the games
+    // stopped at the length cap shown as the draws' darker part; a whisker for each 95% interval.
+    let capped = capped_games(report);
+    let bars: Vec<(String, &super::Share, RGBColor)> = vec![
         (
             format!("{} wins", report.side_names[0]),
-            report.wins[0].count,
-            RGBColor(70, 130, 180),
+            &report.wins[0],
+            RGBColor(31, 119, 180),
         ),
         (
             format!("{} wins", report.side_names[1]),
-            report.wins[1].count,
-            RGBColor(60, 60, 60),
+            &report.wins[1],
+            RGBColor(64, 64, 64),
         ),
-        (
-            "draws".into(),
-            report.draws.count - draws_capped,
-            RGBColor(200, 160, 40),
-        ),
-        ("capped".into(), draws_capped, RGBColor(180, 80, 80)),
+        ("draws".into(), &report.draws, RGBColor(230, 159, 0)),
     ];
-    let ymax = bars.iter().map(|b| b.1).max().unwrap_or(1).max(1);
+    let n = report.games.max(1) as f64;
+    let high = |s: &super::Share| (s.ci95.1 * n).ceil() as u64;
+    let ymax = bars
+        .iter()
+        .map(|b| b.1.count.max(high(b.1)))
+        .max()
+        .unwrap_or(1)
+        .max(1);
     let mut chart = ChartBuilder::on(&right)
-        .caption("outcomes", ("sans-serif", 16))
+        .caption("outcomes (95% intervals)", ("sans-serif", 16))
         .margin(10)
         .x_label_area_size(30)
         .y_label_area_size(45)
-        .build_cartesian_2d(0u32..bars.len() as u32, 0u64..ymax + ymax / 10 + 1)?;
+        .build_cartesian_2d(
+            // The range is inclusive: one segment a bar.
+            (0u32..bars.len() as u32 - 1).into_segmented(),
+            0u64..ymax + ymax / 8 + 1,
+        )?;
     let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(bars.len())
-        .x_label_formatter(&|x| names.get(*x as usize).cloned().unwrap_or_default())
+        .x_label_formatter(&|x| match x {
+            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
         .draw()?;
-    chart.draw_series(bars.iter().enumerate().map(|(i, (_, c, col))| {
-        Rectangle::new([(i as u32, 0), (i as u32 + 1, *c)], col.filled())
+    let seg = |i: usize| SegmentValue::Exact(i as u32);
+    let centre = |i: usize| SegmentValue::CenterOf(i as u32);
+    chart.draw_series(bars.iter().enumerate().map(|(i, (_, s, col))| {
+        let mut r = Rectangle::new([(seg(i), 0), (seg(i + 1), s.count)], col.filled());
+        r.set_margin(0, 0, 6, 6);
+        r
     }))?;
-    chart.draw_series(bars.iter().enumerate().map(|(i, (_, c, _))| {
-        let pct = if report.games == 0 {
-            0.0
-        } else {
-            100.0 * *c as f64 / report.games as f64
-        };
+    if capped > 0 {
+        let i = bars.len() - 1;
+        let mut r = Rectangle::new(
+            [(seg(i), 0), (seg(i + 1), capped)],
+            RGBColor(150, 90, 0).filled(),
+        );
+        r.set_margin(0, 0, 6, 6);
+        chart.draw_series(std::iter::once(r))?;
+        // Named inside its part of the bar.
+        chart.draw_series(std::iter::once(Text::new(
+            format!("{capped} capped"),
+            (centre(i), capped / 2),
+            ("sans-serif", 12)
+                .into_font()
+                .color(&WHITE)
+                .pos(Pos::new(HPos::Center, VPos::Center)),
+        )))?;
+    }
+    // Whiskers: the 95% interval of each share, in games.
+    for (i, (_, s, _)) in bars.iter().enumerate() {
+        let (lo, hi) = ((s.ci95.0 * n).floor() as u64, high(s));
+        chart.draw_series(std::iter::once(PathElement::new(
+            vec![(centre(i), lo), (centre(i), hi)],
+            BLACK.stroke_width(1),
+        )))?;
+    }
+    let shares: Vec<u64> = bars.iter().map(|b| b.1.count).collect();
+    let pcts = whole_percentages(&shares);
+    chart.draw_series(bars.iter().enumerate().map(|(i, (_, s, _))| {
         Text::new(
-            format!("{pct:.0}%"),
-            (i as u32, *c + ymax / 40 + 1),
-            ("sans-serif", 14),
+            format!("{}%", pcts[i]),
+            (centre(i), s.count.max(high(s)) + ymax / 40 + 1),
+            ("sans-serif", 14)
+                .into_font()
+                .color(&BLACK)
+                .pos(Pos::new(HPos::Center, VPos::Bottom)),
         )
     }))?;
     Ok(())
 }
+
+/// The games stopped at the length cap (scored as draws).
+pub fn capped_games(report: &Report) -> u64 {
+    report
+        .ends
+        .iter()
+        .find(|(e, _)| *e == End::Cap)
+        .map_or(0, |e| e.1)
+}
+
+/// Whole percentages of `counts` that add up to 100 (largest remainders round up), so that the
+/// labels of a chart agree with each other; all zero for no counts.
+pub fn whole_percentages(counts: &[u64]) -> Vec<u64> {
+    let total: u64 = counts.iter().sum();
+    if total == 0 {
+        return vec![0; counts.len()];
+    }
+    let mut out: Vec<u64> = counts.iter().map(|c| c * 100 / total).collect();
+    let mut rest: Vec<(u64, usize)> = counts
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c * 100 % total, i))
+        .collect();
+    // Largest remainder first; ties to the earlier bar.
+    rest.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let missing = 100 - out.iter().sum::<u64>();
+    for &(_, i) in rest.iter().take(missing as usize) {
+        out[i] += 1;
+    }
+    out
+}
+
+/// Line colours that stay apart from each other on white (Tableau 10, its light grey darkened).
+const LINE_COLOURS: [RGBColor; 10] = [
+    RGBColor(78, 121, 167),
+    RGBColor(242, 142, 43),
+    RGBColor(225, 87, 89),
+    RGBColor(118, 183, 178),
+    RGBColor(89, 161, 79),
+    RGBColor(196, 160, 0),
+    RGBColor(176, 122, 161),
+    RGBColor(255, 112, 140),
+    RGBColor(156, 117, 95),
+    RGBColor(90, 90, 90),
+];
 
 /// A line chart of draw rate against search depth, one line per variant: (variant, [(depth,
 /// draw rate)]).
@@ -142,7 +224,7 @@ where
         .margin(15)
         .x_label_area_size(35)
         .y_label_area_size(50)
-        .right_y_label_area_size(10)
+        .right_y_label_area_size(62)
         .build_cartesian_2d(0u32..dmax + 1, 0f64..100f64)?;
     chart
         .configure_mesh()
@@ -150,19 +232,34 @@ where
         .y_desc("draws %")
         .draw()?;
     for (i, (name, points)) in series.iter().enumerate() {
-        let colour = Palette99::pick(i).to_rgba();
+        // Past ten lines the colours come round again, with hollow marks.
+        let colour = LINE_COLOURS[i % LINE_COLOURS.len()];
+        let filled = i < LINE_COLOURS.len();
+        let mark = move |x: i32, y: i32| -> Circle<(i32, i32), i32> {
+            if filled {
+                Circle::new((x, y), 4, colour.filled())
+            } else {
+                Circle::new((x, y), 4, colour.stroke_width(2))
+            }
+        };
         chart
             .draw_series(LineSeries::new(
                 points.iter().map(|&(d, r)| (d, 100.0 * r)),
-                colour.stroke_width(2),
+                colour.stroke_width(3),
             ))?
             .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 15, y)], colour));
-        chart.draw_series(
-            points
-                .iter()
-                .map(|&(d, r)| Circle::new((d, 100.0 * r), 3, colour.filled())),
-        )?;
+            .legend(move |(x, y)| {
+                EmptyElement::at((x, y))
+                    + PathElement::new(vec![(-2, 0), (18, 0)], colour.stroke_width(3))
+                    + mark(8, 0)
+            });
+        chart.draw_series(points.iter().map(|&(d, r)| {
+            if filled {
+                Circle::new((d, 100.0 * r), 4, colour.filled())
+            } else {
+                Circle::new((d, 100.0 * r), 4, colour.stroke_width(2))
+            }
+        }))?;
     }
     chart
         .configure_series_labels()
@@ -171,4 +268,21 @@ where
         .position(SeriesLabelPosition::UpperLeft)
         .draw()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_percentages;
+
+    #[test]
+    fn percentages_add_up() {
+        assert_eq!(whole_percentages(&[1, 1, 1]), [34, 33, 33]);
+        assert_eq!(whole_percentages(&[49, 46, 5]), [49, 46, 5]);
+        assert_eq!(whole_percentages(&[2, 2, 3]), [29, 28, 43]);
+        assert_eq!(whole_percentages(&[0, 0, 0]), [0, 0, 0]);
+        for n in 1..60u64 {
+            let v = whole_percentages(&[n, 2 * n + 1, 7]);
+            assert_eq!(v.iter().sum::<u64>(), 100, "{v:?}");
+        }
+    }
 }

@@ -398,12 +398,23 @@ impl Report {
                 ci(s)
             ));
         }
+        // The games stopped at the length cap count as draws, here and in the chart.
+        let capped = self
+            .ends
+            .iter()
+            .find(|(e, _)| *e == End::Cap)
+            .map_or(0, |e| e.1);
         out.push_str(&format!(
-            "{:<16} {:>6}  {:>6}  95% CI {}\n",
+            "{:<16} {:>6}  {:>6}  95% CI {}{}\n",
             "draws",
             self.draws.count,
             pct(self.draws.rate),
-            ci(&self.draws)
+            ci(&self.draws),
+            if capped > 0 {
+                format!(" ({capped} of them at the length cap)")
+            } else {
+                String::new()
+            }
         ));
         out.push_str(&format!(
             "first player     {} scores {:.3} (advantage {:+.3})\n",
