@@ -20,7 +20,7 @@ mod faults;
 mod fuzz_afl;
 mod hub;
 mod lang;
-mod match;
+mod matches;
 mod notation;
 mod pdn;
 mod pdn_real;

@@ -195,7 +195,12 @@ fn forged_run_files_are_refused() {
     let (_, whole) = run_file(dir.path(), &[]);
     let (shard, half) = run_file(dir.path(), &["--shard", "1/2"]);
     // Sound files merge.
-    let o = damelab(&["selfplay", "merge", shard.to_str().expect("utf-8")]);
+    let o = damelab(&[
+        "selfplay",
+        "merge",
+        shard.to_str().expect("utf-8"),
+        "--partial",
+    ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
 
     let mut v = whole.clone();

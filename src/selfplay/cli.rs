@@ -2,7 +2,7 @@
 //! [`super`]).
 
 use super::pdn::{merge_pdn, PdnInput};
-use super::{chart, fingerprint, shard_indices, Report, RunFile, Settings, FORMAT, VERSION};
+use super::{chart, fingerprint, shard_indices, RunFile, Settings, FORMAT, VERSION};
 use crate::search::MAX_DEPTH;
 use crate::shard::{self, Shard, ShardSet, Stamp};
 use crate::{Rules, Variant};

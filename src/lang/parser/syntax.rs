@@ -267,7 +267,12 @@ fn direction_in_two_words(
     start: usize,
 ) -> Option<RuleError> {
     let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let prev_start = prefix.rfind(|c: char| !is_word(c)).map_or(0, |i| i + 1);
+    // The byte after the last character that is not part of a word (it may take several bytes).
+    let prev_start = prefix
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
     let prev = &prefix[prev_start..];
     let joined = format!("{prev}-{word}");
     if prev.is_empty() || !crate::lang::check::is_direction(&joined) {
