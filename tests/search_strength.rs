@@ -75,6 +75,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
             "preset" => "8d59e68",
             "lmr" | "futility" | "single_reply" => "false",
             "soft_time" => "50",
+            "lmr_moves" => "5",
             _ => "100",
         };
         o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
