@@ -10,7 +10,10 @@ mkdir -p "$dir"
 bin=target/release/damelab
 [ -x "$bin" ] || nice -n 10 cargo build --release --quiet
 n=0
+# A seed from stdin (`seed < FILE`), or from its argument (`put TEXT`: a pipe into `seed` would run
+# it in a subshell and lose the count).
 seed() { n=$((n + 1)); cat > "$dir/seed-$n"; }
+put() { n=$((n + 1)); printf '%s' "$1" > "$dir/seed-$n"; }
 # `variant<TAB>fen` of every case with a FEN (at most $1).
 fens() {
   for f in tests/cases/*.yaml; do
@@ -20,11 +23,11 @@ fens() {
 }
 case "$target" in
   rules) for f in variants/*.rules examples/*.rules tests/rules_errors/*.rules; do seed < "$f"; done ;;
-  fen) fens 200 | while IFS=$'\t' read -r v fen; do printf '%s\n%s' "$v" "$fen" | seed; done ;;
+  fen) fens 200 | while IFS=$'\t' read -r v fen; do put "$v"$'\n'"$fen"; done ;;
   move)
     fens 80 | while IFS=$'\t' read -r v fen; do
       mv=$("$bin" moves "$v" --fen "$fen" 2>/dev/null | head -1 || true)
-      printf '%s\n%s\n%s' "$v" "$fen" "$mv" | seed
+      put "$v"$'\n'"$fen"$'\n'"$mv"
     done ;;
   case) for f in tests/cases/*.yaml tests/verify/*.yaml tests/verify_errors/*.yaml examples/*.yaml; do
           [ -f "$f" ] && seed < "$f"; done ;;
@@ -32,7 +35,7 @@ case "$target" in
   repl)
     for f in tests/repl/*.txt; do
       v=$(sed -n 's/^# variant: *//p' "$f" | head -1)
-      { echo "$v"; grep -v '^#' "$f"; } | seed
+      put "$v"$'\n'"$(grep -v '^#' "$f")"
     done ;;
   merge)
     tmp=$(mktemp -d)
