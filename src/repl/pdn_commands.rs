@@ -1,9 +1,11 @@
 //! The workbench's PDN commands: `save FILE.pdn`, `open FILE.pdn [N]`, and moving through the game
-//! (`first`, `prev`, `next`, `last`, `goto N`).
+//! (`first`, `prev`, `next`, `last`, `goto N`), and playing a move that leaves a line, which keeps
+//! it as a variation.
 
 use super::Session;
 use crate::engine::Move;
 use crate::pdn::cli::{describe_failure, looks_like_acf};
+use crate::pdn::Variation;
 use crate::pdn::{self, read_acf, read_games, write_game_with, VariantCache};
 use crate::Game;
 use miette::Report;
@@ -317,4 +319,66 @@ pub fn navigate(s: &mut Session, name: &str, arg: &str) -> Result<String, Report
         },
     };
     Ok(go(s, target))
+}
+
+impl Session {
+    /// Play a legal move. Where the game had moves ahead (after `undo` or `goto`), the same move
+    /// as the next one just goes forward; another move keeps the moves ahead as a variation, and
+    /// a move that starts a variation makes it the line ahead (the old one a variation in turn).
+    /// Returns a note for the user when a line was kept.
+    pub(crate) fn play_keeping_line(&mut self, mv: Move) -> Option<String> {
+        let ply = self.game.moves().len();
+        let ahead = self.game.ahead();
+        if ahead.first().is_some_and(|next| next.same_move(&mv)) {
+            self.game.redo();
+            return None;
+        }
+        let entered = self
+            .variations
+            .iter()
+            .position(|v| v.ply == ply && v.moves.first().is_some_and(|m| m.same_move(&mv)));
+        let entered = entered.map(|i| self.variations.remove(i));
+        let mut note = None;
+        if !ahead.is_empty() {
+            // Variations further along the old line go with it.
+            let (inner, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.variations)
+                .into_iter()
+                .partition(|v| v.ply > ply);
+            self.variations = keep;
+            let mut old = Variation::new(ply, ahead);
+            old.variations = inner
+                .into_iter()
+                .map(|mut v| {
+                    v.ply -= ply;
+                    v
+                })
+                .collect();
+            note = Some(format!(
+                "the game's other {} from here {} kept as a variation (`save` writes it)\n",
+                if old.moves.len() == 1 {
+                    "move".to_string()
+                } else {
+                    format!("{} moves", old.moves.len())
+                },
+                if old.moves.len() == 1 { "is" } else { "are" },
+            ));
+            self.variations.push(old);
+        }
+        self.game.play(mv);
+        if let Some(v) = entered {
+            self.game.set_ahead(&v.moves[1..]);
+            self.variations
+                .extend(v.variations.into_iter().map(|mut w| {
+                    w.ply += ply;
+                    w
+                }));
+            if note.is_none() {
+                note = Some(format!(
+                    "in a variation of {} moves: `next` follows it\n",
+                    v.moves.len()
+                ));
+            }
+        }
+        note
+    }
 }

@@ -2,13 +2,15 @@
 //! Every command returns the text to print; an error is a diagnostic and leaves the game as it was.
 
 use super::commands::{self, Command};
-use crate::engine::{GenOptions, Move, PerftError, PerftLimits, Position, Sq};
+use crate::engine::{GenOptions, Move, PerftError, PerftLimits};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::pdn::Variation;
 use crate::render::{self, Style};
 use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
+#[path = "edit.rs"]
+mod edit_cmds;
 #[path = "engine.rs"]
 mod engine_cmds;
 
@@ -442,8 +444,7 @@ impl Session {
                     out.push_str(&played_before(i, words.len(), word, "is not checked"));
                     out.push_str(&self.render_report(&Report::new(e)));
                     if i > 0 {
-                        self.game = trial;
-                        self.changed = true;
+                        self.adopt(&trial, &mut out);
                     }
                     return Ok(out);
                 }
@@ -466,8 +467,7 @@ impl Session {
                         }
                     }
                     if i > 0 {
-                        self.game = trial;
-                        self.changed = true;
+                        self.adopt(&trial, &mut out);
                     }
                     return Ok(out);
                 }
@@ -482,13 +482,7 @@ impl Session {
         if trial.result().is_some() {
             out.push_str(&format!("{}\n", trial.describe_result()));
         }
-        // Played on the real game, so that a line left keeps its moves as a variation.
-        for mv in &trial.moves()[self.game.moves().len()..] {
-            if let Some(note) = self.play_keeping_line(*mv) {
-                out.push_str(&note);
-            }
-        }
-        self.changed = true;
+        self.adopt(&trial, &mut out);
         // The user's moves show before the engine starts thinking on a terminal.
         if self.show_after_change {
             emit(true, &mut String::new(), &out);
@@ -496,6 +490,17 @@ impl Session {
         }
         out.push_str(&self.engine_answer());
         Ok(out)
+    }
+
+    /// Play the moves `trial` added to the game on the game itself, so that a line left keeps its
+    /// moves as a variation.
+    fn adopt(&mut self, trial: &Game, out: &mut String) {
+        for mv in &trial.moves()[self.game.moves().len()..] {
+            if let Some(note) = self.play_keeping_line(*mv) {
+                out.push_str(&note);
+            }
+        }
+        self.changed = true;
     }
 
     /// `1. ` or `1... ` for the ply with this index.
@@ -682,264 +687,6 @@ impl Session {
             pdn: self.pdn.take(),
             what: what.to_string(),
         });
-    }
-
-    /// Play a legal move. Where the game had moves ahead (after `undo` or `goto`), the same move
-    /// as the next one just goes forward; another move keeps the moves ahead as a variation, and
-    /// a move that starts a variation makes it the line ahead (the old one a variation in turn).
-    /// Returns a note for the user when a line was kept.
-    pub(crate) fn play_keeping_line(&mut self, mv: Move) -> Option<String> {
-        let ply = self.game.moves().len();
-        let ahead = self.game.ahead();
-        if ahead.first().is_some_and(|next| next.same_move(&mv)) {
-            self.game.redo();
-            return None;
-        }
-        let entered = self
-            .variations
-            .iter()
-            .position(|v| v.ply == ply && v.moves.first().is_some_and(|m| m.same_move(&mv)));
-        let entered = entered.map(|i| self.variations.remove(i));
-        let mut note = None;
-        if !ahead.is_empty() {
-            // Variations further along the old line go with it.
-            let (inner, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.variations)
-                .into_iter()
-                .partition(|v| v.ply > ply);
-            self.variations = keep;
-            let mut old = Variation::new(ply, ahead);
-            old.variations = inner
-                .into_iter()
-                .map(|mut v| {
-                    v.ply -= ply;
-                    v
-                })
-                .collect();
-            note = Some(format!(
-                "the game's other {} from here {} kept as a variation (`save` writes it)\n",
-                if old.moves.len() == 1 {
-                    "move".to_string()
-                } else {
-                    format!("{} moves", old.moves.len())
-                },
-                if old.moves.len() == 1 { "is" } else { "are" },
-            ));
-            self.variations.push(old);
-        }
-        self.game.play(mv);
-        if let Some(v) = entered {
-            self.game.set_ahead(&v.moves[1..]);
-            self.variations
-                .extend(v.variations.into_iter().map(|mut w| {
-                    w.ply += ply;
-                    w
-                }));
-            if note.is_none() {
-                note = Some(format!(
-                    "in a variation of {} moves: `next` follows it\n",
-                    v.moves.len()
-                ));
-            }
-        }
-        note
-    }
-
-    /// Start the game from an edited position.
-    fn set_position(&mut self, pos: Position, what: &str) {
-        // A run of edits (put, put, clear…) is undone one by one.
-        self.save(what);
-        self.game = Game::from_position(self.game.rules.clone(), pos);
-        self.changed = true;
-    }
-
-    /// The side a word names: its letter (`W`) or its name (`white`), in any case.
-    fn side_of(&self, word: &str) -> Option<usize> {
-        let spec = &self.game.rules.spec;
-        if let Some(s) = (0..2).find(|&s| spec.sides[s].name.eq_ignore_ascii_case(word)) {
-            return Some(s);
-        }
-        let mut chars = word.chars();
-        let c = chars.next()?.to_ascii_uppercase();
-        if chars.next().is_some() {
-            return None;
-        }
-        (0..2).find(|&s| self.game.rules.side_letter(s).to_ascii_uppercase() == c)
-    }
-
-    fn square(&self, word: &str, cmd: &str) -> Result<Sq, Report> {
-        let geo = &self.game.rules.geo;
-        let last = geo.numbered.len();
-        match geo.parse(word) {
-            Some(sq) => Ok(sq),
-            // A number past the board's last square names no square at all.
-            None if geo.notation == crate::spec::Notation::Numbered
-                && word.bytes().all(|b| b.is_ascii_digit())
-                && word.parse::<usize>().map_or(true, |n| n == 0 || n > last) =>
-            {
-                Err(fail(
-                    format!("square `{word}` does not exist on this board"),
-                    &format!(
-                        "the squares are numbered 1 to {last}, e.g. `{cmd} {}`",
-                        last / 2
-                    ),
-                ))
-            }
-            None if geo.names_square(word) => Err(fail(
-                format!("`{word}` is not a playable square on this board"),
-                "pieces stand on the playable squares only (`show` leaves the others blank)",
-            )),
-            None => Err(fail(
-                format!("`{word}` is not a square"),
-                &format!("e.g. `{cmd} d4`"),
-            )),
-        }
-    }
-
-    fn put(&mut self, arg: &str) -> Outcome {
-        let rules = self.game.rules.clone();
-        let mut words: Vec<&str> = arg.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-        let letters: Vec<String> = rules
-            .spec
-            .pieces
-            .iter()
-            .map(|p| format!("`{}` {}", p.letter, p.name))
-            .collect();
-        // Examples in the variant's own letters and squares.
-        let geo = &rules.geo;
-        let example =
-            |i: usize| geo.name(geo.numbered[(geo.numbered.len() / 2 + i) % geo.numbered.len()]);
-        let other = rules.piece_letter(rules.kinds.min(2) - 1);
-        let usage = format!(
-            "e.g. `put {other}{} {}` or `put {} {}`; piece letters: {}; sides: `{}` or `{}` (the first \
-             side by default), or their names",
-            example(0),
-            example(1),
-            rules.spec.sides[1].name,
-            example(2),
-            letters.join(", "),
-            rules.side_letter(0),
-            rules.side_letter(1)
-        );
-        let mut side = 0;
-        if let Some(s) = words.first().and_then(|w| self.side_of(w)) {
-            side = s;
-            words.remove(0);
-        }
-        if words.is_empty() {
-            return Err(fail("`put` needs a square".into(), &usage));
-        }
-        let mut pos = *self.game.position();
-        let mut placed = Vec::new();
-        // A piece letter alone (`put K d4`) names the kind of the square after it.
-        let mut pending: Option<usize> = None;
-        for w in words {
-            let letter_alone = {
-                let mut chars = w.chars();
-                match (chars.next(), chars.next()) {
-                    (Some(c), None) if c.is_ascii_uppercase() => rules
-                        .spec
-                        .pieces
-                        .iter()
-                        .position(|p| p.letter.eq_ignore_ascii_case(&c)),
-                    _ => None,
-                }
-            };
-            if let Some(k) = letter_alone {
-                pending = Some(k);
-                continue;
-            }
-            let (kind, sq_text) = match rules.geo.parse(w) {
-                Some(_) => (pending.take().unwrap_or(0), w),
-                None => {
-                    let mut chars = w.chars();
-                    let first = chars.next().unwrap_or(' ');
-                    match rules
-                        .spec
-                        .pieces
-                        .iter()
-                        .position(|p| p.letter.eq_ignore_ascii_case(&first))
-                    {
-                        Some(k) if first.is_ascii_uppercase() => (k, chars.as_str()),
-                        _ if rules.geo.names_square(w) || w.bytes().all(|b| b.is_ascii_digit()) => {
-                            (0, w)
-                        }
-                        _ => return Err(fail(format!("`{w}` is not a piece on a square"), &usage)),
-                    }
-                }
-            };
-            let sq = self.square(sq_text, "put")?;
-            pos.put(sq, side, kind);
-            placed.push(format!(
-                "{} {} on {}",
-                rules.spec.sides[side].name,
-                rules.spec.pieces[kind].name,
-                rules.geo.name(sq)
-            ));
-        }
-        if let Some(k) = pending {
-            return Err(fail(
-                format!(
-                    "`{}` needs a square after it",
-                    rules.piece_letter(k).to_ascii_uppercase()
-                ),
-                &usage,
-            ));
-        }
-        self.set_position(pos, "put");
-        Ok(format!(
-            "put {}\n{}\n",
-            placed.join(", "),
-            to_fen(&rules, &pos)
-        ))
-    }
-
-    fn clear(&mut self, arg: &str) -> Outcome {
-        let rules = self.game.rules.clone();
-        let words: Vec<&str> = arg.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-        if words.is_empty() {
-            return Err(fail(
-                "`clear` needs a square, or `all`".into(),
-                "e.g. `clear d4 e5`, or `clear all` for an empty board",
-            ));
-        }
-        let mut pos = *self.game.position();
-        if words == ["all"] {
-            pos = Position::empty(pos.turn());
-        } else {
-            for w in words {
-                let sq = self.square(w, "clear")?;
-                pos.clear(sq);
-            }
-        }
-        self.set_position(pos, "clear");
-        Ok(format!("{}\n", to_fen(&rules, &pos)))
-    }
-
-    fn turn(&mut self, arg: &str) -> Outcome {
-        let rules = self.game.rules.clone();
-        let spec = &rules.spec;
-        if arg.is_empty() {
-            return Ok(format!(
-                "{} to move\n",
-                spec.sides[self.game.position().turn()].name
-            ));
-        }
-        let side = self.side_of(arg).ok_or_else(|| {
-            fail(
-                format!("`{arg}` is not a side"),
-                &format!(
-                    "the sides are `{}` ({}) and `{}` ({})",
-                    rules.side_letter(0),
-                    spec.sides[0].name,
-                    rules.side_letter(1),
-                    spec.sides[1].name
-                ),
-            )
-        })?;
-        let mut pos = *self.game.position();
-        pos.turn = side as u8;
-        self.set_position(pos, "turn");
-        Ok(format!("{} to move\n", spec.sides[side].name))
     }
 
     fn perft(&mut self, arg: &str, divide: bool) -> Outcome {
