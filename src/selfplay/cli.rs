@@ -227,7 +227,13 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     if let Some(p) = &a.pdn {
         check_writable(p)?;
     }
-    check_play_memory(a.games, shard.map(|s| (s.k, s.n)), threads, a.random, a.json.is_some())?;
+    check_play_memory(
+        a.games,
+        shard.map(|s| (s.k, s.n)),
+        threads,
+        a.random,
+        a.json.is_some(),
+    )?;
     let settings = Settings {
         variant: v.name().to_string(),
         rules_fingerprint: fingerprint(&v.rules),

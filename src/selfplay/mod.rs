@@ -570,7 +570,9 @@ pub fn run_games(
         let probe = narrowed(&probe);
         run_width(m, rules, settings, indices, threads, pdn, probe, progress)
     } else {
-        run_width(rules, rules, settings, indices, threads, pdn, probe, progress)
+        run_width(
+            rules, rules, settings, indices, threads, pdn, probe, progress,
+        )
     }
 }
 

@@ -26,12 +26,19 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
         return bad(format!("its shards are split {} ways", sh.count));
     }
     if sh.held.is_empty() || sh.held.iter().any(|&k| k == 0 || k > sh.count) {
-        return bad(format!("its shards {:?} are not shards of {}", sh.held, sh.count));
+        return bad(format!(
+            "its shards {:?} are not shards of {}",
+            sh.held, sh.count
+        ));
     }
     if sh.held.windows(2).any(|w| w[0] >= w[1]) {
         return bad("it lists a shard twice, or out of order".into());
     }
-    let held: Vec<String> = sh.held.iter().map(|k| format!("{k}/{}", sh.count)).collect();
+    let held: Vec<String> = sh
+        .held
+        .iter()
+        .map(|k| format!("{k}/{}", sh.count))
+        .collect();
     let expected = sh.items(s.games);
     if f.games.len() as u64 != expected {
         return bad(format!(
