@@ -2,7 +2,7 @@
 # Run one coverage-guided fuzz target (AFL++ through cargo-afl) for a fixed time, then print its
 # executions, edges covered and findings: scripts/fuzz.sh TARGET SECONDS.
 # Targets: rules fen move case pdn repl merge table (see docs/fuzzing.md). Every crash and hang is
-# copied to tests/fuzz_afl/TARGET/, which `cargo test --test fuzz_afl` replays.
+# copied to tests/fuzz_afl/TARGET/, which `cargo test --test it fuzz_afl::` replays.
 set -euo pipefail
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
 secs=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
@@ -37,4 +37,4 @@ for f in "$out"/default/crashes/id:* "$out"/default/hangs/id:*; do
   found=$((found + 1))
 done
 echo "target $target: $(get execs_done) execs in $(get run_time) s, $(get edges_found) edges of $(get total_edges), corpus $(get corpus_count), $(get saved_crashes) crashes, $(get saved_hangs) hangs"
-[ "$found" -eq 0 ] || echo "kept $found findings in $keep: replay them with \`cargo test --test fuzz_afl\`"
+[ "$found" -eq 0 ] || echo "kept $found findings in $keep: replay them with \`cargo test --test it fuzz_afl::\`"
