@@ -577,6 +577,9 @@ pub fn run_games(
 }
 
 /// [`run_games`] in one bit-set width; `wide` is the same rules in the usual width, for PDN.
+// The arguments are `run_games`' own plus the width's rules: a struct for them would only be
+// built here to be taken apart below.
+#[allow(clippy::too_many_arguments)]
 fn run_width<B: BitSet>(
     rules: &Arc<Rules<B>>,
     wide: &Arc<Rules>,
