@@ -213,19 +213,37 @@ impl Driver {
         }
     }
 
+    /// Click the element `css` selects. The page redraws the board after every move, so an
+    /// element found just before a redraw may be gone when the click arrives ("stale element
+    /// reference"): then find it again, a bounded number of times.
     fn click(&self, css: &str) {
-        let e = self.cmd(
-            "POST",
-            "element",
-            Some(json!({ "using": "css selector", "value": css })),
-        );
-        let id = e
-            .as_object()
-            .and_then(|o| o.values().next())
-            .and_then(Value::as_str)
-            .unwrap_or_else(|| panic!("element `{css}`: {e}"))
-            .to_string();
-        self.cmd("POST", &format!("element/{id}/click"), Some(json!({})));
+        let mut last = Value::Null;
+        for _ in 0..40 {
+            let path = format!("/session/{}/element", self.session);
+            let find = json!({ "using": "css selector", "value": css });
+            let e = http(self.addr, "POST", &path, Some(&find));
+            let id = e["value"]
+                .as_object()
+                .filter(|o| o.get("error").is_none())
+                .and_then(|o| o.values().next())
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            if let Some(id) = id {
+                let path = format!("/session/{}/element/{id}/click", self.session);
+                let r = http(self.addr, "POST", &path, Some(&json!({})));
+                match r["value"].get("error").and_then(Value::as_str) {
+                    None => return,
+                    Some("stale element reference") | Some("element click intercepted") => {
+                        last = r["value"].clone()
+                    }
+                    Some(_) => panic!("webdriver click `{css}`: {}", r["value"]),
+                }
+            } else {
+                last = e["value"].clone();
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("element `{css}` could not be clicked in 4 s: {last}");
     }
 
     /// Click the square of this name on the board.
