@@ -3,70 +3,12 @@
 //! non-zero exit. Also: inputs whose parsing used to cost far more than their size.
 #![cfg(unix)]
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
-    c.env("NO_COLOR", "1")
-        .env_remove("DAMELAB_WRITE_FAULT")
-        .env_remove("DAMELAB_MEM_AVAILABLE");
-    c
-}
-
-/// Run with `stdin` as input, failing the test if it takes more than `secs` (a hang).
-fn run(mut cmd: Command, stdin: &str, secs: u64) -> Output {
-    cmd.stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("damelab starts");
-    let mut input = child.stdin.take().expect("stdin");
-    let text = stdin.to_string();
-    let feeder = std::thread::spawn(move || {
-        let _ = input.write_all(text.as_bytes());
-    });
-    let mut out = child.stdout.take().expect("stdout");
-    let mut err = child.stderr.take().expect("stderr");
-    let reader = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = out.read_to_end(&mut b);
-        b
-    });
-    let ereader = std::thread::spawn(move || {
-        let mut b = Vec::new();
-        let _ = err.read_to_end(&mut b);
-        b
-    });
-    let deadline = Instant::now() + Duration::from_secs(secs);
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} did not finish in {secs} s: it blocks or reads for ever");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let _ = feeder.join();
-    Output {
-        status,
-        stdout: reader.join().unwrap_or_default(),
-        stderr: ereader.join().unwrap_or_default(),
-    }
-}
-
-/// The output with miette's line wrapping undone (`│` gutters, line breaks), for matching.
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b)
-        .replace('│', " ")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-}
+// The runner and the output matcher are the fault tests' own (one crate, one copy).
+use crate::faults::{bin, run, text};
 
 fn mkfifo(p: &Path) {
     let ok = Command::new("mkfifo")

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin() -> Command {
+pub(crate) fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
     c.env("NO_COLOR", "1")
         .env_remove("DAMELAB_WRITE_FAULT")
@@ -18,7 +18,7 @@ fn bin() -> Command {
 }
 
 /// Run with `stdin` as input, failing the test if it takes more than `secs` (a hang).
-fn run(mut cmd: Command, stdin: &str, secs: u64) -> Output {
+pub(crate) fn run(mut cmd: Command, stdin: &str, secs: u64) -> Output {
     cmd.stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -61,7 +61,7 @@ fn run(mut cmd: Command, stdin: &str, secs: u64) -> Output {
 }
 
 /// The output with miette's line wrapping undone (`│` gutters, line breaks), for matching.
-fn text(b: &[u8]) -> String {
+pub(crate) fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b)
         .replace('│', " ")
         .split_whitespace()
