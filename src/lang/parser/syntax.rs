@@ -118,6 +118,20 @@ pub(super) const STATEMENT_KEYWORDS: &[&str] = &[
     "variant", "board", "sides", "piece", "setup", "captures", "game",
 ];
 
+/// Whether `c` can be part of a word of the rules language (a name, a keyword, a direction).
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The byte at which the last word of `text` starts (the byte after the last character that is
+/// not part of a word, which may take several bytes).
+fn last_word_start(text: &str) -> usize {
+    text.char_indices()
+        .rev()
+        .find(|&(_, c)| !is_word(c))
+        .map_or(0, |(i, c)| i + c.len_utf8())
+}
+
 /// A misspelt statement keyword (`bord 8x8`) parses as the name of a moves section and fails at the
 /// missing `:`; report it as the unknown word it is.
 pub(super) fn misspelt_statement(
@@ -132,10 +146,7 @@ pub(super) fn misspelt_statement(
         return None;
     }
     let before = source.get(..pos)?.trim_end();
-    let start = before
-        .char_indices()
-        .rfind(|&(_, c)| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let start = last_word_start(before);
     let word = &before[start..];
     // Only at the start of a line: elsewhere the word may be a real piece name after a slip.
     if !source[..start]
@@ -174,12 +185,7 @@ pub(super) fn unknown_word(
         return None;
     }
     let before = source.get(..pos)?.trim_end();
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let start = before
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| !is_word(c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let start = last_word_start(before);
     let word = &before[start..];
     let line_start = source[..start].rfind('\n').map_or(0, |i| i + 1);
     let prefix = &source[line_start..start];
@@ -266,13 +272,7 @@ fn direction_in_two_words(
     word: &str,
     start: usize,
 ) -> Option<RuleError> {
-    let is_word = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    // The byte after the last character that is not part of a word (it may take several bytes).
-    let prev_start = prefix
-        .char_indices()
-        .rev()
-        .find(|&(_, c)| !is_word(c))
-        .map_or(0, |(i, c)| i + c.len_utf8());
+    let prev_start = last_word_start(prefix);
     let prev = &prefix[prev_start..];
     let joined = format!("{prev}-{word}");
     if prev.is_empty() || !crate::lang::check::is_direction(&joined) {
