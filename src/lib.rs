@@ -15,6 +15,7 @@ pub mod search;
 pub mod selfplay;
 pub mod spec;
 mod spec_serde;
+pub mod train;
 pub mod util;
 pub mod variant;
 pub mod variants;

@@ -161,6 +161,9 @@ enum Command {
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(damelab::selfplay::cli::SelfplayArgs),
+    /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
+    /// `analyse`, `selfplay` and the engine).
+    Train(damelab::train::cli::TrainArgs),
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -267,6 +270,7 @@ fn main() -> ExitCode {
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
+        Some(Command::Train(a)) => damelab::train::cli::run(&a, &mut |l| outln!("{l}")),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -9,6 +9,7 @@
 //! live in per-ply buffers owned by the [`Searcher`].
 
 pub mod eval;
+pub mod learned;
 pub mod options;
 pub mod repl;
 pub mod tables;
@@ -244,6 +245,11 @@ impl<B: BitSet> Searcher<B> {
         if let Some(m) = &mut self.mid {
             m.set_weights(weights.clone());
         }
+        self.eval.set_learned(
+            weights
+                .as_deref()
+                .map(|w| learned::Learned::new(w, &self.rules)),
+        );
         self.weights = weights;
     }
 

@@ -16,7 +16,9 @@ impl Options {
         let _ = value;
         let known: Vec<&str> = Self::NAMES.iter().map(|(n, _)| *n).collect();
         if known.is_empty() {
-            Err(format!("unknown search option `{name}`: the search has no options"))
+            Err(format!(
+                "unknown search option `{name}`: the search has no options"
+            ))
         } else {
             Err(format!(
                 "unknown search option `{name}`: the options are {}",

@@ -37,6 +37,10 @@ pub struct AnalyseArgs {
     /// writes them): positions of their materials get their exact value.
     #[arg(long)]
     pub tables: Option<PathBuf>,
+    /// The evaluation: `derived`, `bundled` or a weights file from `damelab train` (default:
+    /// the bundled weights of these rules when there are any, else derived).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -105,6 +109,10 @@ pub struct RunArgs {
     /// Draw the game-length distribution and the outcome split as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// The evaluation of both engines: `derived`, `bundled` or a weights file from
+    /// `damelab train` (default: the bundled weights of these rules when there are any).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 fn bad(msg: String, help: &str) -> Diag {
@@ -130,6 +138,14 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         ));
     }
     let mut s = Searcher::new(v.rules.clone(), args.hash);
+    let weights = crate::search::weights::resolve(args.eval.as_deref(), &v.rules)?;
+    if weights.is_some() {
+        out(&format!(
+            "evaluation: {}",
+            crate::search::weights::describe(weights.as_deref())
+        ));
+    }
+    s.set_weights(weights);
     if let Some(dir) = &args.tables {
         let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
         out(&format!(
@@ -319,6 +335,11 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     }
     let shard = a.shard.as_deref().map(parse_shard).transpose()?;
+    let weights = if a.random {
+        None
+    } else {
+        crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?
+    };
     for p in [&a.json, &a.svg].into_iter().flatten() {
         check_writable(p)?;
     }
@@ -336,6 +357,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         seed: a.seed,
         max_plies: a.max_plies,
         opening_plies: a.opening_plies,
+        eval: weights
+            .as_deref()
+            .map(|w| crate::search::weights::describe(Some(w))),
     };
     let indices = shard_indices(a.games, shard);
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -344,8 +368,15 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         indicatif::ProgressBar::hidden()
     };
     let t = std::time::Instant::now();
-    let games = super::run(&v.rules, &settings, &indices, threads, &|| bar.inc(1))
-        .map_err(|e| bad(e, "give fewer threads"))?;
+    let games = super::run_weighted(
+        &v.rules,
+        &settings,
+        &indices,
+        threads,
+        &|| bar.inc(1),
+        weights,
+    )
+    .map_err(|e| bad(e, "give fewer threads"))?;
     bar.finish_and_clear();
     let Some(games) = games else {
         return Err(bad(
@@ -390,6 +421,10 @@ fn header(f: &RunFile) -> String {
         String::new()
     } else {
         format!(", shards {}", f.shards.join(" "))
+    };
+    let player = match &s.eval {
+        Some(e) => format!("{player}, {e} evaluation"),
+        None => player,
     };
     format!(
         "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",

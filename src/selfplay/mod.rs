@@ -8,7 +8,7 @@ pub mod cli;
 pub mod playout;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
-use crate::search::{zobrist::splitmix, Limits, Searcher};
+use crate::search::{weights::Weights, zobrist::splitmix, Limits, Searcher};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -36,6 +36,10 @@ pub struct Settings {
     pub max_plies: u32,
     /// Uniformly random plies at the start of every game (the varied openings).
     pub opening_plies: u32,
+    /// The learned evaluation both engines use (the weights file's checksum line and origin),
+    /// absent for the derived evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
 }
 
 /// How a game ended.
@@ -105,11 +109,49 @@ pub fn play_game<B: BitSet>(
     index: u64,
     buf: &mut Vec<Move<B>>,
 ) -> GameRecord {
-    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
-    let mut engine = engine;
-    if let Some(e) = engine.as_deref_mut() {
-        e.clear();
+    match engine {
+        Some(e) => {
+            e.clear();
+            play_game_with(
+                rules,
+                settings,
+                true,
+                index,
+                buf,
+                &mut |pos, history, limits| e.search(pos, history, limits, &mut |_| {}).best,
+                &mut |_, _| {},
+            )
+        }
+        None => play_game_with(
+            rules,
+            settings,
+            false,
+            index,
+            buf,
+            &mut |_, _, _| None,
+            &mut |_, _| {},
+        ),
     }
+}
+
+/// A player's choice in a position reached after the positions hashed in the history, within
+/// the limits (`None`: the first legal move).
+pub type Chooser<'a, B> = dyn FnMut(&Position<B>, &[u64], Limits) -> Option<Move<B>> + 'a;
+
+/// [`play_game`] with the engine's choices made by `choose` (`engine`: whether there is one; if
+/// not, or under `random`, every move is random) and `observe` told each position played from,
+/// with whether the move played there was the engine's. Training plays two evaluations against
+/// each other and keeps the positions this way.
+pub fn play_game_with<B: BitSet>(
+    rules: &Rules<B>,
+    settings: &Settings,
+    engine: bool,
+    index: u64,
+    buf: &mut Vec<Move<B>>,
+    choose: &mut Chooser<'_, B>,
+    observe: &mut dyn FnMut(&Position<B>, bool),
+) -> GameRecord {
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let keys = crate::search::zobrist::Keys::shared();
     let limits = Limits {
         depth: settings.depth,
@@ -119,7 +161,7 @@ pub fn play_game<B: BitSet>(
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
     // Hashes serve repetition, and the engine's search (its history).
-    let hashing = rep > 0 || engine.is_some();
+    let hashing = rep > 0 || engine;
     let mut pos: Position<B> = rules.start;
     let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
@@ -162,7 +204,7 @@ pub fn play_game<B: BitSet>(
             }
             break;
         }
-        let searching = engine.is_some() && !settings.random && rec.plies >= settings.opening_plies;
+        let searching = engine && !settings.random && rec.plies >= settings.opening_plies;
         // A random move needs the number of moves and the one drawn, not the whole list.
         let n = if searching {
             rules.generate(&pos, buf, GenOptions::default());
@@ -185,12 +227,11 @@ pub fn play_game<B: BitSet>(
         }
         rec.moves += n as u64;
         rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
-        let mv = match engine.as_deref_mut() {
-            Some(e) if searching => {
-                let r = e.search(&pos, &history, limits, &mut |_| {});
-                r.best.unwrap_or(buf[0])
-            }
-            _ => playout::nth(rules, &pos, buf, rng.random_range(0..n)),
+        observe(&pos, searching);
+        let mv = if searching {
+            choose(&pos, &history, limits).unwrap_or(buf[0])
+        } else {
+            playout::nth(rules, &pos, buf, rng.random_range(0..n))
         };
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
         let next = rules.play(&pos, &mv);
@@ -469,12 +510,24 @@ pub fn run(
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
+    run_weighted(rules, settings, indices, threads, progress, None)
+}
+
+/// [`run`] with both engines on a learned evaluation (`None`: the derived one).
+pub fn run_weighted(
+    rules: &Arc<Rules>,
+    settings: &Settings,
+    indices: &[u64],
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+    weights: Option<Arc<Weights>>,
+) -> Result<Option<Vec<GameRecord>>, String> {
     if let Some(n) = &rules.narrow {
-        run_width(n, settings, indices, threads, progress)
+        run_width(n, settings, indices, threads, progress, weights)
     } else if let Some(m) = &rules.mid {
-        run_width(m, settings, indices, threads, progress)
+        run_width(m, settings, indices, threads, progress, weights)
     } else {
-        run_width(rules, settings, indices, threads, progress)
+        run_width(rules, settings, indices, threads, progress, weights)
     }
 }
 
@@ -485,6 +538,7 @@ fn run_width<B: BitSet>(
     indices: &[u64],
     threads: usize,
     progress: &(dyn Fn() + Sync),
+    weights: Option<Arc<Weights>>,
 ) -> Result<Option<Vec<GameRecord>>, String> {
     use rayon::prelude::*;
     let pool = rayon::ThreadPoolBuilder::new()
@@ -496,7 +550,11 @@ fn run_width<B: BitSet>(
             .par_iter()
             .map_init(
                 || {
-                    let engine = (!settings.random).then(|| Searcher::new(rules.clone(), TT_MIB));
+                    let engine = (!settings.random).then(|| {
+                        let mut e = Searcher::new(rules.clone(), TT_MIB);
+                        e.set_weights(weights.clone());
+                        e
+                    });
                     (engine, Vec::with_capacity(128))
                 },
                 |(engine, buf), &i| {
