@@ -6,9 +6,11 @@
 pub mod endgame;
 pub mod engine;
 pub mod game;
+pub mod hub;
 pub mod interrupt;
 pub mod lang;
 pub mod limits;
+pub mod matchplay;
 pub mod notation;
 pub mod pdn;
 pub mod search;

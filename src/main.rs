@@ -164,6 +164,15 @@ enum Command {
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
     Train(damelab::train::cli::TrainArgs),
+    /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
+    /// an SPRT stop, every game as PDN.
+    Match(damelab::matchplay::cli::MatchArgs),
+    /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.x) for GUIs and match managers.
+    Hub {
+        /// A bundled variant's name or a path to a rules file (default: the embedded default;
+        /// the `variant` parameter changes it before `init`).
+        variant: Option<String>,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -271,6 +280,12 @@ fn main() -> ExitCode {
         Some(Command::Analyse(a)) => damelab::selfplay::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
         Some(Command::Train(a)) => damelab::train::cli::run(&a, &mut |l| outln!("{l}")),
+        Some(Command::Match(a)) => damelab::matchplay::cli::run_match(&a, &mut |l| outln!("{l}")),
+        Some(Command::Hub { variant }) => damelab::hub::engine::run(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+        ),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {
                 let yaml = serde_yaml::to_string(&v.rules.spec)

@@ -99,8 +99,8 @@ fn learned_in<W: BitSet>(rules: &Rules<W>, w: &Weights, pos: &Position) -> i32 {
 fn a_tiny_training_run_is_reproducible_from_its_seed() {
     let v = load("dameo");
     let t = settings(&tiny_args("dameo", 1)).unwrap();
-    let a = train(&v, &t, 1, &mut |_| {}).unwrap();
-    let b = train(&v, &t, 2, &mut |_| {}).unwrap();
+    let a = train(&v, &t, 1, &mut |_| {}, &mut |_| Ok(())).unwrap();
+    let b = train(&v, &t, 2, &mut |_| {}, &mut |_| Ok(())).unwrap();
     assert_eq!(a.generations.len(), 2);
     assert!(!a.interrupted);
     assert_eq!(
@@ -122,7 +122,7 @@ fn a_tiny_training_run_is_reproducible_from_its_seed() {
     assert!(a.weights.made_by.contains("--seed 7"));
     let mut t2 = t.clone();
     t2.seed = 8;
-    let c = train(&v, &t2, 1, &mut |_| {}).unwrap();
+    let c = train(&v, &t2, 1, &mut |_| {}, &mut |_| Ok(())).unwrap();
     assert_ne!(a.weights, c.weights, "another seed plays other games");
 }
 
@@ -377,4 +377,27 @@ fn train_refuses_absurd_settings() {
     fails(&["train", "dameo", "--threads", "0"], "out of range");
     fails(&["train", "dameo", "--l2=-1"], "out of range");
     fails(&["train", "dameo", "--out", "/"], "is a folder");
+}
+
+#[test]
+fn the_bundled_weights_load_for_their_rules_and_no_others() {
+    for (name, text) in damelab::search::weights::BUNDLED {
+        let v = load(name);
+        let w = Weights::parse(text, name, &v.rules).unwrap();
+        assert_eq!(Weights::bundled(&v.rules), Some(w.clone()), "{name}");
+        assert!(
+            w.made_by.starts_with("damelab train"),
+            "{name}: {}",
+            w.made_by
+        );
+        let resolved = damelab::search::weights::resolve(None, &v.rules).unwrap();
+        assert_eq!(resolved.as_deref(), Some(&w), "{name}: the default");
+        assert!(damelab::search::weights::resolve(Some("derived"), &v.rules)
+            .unwrap()
+            .is_none());
+    }
+    let frisian = load("frisian");
+    assert!(Weights::bundled(&frisian.rules).is_none());
+    let e = damelab::search::weights::resolve(Some("bundled"), &frisian.rules).unwrap_err();
+    assert!(format!("{e:?}").contains("no weights are bundled"), "{e:?}");
 }

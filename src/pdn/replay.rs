@@ -25,15 +25,17 @@ impl VariantCache {
     }
 }
 
-/// The variant a game is played in: its `GameType` tag, else `default`.
+/// The variant a game is played in: its `GameType` tag, else its `Variant` tag (a bundled name or
+/// a rules file, as `damelab match` writes it), else `default`.
 pub fn variant_for(
     game: &PdnGame,
     default: Option<&str>,
     cache: &mut VariantCache,
 ) -> Result<Variant, String> {
+    let named = game.tag("Variant").filter(|v| !v.trim().is_empty());
     let (name, board) = match game.tag("GameType") {
         Some(v) => parse_game_type(v)?,
-        None => match default {
+        None => match named.or(default) {
             Some(d) => (d, None),
             None => {
                 return Err(

@@ -8,6 +8,7 @@
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
 
+pub mod clock;
 pub mod eval;
 pub mod learned;
 pub mod options;

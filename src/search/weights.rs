@@ -29,8 +29,17 @@ pub const VERSION: u32 = 1;
 /// The largest weight a file may hold (a larger one is corruption, and could overflow a sum).
 pub const MAX_WEIGHT: i32 = 1 << 16;
 
-/// Weights bundled with the binary: (variant name, file text), found by the rules' fingerprint.
-pub const BUNDLED: &[(&str, &str)] = &[];
+/// Weights bundled with the binary: (variant name, file text), found by the rules' fingerprint
+/// (each file's `made-by` line says the command and seed that produced it).
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("damone", include_str!("../../weights/damone.weights")),
+    ("english", include_str!("../../weights/english.weights")),
+    (
+        "international",
+        include_str!("../../weights/international.weights"),
+    ),
+    ("turkish", include_str!("../../weights/turkish.weights")),
+];
 
 /// The weights of a learned evaluation for one rules file.
 #[derive(Clone, Debug, PartialEq, Eq)]

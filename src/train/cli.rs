@@ -195,6 +195,7 @@ pub fn train(
     t: &TrainSettings,
     threads: usize,
     out: &mut dyn FnMut(&str),
+    checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
 ) -> Result<Trained, Report> {
     let rules = &v.rules;
     let layout = Layout::new(rules.as_ref());
@@ -259,6 +260,8 @@ pub fn train(
         };
         out(&generation_line(&gen));
         generations.push(gen);
+        // Each generation's weights are written as it ends: a long run stopped late keeps them.
+        checkpoint(&current)?;
         if interrupted {
             break;
         }
@@ -331,15 +334,15 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     crate::interrupt::install();
     crate::interrupt::reset();
     out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));
-    let trained = train(&v, &t, threads, out)?;
+    let trained = train(&v, &t, threads, out, &mut |w| {
+        write_atomic(&path, w.to_text().as_bytes())
+    })?;
     if trained.generations.is_empty() {
         return Err(bad(
             "interrupted before the first generation finished: no weights written".into(),
             "run again; the games are seeded, so the same ones are played",
         ));
     }
-    let text = trained.weights.to_text();
-    write_atomic(&path, text.as_bytes())?;
     out(&format!(
         "wrote {} ({} weights{})",
         path.display(),

@@ -1,0 +1,415 @@
+//! damelab as a Hub engine (`damelab hub [VARIANT]`): reads the protocol on one input, answers on
+//! one output. A search runs on its own thread, so `ping`, `stop` and `ponder-hit` are answered
+//! while it thinks; any other command waits for the search to end (stopping it first). The variant
+//! is any rules file: given on the command line, or by the `variant` parameter before `init`.
+//! Positions of another board, illegal moves and unknown parameters are answered with `error`.
+
+use super::protocol::{move_from_hub, move_to_hub, position_from_hub, Line};
+use crate::search::clock::move_limits;
+use crate::search::options::Options;
+use crate::search::tables::EndgameTables;
+use crate::search::{Limits, Searcher, MAX_DEPTH};
+use crate::{Game, Rules, Variant};
+use miette::Report;
+use std::io::{BufRead, Write};
+use std::sync::{mpsc, Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// The transposition table's size when the `hash` parameter is not set, in MiB.
+pub const DEFAULT_HASH_MIB: usize = 64;
+
+type Out = Arc<Mutex<Box<dyn Write + Send>>>;
+
+fn say(out: &Out, line: &Line) {
+    if let Ok(mut w) = out.lock() {
+        let _ = writeln!(w, "{line}").and_then(|_| w.flush());
+    }
+}
+
+fn error(out: &Out, message: &str) {
+    say(out, &Line::new("error").arg("message", message));
+}
+
+/// A search's limit as `level` gave it.
+#[derive(Clone, Copy, Debug)]
+enum Level {
+    Depth(u32),
+    MoveTime(f64),
+    Clock {
+        time: f64,
+        inc: f64,
+        moves: Option<u32>,
+    },
+    Infinite,
+}
+
+struct Engine {
+    variant: String,
+    hash: usize,
+    eval: String,
+    tables: String,
+    options: Vec<(String, String)>,
+    /// The loaded rules and a searcher, after `init` (dropped when a parameter changes).
+    rules: Option<Arc<Rules>>,
+    searcher: Option<Searcher>,
+    game: Option<Game>,
+    level: Level,
+    search: Option<JoinHandle<Searcher>>,
+}
+
+impl Engine {
+    fn params(&self) -> Vec<Line> {
+        let mut out = vec![
+            Line::new("param")
+                .arg("name", "variant")
+                .arg("value", self.variant.as_str())
+                .arg("type", "string"),
+            Line::new("param")
+                .arg("name", "hash")
+                .arg("value", self.hash.to_string())
+                .arg("type", "int")
+                .arg("min", "1")
+                .arg("max", "65536"),
+            Line::new("param")
+                .arg("name", "eval")
+                .arg("value", self.eval.as_str())
+                .arg("type", "string"),
+            Line::new("param")
+                .arg("name", "tables")
+                .arg("value", self.tables.as_str())
+                .arg("type", "string"),
+        ];
+        for (n, _) in Options::NAMES {
+            let value = self
+                .options
+                .iter()
+                .find(|(o, _)| o == n)
+                .map(|(_, v)| v.clone())
+                .unwrap_or_default();
+            out.push(
+                Line::new("param")
+                    .arg("name", *n)
+                    .arg("value", value)
+                    .arg("type", "string"),
+            );
+        }
+        out
+    }
+
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "variant" => self.variant = value.to_string(),
+            "hash" => {
+                self.hash = value
+                    .parse()
+                    .ok()
+                    .filter(|h| (1..=65_536).contains(h))
+                    .ok_or_else(|| format!("hash `{value}` is out of range: give 1 to 65536 MiB"))?
+            }
+            "eval" => self.eval = value.to_string(),
+            "tables" => self.tables = value.to_string(),
+            n if Options::NAMES.iter().any(|(o, _)| *o == n) => {
+                Options::default().set(n, value)?;
+                self.options.retain(|(o, _)| o != n);
+                self.options.push((n.to_string(), value.to_string()));
+            }
+            n => {
+                let mut known = vec!["variant", "hash", "eval", "tables"];
+                known.extend(Options::NAMES.iter().map(|(o, _)| *o));
+                return Err(format!(
+                    "unknown parameter `{n}`: the parameters are {}",
+                    known.join(", ")
+                ));
+            }
+        }
+        self.rules = None;
+        self.searcher = None;
+        self.game = None;
+        Ok(())
+    }
+
+    /// Load the variant and make the searcher from the parameters (`init`).
+    fn init(&mut self) -> Result<(), String> {
+        if self.searcher.is_some() {
+            return Ok(());
+        }
+        let v = Variant::load(&self.variant)
+            .map_err(|e| format!("cannot load variant `{}`: {e}", self.variant))?;
+        let mut s = Searcher::new(v.rules.clone(), self.hash);
+        let mut opts = Options::default();
+        for (n, val) in &self.options {
+            opts.set(n, val)?;
+        }
+        s.set_options(opts);
+        // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
+        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
+        s.set_weights(crate::search::weights::resolve(eval, &v.rules).map_err(|e| e.to_string())?);
+        if !self.tables.is_empty() {
+            let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
+                .map_err(|e| e.to_string())?;
+            s.set_probe(Some(Arc::new(t).probe()));
+        }
+        self.rules = Some(v.rules.clone());
+        self.searcher = Some(s);
+        Ok(())
+    }
+
+    fn pos(&mut self, l: &Line) -> Result<(), String> {
+        self.init()?;
+        let rules = self.rules.clone().expect("init loads the rules");
+        let text = l.get("pos").ok_or("`pos` needs `pos=…`")?;
+        let start = position_from_hub(&rules, text)?;
+        let mut game = Game::from_position(rules.clone(), start);
+        for m in l.get("moves").unwrap_or_default().split_whitespace() {
+            let mv =
+                move_from_hub(&rules, game.position(), m).map_err(|e| format!("moves: {e}"))?;
+            game.play(mv);
+        }
+        self.game = Some(game);
+        Ok(())
+    }
+
+    fn level(&mut self, l: &Line) -> Result<(), String> {
+        let num = |k: &str| -> Result<Option<f64>, String> {
+            match l.get(k) {
+                None => Ok(None),
+                Some(v) => v
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 1e7)
+                    .map(Some)
+                    .ok_or_else(|| format!("level: `{k}={v}` is not a number of seconds")),
+            }
+        };
+        self.level = if l.has("infinite") {
+            Level::Infinite
+        } else if let Some(d) = l.get("depth") {
+            let d: u32 = d
+                .parse()
+                .ok()
+                .filter(|d| (1..=MAX_DEPTH).contains(d))
+                .ok_or_else(|| format!("level: depth `{d}` is out of range (1 to {MAX_DEPTH})"))?;
+            Level::Depth(d)
+        } else if let Some(t) = num("move-time")? {
+            Level::MoveTime(t)
+        } else if let Some(time) = num("time")? {
+            let moves = match l.get("moves") {
+                None => None,
+                Some(m) => Some(
+                    m.parse::<u32>()
+                        .map_err(|_| format!("level: `moves={m}` is not a number"))?,
+                ),
+            };
+            Level::Clock {
+                time,
+                inc: num("inc")?.unwrap_or(0.0),
+                moves,
+            }
+        } else {
+            return Err("level: give depth=, move-time=, time= [inc=] [moves=] or infinite".into());
+        };
+        Ok(())
+    }
+
+    fn limits(&self, ply: u32) -> Limits {
+        match self.level {
+            Level::Depth(d) => Limits {
+                depth: Some(d),
+                ..Limits::default()
+            },
+            Level::MoveTime(t) => Limits {
+                time: Some(Duration::from_secs_f64(t.max(0.001))),
+                ..Limits::default()
+            },
+            Level::Clock { time, inc, moves } => {
+                let mut l = move_limits(
+                    Duration::from_secs_f64(time),
+                    Duration::from_secs_f64(inc),
+                    ply,
+                );
+                if let (Some(m), Some(t)) = (moves.filter(|&m| m > 0), l.time) {
+                    l.time = Some(t.min(Duration::from_secs_f64((time / m as f64).max(0.001))));
+                }
+                l
+            }
+            Level::Infinite => Limits::default(),
+        }
+    }
+
+    fn go(&mut self, out: &Out) -> Result<(), String> {
+        self.init()?;
+        let rules = self.rules.clone().expect("init loads the rules");
+        let game = self
+            .game
+            .clone()
+            .unwrap_or_else(|| Game::new(rules.clone()));
+        if game.result().is_some()
+            || game
+                .try_legal_moves()
+                .map_err(|e| e.to_string())?
+                .is_empty()
+        {
+            return Err(format!("the game is over: {}", game.describe_result()));
+        }
+        let mut s = self.searcher.take().expect("init makes the searcher");
+        let limits = self.limits(game.moves().len() as u32);
+        let out = out.clone();
+        crate::interrupt::reset();
+        self.search = Some(std::thread::spawn(move || {
+            let history = s.history_of(game.start(), game.moves());
+            let r = s.search(game.position(), &history, limits, &mut |i| {
+                let pv: Vec<String> = i.pv.iter().map(|m| move_to_hub(&rules, m)).collect();
+                let secs = i.elapsed.as_secs_f64();
+                say(
+                    &out,
+                    &Line::new("info")
+                        .arg("depth", i.depth.to_string())
+                        .arg("score", format!("{:.2}", i.score as f64 / 100.0))
+                        .arg("nodes", i.nodes.to_string())
+                        .arg("time", format!("{secs:.3}"))
+                        .arg(
+                            "nps",
+                            format!("{:.1}", i.nodes as f64 / secs.max(1e-6) / 1e6),
+                        )
+                        .arg("pv", pv.join(" ")),
+                );
+            });
+            let mut done = Line::new("done");
+            if let Some(m) = r.best {
+                done = done.arg("move", move_to_hub(&rules, &m));
+            }
+            if let Some(p) = r.pv.get(1) {
+                done = done.arg("ponder", move_to_hub(&rules, p));
+            }
+            say(&out, &done);
+            s
+        }));
+        Ok(())
+    }
+
+    /// Wait for the running search, if any (`stop` first: ask it to end now).
+    fn finish_search(&mut self, stop: bool) {
+        if let Some(h) = self.search.take() {
+            if stop {
+                crate::interrupt::request();
+            }
+            match h.join() {
+                Ok(s) => self.searcher = Some(s),
+                Err(_) => {
+                    self.searcher = None;
+                    self.rules = None;
+                }
+            }
+            crate::interrupt::reset();
+        }
+    }
+}
+
+/// Run the protocol until `quit` or the end of the input.
+pub fn run(
+    variant: &str,
+    input: Box<dyn BufRead + Send>,
+    output: Box<dyn Write + Send>,
+) -> Result<(), Report> {
+    let out: Out = Arc::new(Mutex::new(output));
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut input = input;
+        let mut buf = String::new();
+        loop {
+            buf.clear();
+            match input.read_line(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(buf.clone()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    let mut e = Engine {
+        variant: variant.to_string(),
+        hash: DEFAULT_HASH_MIB,
+        eval: String::new(),
+        tables: String::new(),
+        options: Vec::new(),
+        rules: None,
+        searcher: None,
+        game: None,
+        level: Level::Depth(12),
+        search: None,
+    };
+    for text in rx.iter() {
+        let line = match Line::parse(&text) {
+            Ok(Some(l)) => l,
+            Ok(None) => continue,
+            Err(m) => {
+                error(&out, &m);
+                continue;
+            }
+        };
+        // Commands a search answers while it runs.
+        match line.command.as_str() {
+            "ping" => {
+                say(&out, &Line::new("pong"));
+                continue;
+            }
+            "stop" => {
+                if e.search.is_some() {
+                    e.finish_search(true);
+                }
+                continue;
+            }
+            "ponder-hit" => continue,
+            "quit" => {
+                e.finish_search(true);
+                return Ok(());
+            }
+            _ => {}
+        }
+        // Anything else: the search (if any) is over first.
+        e.finish_search(true);
+        let res = match line.command.as_str() {
+            "hub" => {
+                say(
+                    &out,
+                    &Line::new("id")
+                        .arg("name", "damelab")
+                        .arg("version", env!("CARGO_PKG_VERSION"))
+                        .arg("author", "damelab")
+                        .arg("variant", e.variant.as_str()),
+                );
+                for p in e.params() {
+                    say(&out, &p);
+                }
+                say(&out, &Line::new("wait"));
+                Ok(())
+            }
+            "set-param" => match (line.get("name"), line.get("value")) {
+                (Some(n), Some(v)) => e.set_param(n, v),
+                _ => Err("set-param needs name=… value=…".into()),
+            },
+            "init" => e.init().map(|_| say(&out, &Line::new("ready"))),
+            "pos" => e.pos(&line),
+            "level" => e.level(&line),
+            "go" => e.go(&out),
+            "new-game" => {
+                if let Some(s) = &mut e.searcher {
+                    s.clear();
+                }
+                e.game = None;
+                Ok(())
+            }
+            // Unknown commands are ignored, as the protocol asks.
+            _ => Ok(()),
+        };
+        if let Err(m) = res {
+            error(&out, &m);
+        }
+    }
+    // The input ended: the GUI is gone.
+    e.finish_search(true);
+    Ok(())
+}

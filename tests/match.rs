@@ -1,0 +1,239 @@
+//! `damelab match`: seeded matches with node or depth limits are exactly reproducible (whatever
+//! the concurrency), the PDN replays, the JSON holds the standings, absurd settings are refused.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn damelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the damelab binary runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damelab-match-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+fn run_small(tag: &str, concurrency: &str) -> (String, String, serde_json::Value) {
+    let pdn = temp(&format!("{tag}.pdn"));
+    let json = temp(&format!("{tag}.json"));
+    let o = damelab(&[
+        "match",
+        "dameo",
+        "--engine",
+        "name=deep depth=3",
+        "--engine",
+        "name=nodes nodes=800",
+        "--each",
+        "hash=1",
+        "--games",
+        "6",
+        "--seed",
+        "7",
+        "--no-tables",
+        "--max-plies",
+        "120",
+        "--concurrency",
+        concurrency,
+        "--pdn",
+        pdn.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "stdout:\n{out}\nstderr:\n{err}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (out, std::fs::read_to_string(&pdn).unwrap(), j)
+}
+
+/// Every game's result, reason and length, in order.
+fn results(j: &serde_json::Value) -> Vec<String> {
+    j["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            format!(
+                "{} {} {} {}",
+                g["index"], g["result"], g["plies"], g["reason"]
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn a_seeded_match_is_reproducible_and_its_pdn_replays() {
+    let (out1, pdn1, j1) = run_small("a", "1");
+    let (out2, pdn2, j2) = run_small("b", "2");
+    assert_eq!(results(&j1), results(&j2));
+    assert_eq!(pdn1, pdn2, "the same games, in the same order");
+    // The same standings (the first line says how many games ran at once).
+    assert_eq!(
+        out1.lines().skip(1).collect::<Vec<_>>(),
+        out2.lines().skip(1).collect::<Vec<_>>()
+    );
+    assert_eq!(j1["games"].as_array().unwrap().len(), 6);
+    assert_eq!(j1["format"], "damelab-match");
+    let st = &j1["standings"][0];
+    assert_eq!(st["engine"], "deep");
+    assert_eq!(st["estimate"]["model"], "pentanomial");
+    let t = &st["tally"];
+    let sum =
+        t["wins"].as_u64().unwrap() + t["draws"].as_u64().unwrap() + t["losses"].as_u64().unwrap();
+    assert_eq!(sum, 6);
+    assert!(out1.contains("deep vs nodes: 6 games"), "{out1}");
+    // Scores and depths as comments, the variant named.
+    assert!(pdn1.contains("[Variant \"dameo\"]"), "{pdn1}");
+    assert!(pdn1.contains("/3 "), "depth-3 comments: {pdn1}");
+    // damelab replay reads every game back.
+    let pdn = temp("a.pdn");
+    let o = damelab(&["replay", pdn.to_str().unwrap()]);
+    let (rout, rerr) = text(&o);
+    assert!(o.status.success(), "{rout}\n{rerr}");
+    assert!(rout.contains("6 games: 6 replayed"), "{rout}");
+}
+
+#[test]
+fn the_sprt_stops_a_lopsided_match() {
+    let json = temp("sprt.json");
+    let o = damelab(&[
+        "match",
+        "dameo",
+        "--engine",
+        "name=strong depth=4",
+        "--engine",
+        "name=weak depth=1",
+        "--each",
+        "hash=1",
+        "--games",
+        "400",
+        "--no-tables",
+        "--max-plies",
+        "150",
+        "--json",
+        json.to_str().unwrap(),
+        "--sprt",
+        "elo0=0",
+        "elo1=200",
+        "alpha=0.1",
+        "beta=0.1",
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(out.contains("SPRT: LLR"), "{out}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["finished"], "sprt", "{out}");
+    assert_eq!(j["standings"][0]["verdict"], "h1", "{out}");
+    assert!(j["games"].as_array().unwrap().len() < 400);
+}
+
+#[test]
+fn absurd_settings_are_refused() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["--games", "0"], "--games 0 is out of range"),
+        (&["--concurrency", "0"], "--concurrency 0 is out of range"),
+        (&["--concurrency", "65"], "--concurrency 65 is out of range"),
+        (&["--each", "movetime=-1"], "`movetime=-1` is out of range"),
+        (&["--each", "tc=10+-1"], "the increment is out of range"),
+        (&["--each", "speed=9"], "unknown engine setting `speed`"),
+        (
+            &["--each", "option.nonsense=1"],
+            "unknown search option `nonsense`",
+        ),
+        (&["--sprt", "elo0=5", "elo1=0"], "elo0 < elo1"),
+    ];
+    for (extra, want) in cases {
+        let mut args = vec![
+            "match",
+            "dameo",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=1",
+        ];
+        args.extend_from_slice(extra);
+        let o = damelab(&args);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{extra:?}: {out}\n{err}");
+        assert!(err.contains(want), "{extra:?}: wanted `{want}` in\n{err}");
+        assert!(err.contains("help"), "{extra:?}: a help line in\n{err}");
+    }
+    // One engine only; an engine without a limit.
+    let o = damelab(&["match", "dameo", "--engine", "name=a depth=1"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("two or more engines"));
+    let o = damelab(&[
+        "match",
+        "dameo",
+        "--engine",
+        "name=a",
+        "--engine",
+        "name=b depth=1",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("has no limit"));
+}
+
+#[test]
+fn openings_come_from_a_file_and_are_played_both_ways() {
+    let fens = temp("openings.fen");
+    // Two openings: the start, and the start after one move (a PDN game).
+    let pdn = temp("openings.pdn");
+    std::fs::write(&pdn, "[Event \"o\"]\n\n1. 32-28 *\n").unwrap();
+    std::fs::write(&fens, "# one a line\nW:W31,32,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20\n").unwrap();
+    for file in [&fens, &pdn] {
+        let json = temp("open.json");
+        let o = damelab(&[
+            "match",
+            "international",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=1",
+            "--games",
+            "2",
+            "--no-tables",
+            "--max-plies",
+            "30",
+            "--openings",
+            file.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ]);
+        let (out, err) = text(&o);
+        assert!(o.status.success(), "{out}\n{err}");
+        let j: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let g = j["games"].as_array().unwrap();
+        assert_eq!(g.len(), 2);
+        assert_eq!(g[0]["engines"], serde_json::json!([0, 1]));
+        assert_eq!(g[1]["engines"], serde_json::json!([1, 0]));
+    }
+    let bad = temp("bad.fen");
+    std::fs::write(&bad, "not a fen\n").unwrap();
+    let o = damelab(&[
+        "match",
+        "international",
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=1",
+        "--openings",
+        bad.to_str().unwrap(),
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("line 1"), "{}", text(&o).1);
+}
