@@ -146,7 +146,7 @@ fn the_weights_file_round_trips() {
 
 fn refused(text: &str, rules: &Rules, needle: &str) {
     let e = Weights::parse(text, "bad.weights", rules).expect_err(needle);
-    let msg = format!("{e:?}");
+    let msg = e.to_string();
     assert!(msg.contains(needle), "expected `{needle}` in: {msg}");
     assert!(
         e.help().is_some(),
@@ -169,11 +169,7 @@ fn every_kind_of_bad_weights_file_is_refused() {
     // Truncated: the last lines cut off, and cut in the header.
     let cut: Vec<&str> = good.lines().collect();
     refused(&cut[..cut.len() - 3].join("\n"), rules, "is truncated");
-    refused(
-        &cut[..3].join("\n"),
-        rules,
-        "ends before its `made-by` line",
-    );
+    refused(&cut[..3].join("\n"), rules, "ends before its `layout` line");
     // Corrupt: one weight changed, a word that is not a number, a huge weight.
     let last = cut.len() - 1;
     let mut lines: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
@@ -204,7 +200,7 @@ fn every_kind_of_bad_weights_file_is_refused() {
     let path = scratch("binary.weights");
     std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).unwrap();
     let e = Weights::load(&path, rules).unwrap_err();
-    assert!(format!("{e:?}").contains("it is not text"), "{e:?}");
+    assert!(e.to_string().contains("it is not text"), "{e:?}");
     let e = Weights::load(&scratch("missing.weights"), rules).unwrap_err();
     assert!(
         format!("{e:?}").contains("cannot read evaluation file"),
@@ -347,13 +343,10 @@ fn train_writes_weights_that_analyse_loads() {
     assert!(stdout.contains("best "), "{stdout}");
     // The same file on other rules is refused, by every command that loads it.
     let file = out.to_str().unwrap();
-    fails(
-        &["analyse", "turkish", "--eval", file],
-        "trained for other rules",
-    );
+    fails(&["analyse", "turkish", "--eval", file], "trained for");
     fails(
         &["selfplay", "turkish", "--games", "2", "--eval", file],
-        "trained for other rules",
+        "trained for",
     );
     fails(
         &["analyse", "english", "--eval", "/nonexistent/w"],
@@ -399,5 +392,5 @@ fn the_bundled_weights_load_for_their_rules_and_no_others() {
     let frisian = load("frisian");
     assert!(Weights::bundled(&frisian.rules).is_none());
     let e = damelab::search::weights::resolve(Some("bundled"), &frisian.rules).unwrap_err();
-    assert!(format!("{e:?}").contains("no weights are bundled"), "{e:?}");
+    assert!(e.to_string().contains("no weights are bundled"), "{e:?}");
 }
