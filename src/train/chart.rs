@@ -19,6 +19,9 @@ pub fn svg(title: &str, gens: &[Generation]) -> Result<String, String> {
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
+/// A line of the loss chart: its name, what it reads of a generation, its colour.
+type Series = (&'static str, fn(&Generation) -> f64, RGBColor);
+
 fn draw<DB: DrawingBackend>(
     root: &DrawingArea<DB, plotters::coord::Shift>,
     title: &str,
@@ -58,7 +61,7 @@ where
         .x_labels(gens.len().max(1))
         .x_label_formatter(&|x| format!("{x:.0}"))
         .draw()?;
-    let series: [(&str, fn(&Generation) -> f64, RGBColor); 4] = [
+    let series: [Series; 4] = [
         ("fitted, before", |g| g.loss_before, RGBColor(150, 170, 210)),
         ("fitted, after", |g| g.loss_after, RGBColor(30, 80, 180)),
         (
