@@ -139,13 +139,6 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     }
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     let weights = crate::search::weights::resolve(args.eval.as_deref(), &v.rules)?;
-    if weights.is_some() {
-        out(&format!(
-            "evaluation: {}",
-            crate::search::weights::describe(weights.as_deref())
-        ));
-    }
-    s.set_weights(weights);
     if let Some(dir) = &args.tables {
         let t = std::sync::Arc::new(EndgameTables::open(&v.rules, dir)?);
         out(&format!(
@@ -155,6 +148,13 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         ));
         s.set_probe(Some(t.probe()));
     }
+    if weights.is_some() {
+        out(&format!(
+            "evaluation: {}",
+            crate::search::weights::describe(weights.as_deref())
+        ));
+    }
+    s.set_weights(weights);
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
     match r.best {
         None => out(&format!(
