@@ -34,11 +34,6 @@ pub const MAX_WEIGHT: i32 = 1 << 16;
 pub const BUNDLED: &[(&str, &str)] = &[
     ("damone", include_str!("../../weights/damone.weights")),
     ("english", include_str!("../../weights/english.weights")),
-    (
-        "international",
-        include_str!("../../weights/international.weights"),
-    ),
-    ("turkish", include_str!("../../weights/turkish.weights")),
 ];
 
 /// The weights of a learned evaluation for one rules file.
