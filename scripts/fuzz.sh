@@ -22,9 +22,9 @@ mkdir -p out
 # AFL_NO_CMPLOG: the targets are built without CmpLog instrumentation (its forkserver fails to start).
 export AFL_SKIP_CPUFREQ=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_UI=1 AFL_AUTORESUME=1 \
   AFL_NO_AFFINITY=1 AFL_NO_CMPLOG=1
-# -V: stop after SECONDS; -t: a run over 5 s is a hang (the first one compiles the bundled
+# -V: stop after SECONDS; -t: a run over 20 s is a hang (the first one compiles the bundled
 # variants); -m none: the targets bound their own memory.
-nice -n 10 cargo afl fuzz -i "$corpus" -o "$out" -V "$secs" -t 5000 -m none \
+nice -n 10 cargo afl fuzz -i "$corpus" -o "$out" -V "$secs" -t 20000 -m none \
   -- "target/release/$target" > "$out.log" 2>&1 || { tail -20 "$out.log" >&2; exit 1; }
 stats=$out/default/fuzzer_stats
 get() { sed -n "s/^$1 *: *//p" "$stats"; }

@@ -214,6 +214,8 @@ pub fn repl(data: &[u8]) {
     s.perft_nodes = 20_000;
     for line in script.lines().take(40) {
         let word = line.split_whitespace().next().unwrap_or("");
+        // By the command's name, so that an alias (`pr` for `probe`) is skipped too.
+        let word = crate::repl::commands::find(word).map_or(word, |c| c.name);
         let skip = [
             "save", "open", "diagram", "load", "reload", "go", "hint", "engine", "probe", "quit",
             "exit",
