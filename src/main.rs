@@ -34,7 +34,8 @@ fn stdout_failed(e: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
-/// Print for a command that writes files after its output (self-play, a match, endgame tables):
+/// Print for a command that writes files after its output (self-play, training, a match, endgame
+/// tables):
 /// a closed pipe (`damelab selfplay … --json F | head -1`) drops the rest of the output instead of
 /// ending the program, so that the files are still written; any other failure is as for `out!`.
 fn out_keep_going(text: &str) {
@@ -193,6 +194,9 @@ enum Command {
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(Box<damelab::selfplay::cli::SelfplayArgs>),
+    /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
+    /// `analyse`, `selfplay` and the engine).
+    Train(damelab::train::cli::TrainArgs),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
     Match(damelab::matchplay::cli::MatchArgs),
@@ -336,6 +340,9 @@ fn run() -> ExitCode {
         Some(Command::Analyse(a)) => damelab::search::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => {
             damelab::selfplay::cli::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Train(a)) => {
+            damelab::train::cli::run(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Match(a)) => {
             damelab::matchplay::cli::run_match(&a, &mut |l| out_keep_going(&format!("{l}\n")))
