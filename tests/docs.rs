@@ -12,7 +12,8 @@
 //!
 //! The commands of one document run in order in one scratch folder that holds the files of
 //! `tests/doc_fixtures/` (the rules and case files the docs use as examples) and links to the
-//! repository's `variants`, `examples`, `tests` and `docs`, so documents may write files.
+//! repository's `variants`, `examples`, `tests`, `docs` and `weights`, so documents may write
+//! files.
 
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -156,7 +157,7 @@ fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("damelab-docs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&repo().join("tests/doc_fixtures"), &dir);
-    for link in ["variants", "examples", "tests", "docs"] {
+    for link in ["variants", "examples", "tests", "docs", "weights"] {
         std::os::unix::fs::symlink(repo().join(link), dir.join(link)).expect("link");
     }
     dir
