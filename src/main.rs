@@ -34,6 +34,26 @@ fn stdout_failed(e: std::io::Error) -> ! {
     std::process::exit(1);
 }
 
+/// Print for a command that writes files after its output (self-play, training, a match, endgame
+/// tables):
+/// a closed pipe (`damelab selfplay … --json F | head -1`) drops the rest of the output instead of
+/// ending the program, so that the files are still written; any other failure is as for `out!`.
+fn out_keep_going(text: &str) {
+    use std::io::Write;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    static CLOSED: AtomicBool = AtomicBool::new(false);
+    if CLOSED.load(Ordering::Relaxed) {
+        return;
+    }
+    if let Err(e) = std::io::stdout().write_all(text.as_bytes()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            CLOSED.store(true, Ordering::Relaxed);
+            return;
+        }
+        stdout_failed(e);
+    }
+}
+
 /// Print a diagnostic to stderr; a closed or broken stderr drops it instead of panicking.
 macro_rules! errln {
     ($($arg:tt)*) => {{
@@ -308,7 +328,9 @@ fn run() -> ExitCode {
         Some(Command::Rules { variant }) => {
             load(&variant).map(|v| out!("{}", damelab::describe::describe(&v.rules)))
         }
-        Some(Command::Endgame(args)) => damelab::endgame::cli::run_to(&args, &mut |s| out!("{s}")),
+        Some(Command::Endgame(args)) => {
+            damelab::endgame::cli::run_to(&args, &mut |s| out_keep_going(s))
+        }
         Some(Command::Diagram {
             variant,
             fen,
@@ -316,9 +338,15 @@ fn run() -> ExitCode {
             output,
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => damelab::search::cli::analyse(&a, &mut |l| outln!("{l}")),
-        Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
-        Some(Command::Train(a)) => damelab::train::cli::run(&a, &mut |l| outln!("{l}")),
-        Some(Command::Match(a)) => damelab::matchplay::cli::run_match(&a, &mut |l| outln!("{l}")),
+        Some(Command::Selfplay(a)) => {
+            damelab::selfplay::cli::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Train(a)) => {
+            damelab::train::cli::run(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Match(a)) => {
+            damelab::matchplay::cli::run_match(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
         Some(Command::Hub { variant }) => damelab::hub::engine::run(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             Box::new(std::io::BufReader::new(std::io::stdin())),

@@ -75,7 +75,10 @@ impl Variant {
         Self::from_path_with_warnings(path).map(|(v, _)| v)
     }
 
-    fn from_path_with_warnings(path: &Path) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
+    /// [`Variant::from_path`], and the warnings of the file (see [`lang::load_with_warnings`]).
+    pub fn from_path_with_warnings(
+        path: &Path,
+    ) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
         let text = crate::limits::read_text(path).map_err(|error| LoadError::Io {
             path: path.display().to_string(),
             error,

@@ -208,3 +208,40 @@ fn verify_finds_rules_beside_the_case_file_only() {
     let o = run();
     assert!(stdout(&o).contains("(Dameo)"), "{}", stdout(&o));
 }
+
+/// `damelab selfplay … --json F | head -1`: the reader is gone before the report is printed, and
+/// the files are written all the same (the output is dropped, the run is not cut short).
+#[test]
+fn a_closed_pipe_does_not_lose_the_files_of_a_run() {
+    let dir = std::env::temp_dir().join(format!("damelab-cli-pipe-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a scratch folder");
+    let json = dir.join("run.json");
+    let pdn = dir.join("run.pdn");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args([
+            "selfplay",
+            "english",
+            "--games",
+            "4",
+            "--depth",
+            "1",
+            "--threads",
+            "1",
+        ])
+        .arg("--json")
+        .arg(&json)
+        .arg("--pdn")
+        .arg(&pdn)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the damelab binary runs");
+    drop(child.stdout.take());
+    let o = child.wait_with_output().expect("it ends");
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&json).expect("the JSON file is written");
+    assert!(text.contains("\"format\": \"damelab-selfplay\""), "{text}");
+    let games = std::fs::read_to_string(&pdn).expect("the PDN file is written");
+    assert_eq!(games.matches("[Round ").count(), 4, "{games}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -6,12 +6,16 @@
 //! output, colour off), and the lines after it, up to the next `$ ` line, are what it prints. The
 //! text may elide what varies: `…` inside a line stands for any characters, a line that is only
 //! `…` for any number of lines. A last line `[exit N]` says the command exits with N; without it
-//! the command must exit 0.
+//! the command must exit 0. A command line that ends with `\\` goes on on the next line, as in
+//! bash. A block whose info string holds the word `not-run` (`` ```console not-run ``) shows a
+//! session that is not run: a server, Ctrl-C at a terminal, a cluster, or a run of many minutes.
 //!
 //! The commands of one document run in order in one scratch folder that holds the files of
 //! `tests/doc_fixtures/` (the rules and case files the docs use as examples) and links to the
-//! repository's `variants`, `examples`, `tests` and `docs`, so documents may write files.
+//! repository's `variants`, `examples`, `tests`, `docs` and `weights`, so documents may write
+//! files.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -30,19 +34,32 @@ struct Transcript {
 fn transcripts(text: &str) -> Vec<Transcript> {
     let mut out: Vec<Transcript> = Vec::new();
     let mut in_block = false;
+    let mut run_block = false;
     let mut current: Option<Transcript> = None;
+    let mut continued = false;
     for (i, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
+        if let Some(info) = line.trim_start().strip_prefix("```") {
             if let Some(t) = current.take() {
                 out.push(t);
             }
             in_block = !in_block;
+            run_block = in_block && !info.split_whitespace().any(|w| w == "not-run");
+            continued = false;
             continue;
         }
-        if !in_block {
+        if !run_block {
             continue;
+        }
+        if continued {
+            if let Some(t) = &mut current {
+                t.command.push('\n');
+                t.command.push_str(line);
+                continued = line.ends_with('\\');
+                continue;
+            }
         }
         if let Some(cmd) = line.strip_prefix("$ ") {
+            continued = cmd.ends_with('\\');
             if let Some(t) = current.take() {
                 out.push(t);
             }
@@ -140,14 +157,18 @@ fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("damelab-docs-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     copy_dir(&repo().join("tests/doc_fixtures"), &dir);
-    for link in ["variants", "examples", "tests", "docs"] {
+    for link in ["variants", "examples", "tests", "docs", "weights"] {
         std::os::unix::fs::symlink(repo().join(link), dir.join(link)).expect("link");
     }
     dir
 }
 
-/// Run one command; its merged output and exit code.
-fn run(cmd: &str, cwd: &Path) -> (String, i32) {
+/// The longest one documented command may run.
+const COMMAND_TIME: Duration = Duration::from_secs(300);
+
+/// Run one command; its merged output and exit code (`None` when it ran past [`COMMAND_TIME`]
+/// and was stopped).
+fn run(cmd: &str, cwd: &Path) -> (String, Option<i32>) {
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_damelab"));
     let path = format!(
         "{}:{}",
@@ -164,6 +185,7 @@ fn run(cmd: &str, cwd: &Path) -> (String, i32) {
         .env("DAMELAB_CACHE", cwd.join("cache"))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
+        .process_group(0)
         .spawn()
         .expect("bash runs");
     let mut stdout = child.stdout.take().expect("piped");
@@ -173,18 +195,22 @@ fn run(cmd: &str, cwd: &Path) -> (String, i32) {
         s
     });
     let start = Instant::now();
-    let status = loop {
+    let code = loop {
         if let Some(status) = child.try_wait().expect("wait") {
-            break status;
+            break Some(status.code().unwrap_or(-1));
         }
-        if start.elapsed() > Duration::from_secs(300) {
-            let _ = child.kill();
-            panic!("`{cmd}` ran past 300 s");
+        if start.elapsed() > COMMAND_TIME {
+            // The whole group: bash and what it started (a pipe's other end holds the output).
+            let _ = Command::new("kill")
+                .args(["-KILL", "--", &format!("-{}", child.id())])
+                .status();
+            let _ = child.wait();
+            break None;
         }
         std::thread::sleep(Duration::from_millis(20));
     };
     let out = reader.join().expect("reader");
-    (out, status.code().unwrap_or(-1))
+    (out, code)
 }
 
 /// The documents whose transcripts run.
@@ -208,9 +234,13 @@ fn check_document(doc: &Path) -> Vec<String> {
     for t in transcripts(&text) {
         let (out, code) = run(&t.command, &dir);
         let lines: Vec<&str> = out.lines().collect();
-        if !lines_match(&t.expected, &lines) || code != t.exit {
+        if !lines_match(&t.expected, &lines) || code != Some(t.exit) {
+            let ended = match code {
+                Some(c) => format!("exit {c}"),
+                None => format!("stopped after {} s", COMMAND_TIME.as_secs()),
+            };
             failures.push(format!(
-                "{}:{}: `{}`\n--- the document says (exit {}):\n{}\n--- the program printed (exit {code}):\n{}",
+                "{}:{}: `{}`\n--- the document says (exit {}):\n{}\n--- the program printed ({ended}):\n{}",
                 doc.strip_prefix(repo()).unwrap_or(doc).display(),
                 t.line,
                 t.command,
@@ -234,8 +264,16 @@ fn every_transcript_runs_as_documented() {
         if only.as_deref().is_some_and(|o| !doc.ends_with(o)) {
             continue;
         }
-        count += transcripts(&std::fs::read_to_string(&doc).expect("reads")).len();
+        let n = transcripts(&std::fs::read_to_string(&doc).expect("reads")).len();
+        let start = Instant::now();
         failures.extend(check_document(&doc));
+        // Seen with `--nocapture`: which documents take the time.
+        println!(
+            "{}: {n} commands in {:.1} s",
+            doc.strip_prefix(repo()).unwrap_or(&doc).display(),
+            start.elapsed().as_secs_f64()
+        );
+        count += n;
     }
     assert!(count > 0, "no transcript found");
     assert!(
@@ -257,6 +295,17 @@ fn transcripts_are_read_with_their_exit_codes() {
     assert_eq!(ts[0].exit, 0);
     assert_eq!(ts[1].expected, vec!["  × bad"]);
     assert_eq!(ts[1].exit, 1);
+
+    let text = "```\n$ damelab match dameo \\\n    --games 2 \\\n    --depth 1\nout\n```\n\
+                ```console not-run\n$ damelab serve\nlistening\n```\n```text\n$ true\n```\n";
+    let ts = transcripts(text);
+    assert_eq!(ts.len(), 2, "{ts:?}");
+    assert_eq!(
+        ts[0].command,
+        "damelab match dameo \\\n    --games 2 \\\n    --depth 1"
+    );
+    assert_eq!(ts[0].expected, vec!["out"]);
+    assert_eq!(ts[1].command, "true");
 }
 
 #[test]

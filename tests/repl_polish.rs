@@ -1,7 +1,7 @@
 //! The workbench as a new user meets it: a line left after `goto` kept as a variation and saved,
 //! tags that stay with their game, a variant without a GameType saved so that it reopens, the
 //! one-game-a-line archive opened game by game, and the engine that plays a side taking back a
-//! full move or playing itself.
+//! full move or playing itself, and `load` and `reload` showing the checker's warnings.
 
 use damelab::repl::Session;
 use damelab::Variant;
@@ -217,4 +217,44 @@ fn the_engine_plays_itself_bounded() {
     assert!(s
         .execute("engine both depth x")
         .contains("`x` is not a depth"));
+}
+
+#[test]
+fn load_and_reload_show_the_checkers_warnings() {
+    let dir = scratch("warnings");
+    let rules = dir.join("nokings.rules");
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/rules_warnings/unreachable_king.rules"
+    ))
+    .expect("the warning's example");
+    std::fs::write(&rules, &text).expect("copied");
+    let mut s = Session::new(load("dameo"));
+    let out = s.execute(&format!("load {}", rules.display()));
+    assert!(out.starts_with("loaded nokings: Test\n"), "{out}");
+    assert!(out.contains("rules::unreachable_piece"), "{out}");
+    assert!(out.contains("piece `king` never comes into play"), "{out}");
+    assert!(out.contains("declared here"), "{out}");
+    assert_eq!(s.failed, 0, "a warning is not a failure");
+    let out = s.execute("reload");
+    assert!(
+        out.starts_with("reloaded Test: the game's 0 moves"),
+        "{out}"
+    );
+    assert!(out.contains("never comes into play"), "{out}");
+    // The file fixed: no warning any more.
+    let fixed = text
+        .replace("piece king \"K\"\n", "")
+        .replace("king: slide orthogonal\n      capture fly orthogonal\n", "");
+    std::fs::write(&rules, fixed).expect("rewritten");
+    let out = s.execute("reload");
+    assert!(out.starts_with("reloaded Test"), "{out}");
+    assert!(!out.contains("never comes into play"), "{out}");
+    // A bundled variant has none.
+    let out = s.execute("load turkish");
+    assert!(!out.contains('⚠'), "{out}");
+    // The example of `load`'s help is one an installed binary can follow.
+    let out = s.execute("load");
+    assert!(out.contains("load turkish"), "{out}");
+    assert!(!out.contains("variants/"), "{out}");
 }

@@ -24,8 +24,9 @@ use std::collections::HashSet;
 use std::hash::{BuildHasherDefault, Hasher};
 
 /// The most jumps the capture search of one position may examine in [`Rules::try_generate`].
-/// Every bundled variant needs at most a few thousand even in wild positions; a million takes
-/// well under a second.
+/// The positions of real games need at most a few thousand; a constructed one can need more (Big
+/// Dameo's 33-piece capture of docs/robustness.md needs about 1.6 million). A million takes well
+/// under a second.
 pub const ROUTE_BUDGET: u64 = 1_000_000;
 
 /// Jumps examined before the search starts remembering the states it has seen (small searches,

@@ -340,20 +340,26 @@ impl Session {
         if arg.is_empty() {
             return Err(fail(
                 "`load` needs a variant name or a rules file".into(),
-                "e.g. `load turkish` or `load variants/dameo.rules`; `variants` lists the names",
+                "e.g. `load turkish` or `load my-variant.rules`; `variants` lists the names",
             ));
         }
-        let v = Variant::load(arg).map_err(Report::new)?;
+        let (v, warnings) = Variant::load_with_warnings(arg).map_err(Report::new)?;
         self.save("load");
         self.game = Game::new(v.rules.clone());
         self.variant = v;
         self.changed = true;
         Ok(format!(
-            "loaded {}: {}\n{}",
+            "loaded {}: {}\n{}{}",
             self.variant.name(),
             self.variant.rules.spec.title,
-            render::legend(&self.variant.rules, self.style)
+            render::legend(&self.variant.rules, self.style),
+            self.render_warnings(warnings)
         ))
+    }
+
+    /// The checker's warnings of a rules file that loads, drawn as `damelab check` draws them.
+    fn render_warnings(&self, warnings: Option<crate::lang::RulesWarnings>) -> String {
+        warnings.map_or_else(String::new, |w| self.render_report(&Report::new(w)))
     }
 
     fn reload(&mut self) -> Outcome {
@@ -363,7 +369,8 @@ impl Session {
                 self.variant.name()
             ));
         };
-        let v = Variant::from_path(&path).map_err(Report::new)?;
+        let (v, warnings) = Variant::from_path_with_warnings(&path).map_err(Report::new)?;
+        let warnings = self.render_warnings(warnings);
         let old = &self.game;
         let new_rules = v.rules.clone();
         let start = if *old.start() == old.rules.start {
@@ -407,7 +414,7 @@ impl Session {
         self.save("reload");
         self.variant = v;
         self.changed = true;
-        Ok(match replay {
+        let said = match replay {
             Ok((game, None)) => {
                 let n = game.moves().len();
                 self.game = game;
@@ -425,7 +432,8 @@ impl Session {
                 self.game = Game::new(new_rules);
                 format!("reloaded {title}: {why}; new game (`undo` brings the old game back)\n")
             }
-        })
+        };
+        Ok(said + &warnings)
     }
 
     /// The moves of a line, played in order up to the first that is not legal, which is named
