@@ -28,6 +28,7 @@ fn main() {
             seed: 1,
             max_plies: 400,
             opening_plies: 0,
+            eval: None,
         };
         // As `selfplay::run` does: on the narrowest bit-set width the board fits.
         let (n, plies, secs) = match (&rules.narrow, &rules.mid) {
@@ -54,6 +55,7 @@ fn main() {
             seed: 3,
             max_plies: 400,
             opening_plies: 4,
+            eval: None,
         };
         let (plies, secs, st) = match (&rules.narrow, &rules.mid) {
             (Some(n), _) => engine_game(n, &settings),

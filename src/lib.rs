@@ -21,6 +21,7 @@ pub mod selfplay;
 pub mod shard;
 pub mod spec;
 mod spec_serde;
+pub mod train;
 pub mod util;
 pub mod variant;
 pub mod variants;

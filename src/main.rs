@@ -174,6 +174,9 @@ enum Command {
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(Box<damelab::selfplay::cli::SelfplayArgs>),
+    /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
+    /// `analyse`, `selfplay` and the engine).
+    Train(damelab::train::cli::TrainArgs),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
     Match(damelab::matchplay::cli::MatchArgs),
@@ -314,6 +317,7 @@ fn run() -> ExitCode {
         }) => diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => damelab::search::cli::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => damelab::selfplay::cli::selfplay(&a, &mut |l| outln!("{l}")),
+        Some(Command::Train(a)) => damelab::train::cli::run(&a, &mut |l| outln!("{l}")),
         Some(Command::Match(a)) => damelab::matchplay::cli::run_match(&a, &mut |l| outln!("{l}")),
         Some(Command::Hub { variant }) => damelab::hub::engine::run(
             variant.as_deref().unwrap_or(variants::DEFAULT),

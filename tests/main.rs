@@ -40,6 +40,7 @@ mod scale;
 mod search;
 mod search_strength;
 mod selfplay_cli;
+mod train;
 mod verify;
 mod web_api;
 mod web_browser;

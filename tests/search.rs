@@ -172,6 +172,7 @@ fn settings(variant: &str, games: u64, random: bool) -> Settings {
         seed: 42,
         max_plies: 200,
         opening_plies: 4,
+        eval: None,
     }
 }
 

@@ -8,7 +8,6 @@ use super::protocol::{move_from_hub, move_to_hub, position_from_hub, Line};
 use crate::search::clock::move_limits;
 use crate::search::options::Options;
 use crate::search::tables::EndgameTables;
-use crate::search::weights::Weights;
 use crate::search::{Limits, Searcher, MAX_DEPTH};
 use crate::{Game, Rules, Variant};
 use miette::Report;
@@ -143,11 +142,9 @@ impl Engine {
             opts.set(n, val)?;
         }
         s.set_options(opts);
-        if !self.eval.is_empty() {
-            let w = Weights::load(std::path::Path::new(&self.eval), &v.rules)
-                .map_err(|e| e.to_string())?;
-            s.set_weights(Some(Arc::new(w)));
-        }
+        // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
+        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
+        s.set_weights(crate::search::weights::resolve(eval, &v.rules).map_err(|e| e.to_string())?);
         if !self.tables.is_empty() {
             let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
                 .map_err(|e| e.to_string())?;

@@ -5,7 +5,6 @@
 use crate::engine::Move;
 use crate::search::clock::move_limits;
 use crate::search::options::Options;
-use crate::search::weights::Weights;
 use crate::search::{Limits, Score, Searcher, MAX_DEPTH};
 use crate::{Game, Rules};
 use serde::{Deserialize, Serialize};
@@ -318,11 +317,12 @@ impl Internal {
                 .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
         }
         searcher.set_options(opts);
-        if let Some(path) = &spec.eval {
-            let w =
-                Weights::load(path, rules).map_err(|e| format!("engine `{}`: {e}", spec.name))?;
-            searcher.set_weights(Some(Arc::new(w)));
-        }
+        // `eval=derived`, `eval=bundled` or a file; without it, the bundled weights of these
+        // rules when there are any (as every command that runs the engine).
+        let eval = spec.eval.as_ref().map(|p| p.to_string_lossy().into_owned());
+        let w = crate::search::weights::resolve(eval.as_deref(), rules)
+            .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
+        searcher.set_weights(w);
         Ok(Internal {
             spec: spec.clone(),
             searcher,

@@ -296,7 +296,10 @@ pub const COMMANDS: &[Command] = &[
         args: "[NAME on|off]",
         summary: "board settings: ascii, color",
         details: "`set` lists the settings; `set ascii on` draws the board with letters only \
-                  (for fonts without the draughts symbols), `set color off` without colour.",
+                  (for fonts without the draughts symbols), `set color off` without colour; \
+                  `set eval FILE` makes `go`, `hint` and the engine use the weights file `damelab \
+                  train` wrote (`set eval derived`: the evaluation derived from the rules, \
+                  `set eval default`: the bundled weights when there are any).",
     },
     Command {
         name: "quit",

@@ -22,6 +22,9 @@ pub struct EngineState {
     /// Whether Ctrl-C stopped the last search: its best move is then not played.
     pub interrupted: bool,
     searcher: Option<Searcher>,
+    /// The evaluation `set eval` chose (`derived`, `bundled` or a weights file); `None`: the
+    /// bundled weights of the rules when there are any.
+    pub eval: Option<String>,
 }
 
 /// `go [depth N | time S]` and `hint [depth N | time S]`.
@@ -56,6 +59,16 @@ impl EngineState {
         self.searcher = None;
     }
 
+    /// Evaluate with `eval` from the next search on (checked against `rules` now); returns what
+    /// the engine will use.
+    pub fn set_eval(&mut self, eval: &str, rules: &crate::Rules) -> Result<String, Report> {
+        let arg = (eval != "default").then_some(eval);
+        let w = crate::search::weights::resolve(arg, rules)?;
+        self.eval = arg.map(str::to_string);
+        self.searcher = None;
+        Ok(crate::search::weights::describe(w.as_deref()))
+    }
+
     /// Search the game's position; each finished depth goes to `line` as it comes. Returns the
     /// best move's text and the final line.
     pub fn think(
@@ -77,6 +90,10 @@ impl EngineState {
             Some(s) if std::sync::Arc::ptr_eq(&s.rules, &rules) => s,
             slot => {
                 let mut s = Searcher::new(rules.clone(), TT_MIB);
+                s.set_weights(crate::search::weights::resolve(
+                    self.eval.as_deref(),
+                    &rules,
+                )?);
                 // The endgame tables `probe` and `damelab endgame` left in the cache, if any.
                 if let Some(t) = EndgameTables::from_cache(&rules) {
                     line(format!(

@@ -35,8 +35,13 @@ impl Session {
         let onoff = |b: bool| if b { "on" } else { "off" };
         let words: Vec<&str> = arg.split_whitespace().collect();
         let usage = "`set ascii on` draws the board with letters only, `set color off` without \
-                     colour; `set` alone lists the settings";
+                     colour, `set eval FILE` makes the engine use a learned evaluation (`derived`, \
+                     `bundled`, `default` or a weights file); `set` alone lists the settings";
         match words[..] {
+            ["eval", value] => {
+                let what = self.engine.set_eval(value, &self.game.rules)?;
+                Ok(format!("the engine evaluates with: {what}\n"))
+            }
             [] => Ok(format!(
                 "ascii {}  (letters instead of piece symbols)\ncolor {}  (coloured board)\n",
                 onoff(!self.style.unicode),

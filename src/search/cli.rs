@@ -40,6 +40,10 @@ pub struct AnalyseArgs {
     /// that commit, `--option lmr=false` turns late-move reductions off.
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
+    /// The evaluation: `derived`, `bundled` or a weights file from `damelab train` (default:
+    /// the bundled weights of these rules when there are any, else derived).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 /// Search options from `NAME=VALUE` texts, in order (a later one overrides an earlier one).
@@ -80,6 +84,7 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     let options = parse_options(&args.options)?;
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     s.set_options(options);
+    let weights = super::weights::resolve(args.eval.as_deref(), &v.rules)?;
     let mut tables = None;
     // `--tables DIR`, else the default cache's tables when it has any (as in the workbench).
     let found = match &args.tables {
@@ -101,6 +106,13 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         s.set_probe(Some(t.probe()));
         tables = Some((t, notes.len()));
     }
+    if weights.is_some() {
+        out(&format!(
+            "evaluation: {}",
+            super::weights::describe(weights.as_deref())
+        ));
+    }
+    s.set_weights(weights);
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
     if let Some((t, seen)) = &tables {
         // Tables found damaged while searching (their checksum) were left out: say which.

@@ -17,6 +17,7 @@ use crate::engine::bits::BitSet;
 use crate::engine::geometry::{bit, BitIter, Bits, Sq, NONE};
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::{Position, Rules};
+use crate::search::learned::Learned;
 
 /// Score units per rank of advancement toward the promotion zone.
 pub const ADVANCE: i32 = 4;
@@ -40,6 +41,9 @@ pub struct Eval<B: BitSet = Bits> {
     pub values: Vec<i32>,
     /// Whether the values come from the rules file (`true`) or were derived.
     pub from_rules: bool,
+    /// A learned evaluation that replaces this one, when weights are loaded
+    /// ([`Eval::set_learned`]).
+    learned: Option<Box<Learned<B>>>,
 }
 
 /// Squares a piece of this program reaches from `sq` on an otherwise empty board.
@@ -151,12 +155,42 @@ impl<B: BitSet> Eval<B> {
             playable: rules.playable,
             values,
             from_rules,
+            learned: None,
         }
+    }
+
+    /// Score with a learned evaluation instead (`None`: the derived one again).
+    pub fn set_learned(&mut self, learned: Option<Learned<B>>) {
+        self.learned = learned.map(Box::new);
+    }
+
+    /// Whether a learned evaluation is in use.
+    pub fn is_learned(&self) -> bool {
+        self.learned.is_some()
+    }
+
+    /// The piece-square value (material plus advancement) of a kind of a side on a square.
+    pub fn table_value(&self, side: usize, kind: usize, sq: Sq) -> i32 {
+        self.table[side][kind][sq as usize]
+    }
+
+    /// The derived score of `pos` for the side to move, whatever is loaded.
+    #[inline]
+    pub fn derived(&self, pos: &Position<B>) -> i32 {
+        self.evaluate_derived(pos)
     }
 
     /// The score of `pos` for the side to move (positive: better for it).
     #[inline]
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        match &self.learned {
+            Some(l) => l.evaluate(pos),
+            None => self.evaluate_derived(pos),
+        }
+    }
+
+    #[inline]
+    fn evaluate_derived(&self, pos: &Position<B>) -> i32 {
         let empty = self.playable & !pos.occupied();
         let mut score = [0i32; 2];
         for (side, s) in score.iter_mut().enumerate() {

@@ -13,6 +13,7 @@
 pub mod cli;
 pub mod clock;
 pub mod eval;
+pub mod learned;
 mod node;
 pub mod options;
 pub mod tables;
@@ -258,6 +259,11 @@ impl<B: BitSet> Searcher<B> {
         if let Some(m) = &mut self.mid {
             m.set_weights(weights.clone());
         }
+        self.eval.set_learned(
+            weights
+                .as_deref()
+                .map(|w| learned::Learned::new(w, &self.rules)),
+        );
         self.weights = weights;
     }
 

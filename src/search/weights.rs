@@ -1,23 +1,321 @@
-//! A learned evaluation's weights, read from a file and checked against the rules it was trained
-//! for. (Placeholder: loading is not implemented yet.)
+//! A learned evaluation's weights file: reading it (checked against the rules it was trained for,
+//! its layout and its checksum), writing it, and the bundled weights found by the rules' hash.
+//!
+//! The file is text: a header of `key value` lines, then `weights` and the integers, 16 a line.
+//!
+//! ```text
+//! damelab-weights 1
+//! variant dameo
+//! rules 3f0c9a51d2e8b774
+//! layout kinds=2 squares=64 windows=49 weights=4112
+//! made-by damelab train dameo --seed 1 …
+//! checksum 9b1d4c0e7a2f3358
+//! weights
+//! 400 400 400 …
+//! ```
+//!
+//! `rules` is [`crate::selfplay::fingerprint`] of the compiled rules; `checksum` is FNV-1a (64 bits)
+//! of every line of the file but the checksum line itself.
 
+use super::learned::{Layout, SHIFT};
 use crate::engine::Rules;
 use miette::{miette, Report};
 use std::path::Path;
+use std::sync::Arc;
+
+/// The first word of a weights file, and the format version this build reads.
+pub const MAGIC: &str = "damelab-weights";
+pub const VERSION: u32 = 1;
+/// The largest weight a file may hold (a larger one is corruption, and could overflow a sum).
+pub const MAX_WEIGHT: i32 = 1 << 16;
+
+/// Weights bundled with the binary: (variant name, file text), found by the rules' fingerprint
+/// (each file's `made-by` line says the command and seed that produced it).
+pub const BUNDLED: &[(&str, &str)] = &[
+    ("dameo", include_str!("../../weights/dameo.weights")),
+    ("damone", include_str!("../../weights/damone.weights")),
+    ("english", include_str!("../../weights/english.weights")),
+];
 
 /// The weights of a learned evaluation for one rules file.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {
-    _private: (),
+    /// The variant's name when trained (for messages only).
+    pub variant: String,
+    /// The fingerprint of the rules they were trained for.
+    pub rules: String,
+    /// The layout summary ([`Layout::summary`]).
+    pub layout: String,
+    /// The command and seed that produced them.
+    pub made_by: String,
+    /// One weight per feature, in quarters of a score unit ([`SHIFT`]).
+    pub values: Vec<i32>,
+}
+
+fn fnv(h: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *h ^= b as u64;
+        *h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+fn checksum<'a>(lines: impl Iterator<Item = &'a str>) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for l in lines.filter(|l| !l.starts_with("checksum ")) {
+        fnv(&mut h, l.as_bytes());
+        fnv(&mut h, b"\n");
+    }
+    format!("{h:016x}")
 }
 
 impl Weights {
+    /// The weights that make the learned evaluation score exactly as the derived one
+    /// ([`super::eval::Eval`]): its piece-square table and mobility; nothing else. Training starts
+    /// here.
+    pub fn derived(rules: &Rules) -> Weights {
+        let layout = Layout::new(rules);
+        let eval = super::eval::Eval::new(rules);
+        let mut values = vec![0i32; layout.len];
+        for side in 0..2 {
+            for kind in 0..layout.kinds {
+                for sq in crate::engine::geometry::BitIter(rules.geo.playable) {
+                    values[layout.pst
+                        + (side * layout.kinds + kind) * layout.squares
+                        + sq as usize] = eval.table_value(side, kind, sq) << SHIFT;
+                }
+                values[layout.mobility + side * layout.kinds + kind] =
+                    super::eval::MOBILITY << SHIFT;
+            }
+        }
+        Weights {
+            variant: String::new(),
+            rules: crate::selfplay::fingerprint(rules),
+            layout: layout.summary(),
+            made_by: "the derived evaluation".into(),
+            values,
+        }
+        .named(rules)
+    }
+
+    fn named(mut self, rules: &Rules) -> Weights {
+        self.variant = rules.spec.title.clone();
+        self
+    }
+
+    /// The file's text.
+    pub fn to_text(&self) -> String {
+        let mut out = format!(
+            "{MAGIC} {VERSION}\nvariant {}\nrules {}\nlayout {}\nmade-by {}\n",
+            one_line(&self.variant),
+            self.rules,
+            self.layout,
+            one_line(&self.made_by)
+        );
+        let mut body = String::from("weights\n");
+        for chunk in self.values.chunks(16) {
+            let line: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
+            body.push_str(&line.join(" "));
+            body.push('\n');
+        }
+        let sum = checksum(out.lines().chain(body.lines()));
+        out.push_str(&format!("checksum {sum}\n"));
+        out.push_str(&body);
+        out
+    }
+
     /// Read a weights file for `rules`; a file of other rules, truncated or corrupt is refused.
     pub fn load(path: &Path, rules: &Rules) -> Result<Weights, Report> {
-        let _ = rules;
-        Err(miette!(
-            "cannot read evaluation file `{}`: learned evaluations are not supported yet",
-            path.display()
-        ))
+        let shown = path.display().to_string();
+        let bytes = std::fs::read(path).map_err(|e| {
+            miette!(
+                help = "give the path of a file written by `damelab train`",
+                "cannot read evaluation file `{shown}`: {e}"
+            )
+        })?;
+        let text = String::from_utf8(bytes).map_err(|_| {
+            miette!(
+                help = "the file is damaged: train again with `damelab train` or restore it",
+                "evaluation file `{shown}` is corrupt: it is not text"
+            )
+        })?;
+        Weights::parse(&text, &shown, rules)
+    }
+
+    /// The bundled weights of these rules, if any were trained for them.
+    pub fn bundled(rules: &Rules) -> Option<Weights> {
+        let fp = crate::selfplay::fingerprint(rules);
+        BUNDLED
+            .iter()
+            .filter(|(_, text)| text.lines().any(|l| l == format!("rules {fp}")))
+            .find_map(|(name, text)| Weights::parse(text, name, rules).ok())
+    }
+
+    /// [`Weights::load`] from a file's text; `name` names it in messages.
+    pub fn parse(text: &str, name: &str, rules: &Rules) -> Result<Weights, Report> {
+        let retrain = "train weights for these rules with `damelab train VARIANT --out FILE`, \
+                       or give the file trained for them"
+            .to_string();
+        let corrupt = |what: String| {
+            miette!(
+                help = retrain.clone(),
+                "evaluation file `{name}` is corrupt: {what}"
+            )
+        };
+        let mut lines = text.lines();
+        let first = lines.next().unwrap_or("");
+        let mut magic = first.split_whitespace();
+        if magic.next() != Some(MAGIC) {
+            return Err(miette!(
+                help = "give a file written by `damelab train`",
+                "`{name}` is not a damelab evaluation file: it does not start with `{MAGIC}`"
+            ));
+        }
+        match magic.next().map(str::parse::<u32>) {
+            Some(Ok(VERSION)) => {}
+            Some(Ok(v)) => {
+                return Err(miette!(
+                    help = format!("this damelab reads version {VERSION}: {retrain}"),
+                    "evaluation file `{name}` is of format version {v}"
+                ))
+            }
+            _ => return Err(corrupt("its first line has no version".into())),
+        }
+        let mut field = |key: &str| -> Result<String, Report> {
+            let line = lines
+                .next()
+                .ok_or_else(|| corrupt(format!("it ends before its `{key}` line")))?;
+            match line.split_once(' ') {
+                Some((k, v)) if k == key => Ok(v.to_string()),
+                _ => Err(corrupt(format!(
+                    "`{key}` expected, found `{}`",
+                    short(line)
+                ))),
+            }
+        };
+        let variant = field("variant")?;
+        let fp = field("rules")?;
+        let layout_text = field("layout")?;
+        let made_by = field("made-by")?;
+        let sum = field("checksum")?;
+        if lines.next() != Some("weights") {
+            return Err(corrupt("`weights` expected after the header".into()));
+        }
+        let layout = Layout::new(rules);
+        let expected = layout.len;
+        let mut values = Vec::with_capacity(expected);
+        for (n, line) in lines.enumerate() {
+            for word in line.split_whitespace() {
+                let v: i32 = word.parse().map_err(|_| {
+                    corrupt(format!(
+                        "`{}` on line {} is not a weight",
+                        short(word),
+                        n + 8
+                    ))
+                })?;
+                if v.abs() > MAX_WEIGHT {
+                    return Err(corrupt(format!(
+                        "weight {v} on line {} is beyond ±{MAX_WEIGHT}",
+                        n + 8
+                    )));
+                }
+                values.push(v);
+            }
+        }
+        let declared = layout_text
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("weights="))
+            .and_then(|n| n.parse::<usize>().ok());
+        if let Some(d) = declared {
+            if values.len() < d {
+                return Err(miette!(
+                    help = retrain.clone(),
+                    "evaluation file `{name}` is truncated: it holds {} of its {d} weights",
+                    values.len()
+                ));
+            }
+        }
+        if checksum(text.lines()) != sum {
+            return Err(corrupt("its checksum does not match its contents".into()));
+        }
+        let mine = crate::selfplay::fingerprint(rules);
+        if fp != mine {
+            return Err(miette!(
+                help = retrain.clone(),
+                "evaluation file `{name}` was trained for other rules (`{variant}`, fingerprint \
+                 {fp}), not these (`{}`, fingerprint {mine})",
+                rules.spec.title
+            ));
+        }
+        if layout_text != layout.summary() || values.len() != expected {
+            return Err(miette!(
+                help = retrain,
+                "evaluation file `{name}` has features `{layout_text}`; these rules have `{}`",
+                layout.summary()
+            ));
+        }
+        Ok(Weights {
+            variant,
+            rules: fp,
+            layout: layout_text,
+            made_by,
+            values,
+        })
+    }
+}
+
+/// What `--eval` takes: `derived`, `bundled`, or a weights file's path.
+pub const EVAL_HELP: &str = "`--eval derived` (the evaluation derived from the rules), \
+`--eval bundled` (the weights bundled for these rules) or `--eval FILE` (a file written by \
+`damelab train`); without it, the bundled weights when there are any for these rules";
+
+/// The evaluation `--eval` names for these rules: `None` for the derived one. Without `--eval`,
+/// the bundled weights of these rules when there are any (found by the rules' fingerprint).
+pub fn resolve(arg: Option<&str>, rules: &Rules) -> Result<Option<Arc<Weights>>, Report> {
+    match arg {
+        None => Ok(Weights::bundled(rules).map(Arc::new)),
+        Some("derived") => Ok(None),
+        Some("bundled") => Weights::bundled(rules)
+            .map(|w| Some(Arc::new(w)))
+            .ok_or_else(|| {
+                miette!(
+                    help = "train weights with `damelab train VARIANT --out FILE` and give \
+                        `--eval FILE`, or use `--eval derived`",
+                    "no weights are bundled for `{}`",
+                    rules.spec.title
+                )
+            }),
+        Some(path) => Weights::load(Path::new(path), rules).map(|w| Some(Arc::new(w))),
+    }
+}
+
+/// A short name of an evaluation, for reports: `derived`, or the weights' origin and digest.
+pub fn describe(weights: Option<&Weights>) -> String {
+    match weights {
+        None => "derived".into(),
+        Some(w) => format!("learned {}", w.digest()),
+    }
+}
+
+impl Weights {
+    /// A digest of the weights alone (FNV-1a of their values), to tell two files apart.
+    pub fn digest(&self) -> String {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for v in &self.values {
+            fnv(&mut h, &v.to_le_bytes());
+        }
+        format!("{:08x}", h >> 32)
+    }
+}
+
+fn one_line(s: &str) -> String {
+    s.replace(['\n', '\r'], " ")
+}
+
+/// At most 40 characters of user text, for a message.
+fn short(s: &str) -> String {
+    if s.chars().count() > 40 {
+        format!("{}…", s.chars().take(40).collect::<String>())
+    } else {
+        s.to_string()
     }
 }

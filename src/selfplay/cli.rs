@@ -102,6 +102,10 @@ pub struct RunArgs {
     /// Draw the game-length distribution and the outcome split as SVG.
     #[arg(long)]
     pub svg: Option<PathBuf>,
+    /// The evaluation of both engines: `derived`, `bundled` or a weights file from
+    /// `damelab train` (default: the bundled weights of these rules when there are any).
+    #[arg(long)]
+    pub eval: Option<String>,
 }
 
 fn bad(msg: String, help: &str) -> Diag {
@@ -223,6 +227,11 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     }
     let shard = resolve_shard(a)?;
+    let weights = if a.random {
+        None
+    } else {
+        crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?
+    };
     check_outputs(a.json.as_deref(), a.svg.as_deref())?;
     if let Some(p) = &a.pdn {
         check_writable(p)?;
@@ -248,6 +257,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         seed: a.seed,
         max_plies: a.max_plies,
         opening_plies: a.opening_plies,
+        eval: weights
+            .as_deref()
+            .map(|w| crate::search::weights::describe(Some(w))),
     };
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -269,7 +281,8 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         None => None,
     };
     let pdn = a.pdn.is_some();
-    let played = super::run_games(&v.rules, &settings, &indices, threads, pdn, probe, &|| {
+    let aids = super::Aids { probe, weights };
+    let played = super::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
         bar.inc(1)
     })
     .map_err(|e| bad(e, "give fewer threads"))?;
@@ -315,6 +328,10 @@ fn header(f: &RunFile) -> String {
         format!(", shard {}/{}", f.shards.held[0], f.shards.count)
     } else {
         format!(", {} (partial)", f.shards)
+    };
+    let player = match &s.eval {
+        Some(e) => format!("{player}, {e} evaluation"),
+        None => player,
     };
     format!(
         "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",

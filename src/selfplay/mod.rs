@@ -10,7 +10,7 @@ pub mod playout;
 mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
-use crate::search::{zobrist::splitmix, Limits, Probe, Searcher};
+use crate::search::{weights::Weights, zobrist::splitmix, Limits, Probe, Searcher};
 use crate::shard::{Shard, ShardSet};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -39,6 +39,10 @@ pub struct Settings {
     pub max_plies: u32,
     /// Uniformly random plies at the start of every game (the varied openings).
     pub opening_plies: u32,
+    /// The learned evaluation both engines use (the weights file's checksum line and origin),
+    /// absent for the derived evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub eval: Option<String>,
 }
 
 /// How a game ended.
@@ -124,11 +128,58 @@ pub fn play_game_into<B: BitSet>(
     if let Some(m) = moves.as_deref_mut() {
         m.clear();
     }
-    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
-    let mut engine = engine;
-    if let Some(e) = engine.as_deref_mut() {
-        e.clear();
+    let mut record = |_: &Position<B>, mv: &Move<B>, _: bool| {
+        if let Some(m) = moves.as_deref_mut() {
+            m.push(*mv);
+        }
+    };
+    match engine {
+        Some(e) => {
+            e.clear();
+            play_game_with(
+                rules,
+                settings,
+                true,
+                index,
+                buf,
+                &mut |pos, history, limits| e.search(pos, history, limits, &mut |_| {}).best,
+                &mut record,
+            )
+        }
+        None => play_game_with(
+            rules,
+            settings,
+            false,
+            index,
+            buf,
+            &mut |_, _, _| None,
+            &mut record,
+        ),
     }
+}
+
+/// A player's choice in a position reached after the positions hashed in the history, within
+/// the limits (`None`: the first legal move).
+pub type Chooser<'a, B> = dyn FnMut(&Position<B>, &[u64], Limits) -> Option<Move<B>> + 'a;
+
+/// Told each position a game was played from, the move played there and whether it was the
+/// engine's.
+pub type Observer<'a, B> = dyn FnMut(&Position<B>, &Move<B>, bool) + 'a;
+
+/// [`play_game`] with the engine's choices made by `choose` (`engine`: whether there is one; if
+/// not, or under `random`, every move is random) and `observe` told each position played from,
+/// the move played there and whether it was the engine's. Training plays two evaluations against
+/// each other and keeps the positions this way.
+pub fn play_game_with<B: BitSet>(
+    rules: &Rules<B>,
+    settings: &Settings,
+    engine: bool,
+    index: u64,
+    buf: &mut Vec<Move<B>>,
+    choose: &mut Chooser<'_, B>,
+    observe: &mut Observer<'_, B>,
+) -> GameRecord {
+    let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let keys = crate::search::zobrist::Keys::shared();
     let limits = Limits {
         depth: settings.depth,
@@ -138,7 +189,7 @@ pub fn play_game_into<B: BitSet>(
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
     // Hashes serve repetition, and the engine's search (its history).
-    let hashing = rep > 0 || engine.is_some();
+    let hashing = rep > 0 || engine;
     let mut pos: Position<B> = rules.start;
     let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
@@ -181,7 +232,7 @@ pub fn play_game_into<B: BitSet>(
             }
             break;
         }
-        let searching = engine.is_some() && !settings.random && rec.plies >= settings.opening_plies;
+        let searching = engine && !settings.random && rec.plies >= settings.opening_plies;
         // A random move needs the number of moves and the one drawn, not the whole list.
         let n = if searching {
             rules.generate(&pos, buf, GenOptions::default());
@@ -204,17 +255,13 @@ pub fn play_game_into<B: BitSet>(
         }
         rec.moves += n as u64;
         rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
-        let mv = match engine.as_deref_mut() {
-            Some(e) if searching => {
-                let r = e.search(&pos, &history, limits, &mut |_| {});
-                r.best.unwrap_or(buf[0])
-            }
-            _ => playout::nth(rules, &pos, buf, rng.random_range(0..n)),
+        let mv = if searching {
+            choose(&pos, &history, limits).unwrap_or(buf[0])
+        } else {
+            playout::nth(rules, &pos, buf, rng.random_range(0..n))
         };
+        observe(&pos, &mv, searching);
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
-        if let Some(m) = moves.as_deref_mut() {
-            m.push(mv);
-        }
         let next = rules.play(&pos, &mv);
         if hashing {
             let nh = keys.after(&pos, hash, &mv, &next);
@@ -524,20 +571,35 @@ pub fn run(
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Vec<GameRecord>>, String> {
-    run_with_tables(rules, settings, indices, threads, None, progress)
+    run_games(
+        rules,
+        settings,
+        indices,
+        threads,
+        false,
+        Aids::default(),
+        progress,
+    )
+    .map(|p| p.map(|p| p.games))
 }
 
-/// [`run`], the engines consulting an outside oracle (endgame tables, see
-/// [`crate::search::tables::EndgameTables::probe`]) at every node.
-pub fn run_with_tables(
-    rules: &Arc<Rules>,
-    settings: &Settings,
-    indices: &[u64],
-    threads: usize,
-    probe: Option<Probe>,
-    progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameRecord>>, String> {
-    Ok(run_games(rules, settings, indices, threads, false, probe, progress)?.map(|p| p.games))
+/// What a run's engines consult beside the rules and settings.
+#[derive(Clone)]
+pub struct Aids<B: BitSet = crate::engine::geometry::Bits> {
+    /// An outside oracle asked at every node (endgame tables, see
+    /// [`crate::search::tables::EndgameTables::probe`]).
+    pub probe: Option<Probe<B>>,
+    /// A learned evaluation for both engines (`None`: the derived one).
+    pub weights: Option<Arc<Weights>>,
+}
+
+impl<B: BitSet> Default for Aids<B> {
+    fn default() -> Self {
+        Aids {
+            probe: None,
+            weights: None,
+        }
+    }
 }
 
 /// What [`run_games`] played: the records, and each game's PDN text when asked for.
@@ -555,23 +617,28 @@ pub fn run_games(
     indices: &[u64],
     threads: usize,
     pdn: bool,
-    probe: Option<Probe>,
+    aids: Aids,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Played>, String> {
     // The oracle reads wide positions; the games are played in the narrowest width that fits.
-    fn narrowed<C: BitSet>(p: &Option<Probe>) -> Option<Probe<C>> {
-        p.clone()
-            .map(|p| -> Probe<C> { Arc::new(move |pos: &Position<C>| p(&pos.to_width())) })
+    fn narrowed<C: BitSet>(a: &Aids) -> Aids<C> {
+        Aids {
+            probe: a
+                .probe
+                .clone()
+                .map(|p| -> Probe<C> { Arc::new(move |pos: &Position<C>| p(&pos.to_width())) }),
+            weights: a.weights.clone(),
+        }
     }
     if let Some(n) = &rules.narrow {
-        let probe = narrowed(&probe);
-        run_width(n, rules, settings, indices, threads, pdn, probe, progress)
+        let aids = narrowed(&aids);
+        run_width(n, rules, settings, indices, threads, pdn, aids, progress)
     } else if let Some(m) = &rules.mid {
-        let probe = narrowed(&probe);
-        run_width(m, rules, settings, indices, threads, pdn, probe, progress)
+        let aids = narrowed(&aids);
+        run_width(m, rules, settings, indices, threads, pdn, aids, progress)
     } else {
         run_width(
-            rules, rules, settings, indices, threads, pdn, probe, progress,
+            rules, rules, settings, indices, threads, pdn, aids, progress,
         )
     }
 }
@@ -587,7 +654,7 @@ fn run_width<B: BitSet>(
     indices: &[u64],
     threads: usize,
     pdn: bool,
-    probe: Option<Probe<B>>,
+    aids: Aids<B>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Played>, String> {
     use rayon::prelude::*;
@@ -602,7 +669,8 @@ fn run_width<B: BitSet>(
                 || {
                     let engine = (!settings.random).then(|| {
                         let mut e = Searcher::new(rules.clone(), TT_MIB);
-                        e.set_probe(probe.clone());
+                        e.set_probe(aids.probe.clone());
+                        e.set_weights(aids.weights.clone());
                         e
                     });
                     let moves: Vec<Move<B>> = Vec::with_capacity(if pdn { 512 } else { 0 });

@@ -203,12 +203,19 @@ pub async fn stream(
     }
 }
 
+/// The evaluation of the page's engine: the weights bundled for these rules when there are
+/// any (as the command line's default), else the derived one.
+pub fn bundled_weights(rules: &Rules) -> Option<Arc<crate::search::weights::Weights>> {
+    crate::search::weights::Weights::bundled(rules).map(Arc::new)
+}
+
 fn analysis_stream(game: Game, limits: Limits, cancel: Arc<AtomicBool>) -> EventStream {
     let flag = cancel.clone();
     channel_stream(cancel, move |tx| {
         let rules = game.rules.clone();
         let turn = game.position().turn();
         let mut s = Searcher::new(rules.clone(), TT_MIB);
+        s.set_weights(bundled_weights(&rules));
         s.set_cancel(Some(flag.clone()));
         let history = s.history_of(game.start(), game.moves());
         let r = s.search(game.position(), &history, limits, &mut |i| {
@@ -248,6 +255,7 @@ pub async fn engine_move(
     let _guard = CancelOnDrop(cancel.clone());
     let best = tokio::task::spawn_blocking(move || {
         let mut s = Searcher::new(game.rules.clone(), TT_MIB);
+        s.set_weights(bundled_weights(&game.rules));
         s.set_cancel(Some(cancel));
         let history = s.history_of(game.start(), game.moves());
         s.search(game.position(), &history, limits, &mut |_| {})

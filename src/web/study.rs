@@ -27,6 +27,7 @@ pub struct StudyJob {
     rules: Arc<Rules>,
     settings: Settings,
     cancel: Arc<AtomicBool>,
+    weights: Option<Arc<crate::search::weights::Weights>>,
 }
 
 #[derive(Deserialize)]
@@ -72,6 +73,11 @@ pub async fn start(
         }
         *running = Some(cancel.clone());
     }
+    let weights = if body.random {
+        None
+    } else {
+        super::engine::bundled_weights(&variant.rules)
+    };
     let settings = Settings {
         variant: variant.name().to_string(),
         rules_fingerprint: selfplay::fingerprint(&variant.rules),
@@ -82,6 +88,9 @@ pub async fn start(
         seed: body.seed.unwrap_or(1),
         max_plies: 400,
         opening_plies: 4,
+        eval: weights
+            .as_deref()
+            .map(|w| crate::search::weights::describe(Some(w))),
     };
     let t = register(
         &app,
@@ -89,6 +98,7 @@ pub async fn start(
             rules: variant.rules.clone(),
             settings,
             cancel,
+            weights,
         }),
     );
     Ok(Json(json!({ "stream": format!("/api/stream/{t}") })))
@@ -117,8 +127,12 @@ pub fn run_stream(app: Arc<App>, job: StudyJob) -> axum::response::Response {
         let mut i = 0;
         while i < total && !flag.load(Ordering::SeqCst) {
             let chunk: Vec<u64> = (i..(i + CHUNK).min(total)).collect();
-            match selfplay::run(&job.rules, &job.settings, &chunk, 1, &|| {}) {
-                Ok(Some(g)) => games.extend(g),
+            let aids = selfplay::Aids {
+                probe: None,
+                weights: job.weights.clone(),
+            };
+            match selfplay::run_games(&job.rules, &job.settings, &chunk, 1, false, aids, &|| {}) {
+                Ok(Some(p)) => games.extend(p.games),
                 Ok(None) => break,
                 Err(e) => {
                     error = Some(e);

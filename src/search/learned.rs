@@ -1,0 +1,316 @@
+//! The learned evaluation's features, derived from the compiled rules alone (board geometry and the
+//! pieces' programs, never a variant's name), and the evaluation that sums their weights.
+//!
+//! Every feature is counted from the first side's point of view (a second-side piece counts −1),
+//! each side with weights of its own, so no symmetry of the board or of the rules is assumed:
+//!
+//! - **piece-square**: one weight per (side, kind, square): material and advancement (tempo) in one;
+//! - **mobility**: per (side, kind), the empty squares its step and slide directions reach in one
+//!   step (as the derived evaluation counts them);
+//! - **runaway**: per (side, distance 1 to [`RUN_DIST`]), men whose quiet steps reach their
+//!   promotion zone in that many steps through empty squares with no enemy piece beside the path;
+//! - **side to move**: one weight, the value of having the move;
+//! - **patterns**: every window of four neighbouring squares (a 2x2 block on boards of all squares,
+//!   a diamond of two diagonal steps on dark-squares boards) has one weight per configuration of
+//!   its squares (empty, first side, second side: 3^4 = 81).
+//!
+//! HOT PATH: [`Learned::evaluate`] allocates nothing; window indices are accumulated from per-square
+//! tables into an array on the stack.
+
+use super::weights::Weights;
+use crate::engine::bits::BitSet;
+use crate::engine::geometry::{BitIter, Sq, NONE};
+use crate::engine::rules::MAX_KINDS;
+use crate::engine::{Position, Rules};
+
+/// Runaway men are counted up to this many steps from their promotion zone.
+pub const RUN_DIST: usize = 3;
+/// Configurations of a window: 3 states on each of its 4 squares.
+pub const CONFIGS: usize = 81;
+/// The most windows a board has (a 16x16 board of all squares: 15 x 15).
+pub const MAX_WINDOWS: usize = 256;
+/// Stored weights are in quarters of a score unit: finer than the search's hundredths.
+pub const SHIFT: u32 = 2;
+/// A learned score never reaches the range of won and lost scores.
+pub const CLAMP: i32 = 20_000;
+
+/// Where each group of features sits in the flat weight vector (the same for every width).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    pub kinds: usize,
+    /// Square indices of the board (playable or not).
+    pub squares: usize,
+    /// Each window's four squares.
+    pub windows: Vec<[Sq; 4]>,
+    pub pst: usize,
+    pub mobility: usize,
+    pub runaway: usize,
+    pub tempo: usize,
+    pub patterns: usize,
+    /// The number of weights.
+    pub len: usize,
+}
+
+impl Layout {
+    pub fn new<B: BitSet>(rules: &Rules<B>) -> Layout {
+        let geo = &rules.geo;
+        let kinds = rules.kinds;
+        let squares = geo.size() as usize;
+        // Two directions spanning a window: on dark squares the two forward diagonals (their sum
+        // is one orthogonal step of two squares), otherwise east and north.
+        let (d1, d2) = if geo.packed { (1, 7) } else { (2, 0) };
+        let next = |d: usize, s: u16| {
+            if s == NONE {
+                NONE
+            } else {
+                geo.next[d][s as usize]
+            }
+        };
+        let mut windows = Vec::new();
+        for s in BitIter(geo.playable) {
+            let a = next(d1, s as u16);
+            let b = next(d2, s as u16);
+            let c = next(d2, a);
+            if a != NONE && b != NONE && c != NONE && windows.len() < MAX_WINDOWS {
+                windows.push([s, a as Sq, b as Sq, c as Sq]);
+            }
+        }
+        let pst = 0;
+        let mobility = pst + 2 * kinds * squares;
+        let runaway = mobility + 2 * kinds;
+        let tempo = runaway + 2 * RUN_DIST;
+        let patterns = tempo + 1;
+        let len = patterns + windows.len() * CONFIGS;
+        Layout {
+            kinds,
+            squares,
+            windows,
+            pst,
+            mobility,
+            runaway,
+            tempo,
+            patterns,
+            len,
+        }
+    }
+
+    /// A one-line summary, as the weights file's header gives it.
+    pub fn summary(&self) -> String {
+        format!(
+            "kinds={} squares={} windows={} weights={}",
+            self.kinds,
+            self.squares,
+            self.windows.len(),
+            self.len
+        )
+    }
+}
+
+/// The tables that turn a position into its features, in one bit-set width.
+#[derive(Clone, Debug)]
+pub struct Features<B: BitSet> {
+    pub layout: Layout,
+    kinds: usize,
+    /// Per square, (window, multiplier of a first-side piece) for each window holding it.
+    member: Vec<[(u16, u16); 4]>,
+    member_len: Vec<u8>,
+    /// Per side and kind, (bit-set delta, squares with a neighbour that way) of its one-step
+    /// quiet directions.
+    dirs: [[[(i16, B); 8]; MAX_KINDS]; 2],
+    ndirs: [[u8; MAX_KINDS]; 2],
+    /// Per side and kind, the promotion zone (empty when the kind never promotes).
+    zone: [[B; MAX_KINDS]; 2],
+    /// Per side and kind, the squares from which the zone is 1..=RUN_DIST steps away.
+    near: [[B; MAX_KINDS]; 2],
+    /// Per side, kind and square: the fewest quiet steps to the zone on an empty board.
+    dist: Vec<u8>,
+    /// The one-step deltas of all eight directions, for the squares beside a path.
+    around: [(i16, B); 8],
+    playable: B,
+}
+
+impl<B: BitSet> Features<B> {
+    pub fn new(rules: &Rules<B>) -> Features<B> {
+        let layout = Layout::new(rules);
+        let geo = &rules.geo;
+        let kinds = rules.kinds;
+        let n = layout.squares;
+        let mut member = vec![[(0u16, 0u16); 4]; n];
+        let mut member_len = vec![0u8; n];
+        for (w, win) in layout.windows.iter().enumerate() {
+            for (place, &sq) in win.iter().enumerate() {
+                let l = &mut member_len[sq as usize];
+                member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
+                *l += 1;
+            }
+        }
+        let mut dirs = [[[(0i16, B::ZERO); 8]; MAX_KINDS]; 2];
+        let mut ndirs = [[0u8; MAX_KINDS]; 2];
+        let mut zone = [[B::ZERO; MAX_KINDS]; 2];
+        let mut near = [[B::ZERO; MAX_KINDS]; 2];
+        let mut dist = vec![u8::MAX; 2 * MAX_KINDS * n];
+        for side in 0..2 {
+            for kind in 0..kinds {
+                let p = &rules.programs[side][kind];
+                for d in p.steps.iter().chain(p.slides.iter()) {
+                    let k = &mut ndirs[side][kind];
+                    if (*k as usize) < 8 {
+                        dirs[side][kind][*k as usize] =
+                            (geo.delta[d as usize], rules.from[d as usize]);
+                        *k += 1;
+                    }
+                }
+                zone[side][kind] = p.promotion_zone;
+                if p.promotion_zone.none() || ndirs[side][kind] == 0 {
+                    continue;
+                }
+                // Fewest steps to the zone, backwards from it (breadth first on an empty board).
+                let base = (side * MAX_KINDS + kind) * n;
+                let mut frontier = p.promotion_zone;
+                let mut seen = frontier;
+                for sq in BitIter(frontier) {
+                    dist[base + sq as usize] = 0;
+                }
+                for steps in 1..=RUN_DIST as u8 {
+                    let mut back = B::ZERO;
+                    for d in p.steps.iter().chain(p.slides.iter()) {
+                        back |= rules.step_back(frontier, d);
+                    }
+                    frontier = back & !seen & rules.playable;
+                    seen |= frontier;
+                    for sq in BitIter(frontier) {
+                        dist[base + sq as usize] = steps;
+                    }
+                    near[side][kind] |= frontier;
+                }
+            }
+        }
+        let around = std::array::from_fn(|a| (geo.delta[a], rules.from[a]));
+        Features {
+            layout,
+            kinds,
+            member,
+            member_len,
+            dirs,
+            ndirs,
+            zone,
+            near,
+            dist,
+            around,
+            playable: rules.playable,
+        }
+    }
+
+    /// Call `f(index, value)` for every feature of `pos` that is not zero, counted for the first
+    /// side (its pieces +1, the second side's −1). The side-to-move feature is ±1 too.
+    #[inline(always)]
+    pub fn visit(&self, pos: &Position<B>, mut f: impl FnMut(usize, i32)) {
+        let l = &self.layout;
+        let occupied = pos.occupied();
+        let empty = self.playable & !occupied;
+        let mut idx = [0u16; MAX_WINDOWS];
+        for side in 0..2 {
+            let sign = 1 - 2 * side as i32;
+            let enemy = pos.sides[1 - side];
+            for kind in 0..self.kinds {
+                let bits = pos.kind_bits(side, kind);
+                if bits.none() {
+                    continue;
+                }
+                let pst = l.pst + (side * self.kinds + kind) * l.squares;
+                for sq in BitIter(bits) {
+                    f(pst + sq as usize, sign);
+                    let m = &self.member[sq as usize];
+                    for &(w, mult) in &m[..self.member_len[sq as usize] as usize] {
+                        idx[w as usize] += mult * (side as u16 + 1);
+                    }
+                }
+                let dirs = &self.dirs[side][kind][..self.ndirs[side][kind] as usize];
+                let mut reach = B::ZERO;
+                for &(d, from) in dirs {
+                    reach |= (bits & from).shift(d) & empty;
+                }
+                let mob = reach.count() as i32;
+                if mob != 0 {
+                    f(l.mobility + side * self.kinds + kind, sign * mob);
+                }
+                let racers = bits & self.near[side][kind];
+                if racers.any() {
+                    let base = (side * MAX_KINDS + kind) * l.squares;
+                    for sq in BitIter(racers) {
+                        let d = self.dist[base + sq as usize];
+                        if self.runaway(B::bit(sq), d, dirs, empty, enemy, side, kind) {
+                            f(l.runaway + side * RUN_DIST + d as usize - 1, sign);
+                        }
+                    }
+                }
+            }
+        }
+        f(l.tempo, 1 - 2 * pos.turn() as i32);
+        for (w, &i) in idx[..l.windows.len()].iter().enumerate() {
+            f(l.patterns + w * CONFIGS + i as usize, 1);
+        }
+    }
+
+    /// Whether the piece on `from` reaches its zone in `d` quiet steps through empty squares with
+    /// no enemy piece beside any square of the way.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    fn runaway(
+        &self,
+        from: B,
+        d: u8,
+        dirs: &[(i16, B)],
+        empty: B,
+        enemy: B,
+        side: usize,
+        kind: usize,
+    ) -> bool {
+        let mut reach = from;
+        for _ in 0..d {
+            let mut next = reach;
+            for &(delta, f) in dirs {
+                next |= (reach & f).shift(delta) & empty;
+            }
+            reach = next;
+        }
+        if (reach & self.zone[side][kind]).none() {
+            return false;
+        }
+        let mut beside = B::ZERO;
+        for &(delta, f) in &self.around {
+            beside |= (reach & f).shift(delta);
+        }
+        (beside & enemy).none()
+    }
+}
+
+/// The learned evaluation in one bit-set width: the features' tables and their weights.
+#[derive(Clone, Debug)]
+pub struct Learned<B: BitSet> {
+    pub features: Features<B>,
+    w: Vec<i32>,
+}
+
+impl<B: BitSet> Learned<B> {
+    /// The evaluation of `weights` on these rules (the weights were checked against them when
+    /// loaded: same fingerprint, same layout).
+    pub fn new(weights: &Weights, rules: &Rules<B>) -> Learned<B> {
+        let features = Features::new(rules);
+        let mut w = weights.values.clone();
+        w.resize(features.layout.len, 0);
+        Learned { features, w }
+    }
+
+    /// The score of `pos` for the side to move, in the search's units.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position<B>) -> i32 {
+        let w = &self.w;
+        let mut sum = 0i32;
+        // Every index comes from the layout the weights were checked against.
+        self.features.visit(pos, |i, v| sum += w[i] * v);
+        let white = (sum + (1 << (SHIFT - 1))) >> SHIFT;
+        let s = if pos.turn() == 0 { white } else { -white };
+        s.clamp(-CLAMP, CLAMP)
+    }
+}

@@ -1,0 +1,384 @@
+//! The `train` command: settings checked, generations run with progress bars, the weights file and
+//! the learning curve written.
+
+use super::fit::{dequantise, fit, fit_k, loss, quantise};
+use super::{duel, play, Data, TrainSettings, Wdl};
+use crate::search::learned::Layout;
+use crate::search::weights::Weights;
+use crate::search::MAX_DEPTH;
+use crate::selfplay::cli::write_atomic;
+use crate::Variant;
+use miette::{miette, Report};
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+pub const MAX_GENERATIONS: u32 = 100;
+pub const MAX_GAMES: u64 = 1_000_000;
+pub const MAX_NODES: u64 = 1_000_000_000;
+pub const MAX_EPOCHS: u32 = 100_000;
+pub const MAX_OPENING_PLIES: u32 = 200;
+pub const MAX_PLIES: u32 = 10_000;
+
+#[derive(clap::Args, Debug)]
+pub struct TrainArgs {
+    /// A bundled variant's name or a path to a rules file.
+    pub variant: String,
+    /// The weights file to write (default: VARIANT.weights in the current folder).
+    #[arg(long, short)]
+    pub out: Option<PathBuf>,
+    /// Generations: each plays its games with the weights of the one before (the first with the
+    /// derived evaluation).
+    #[arg(long, default_value_t = 3)]
+    pub generations: u32,
+    /// Self-play games per generation.
+    #[arg(long, default_value_t = 400)]
+    pub games: u64,
+    /// Node budget per move in self-play and in the generation matches (default 2000 unless
+    /// --depth).
+    #[arg(long, conflicts_with = "depth")]
+    pub nodes: Option<u64>,
+    /// Depth per move instead of a node budget.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Passes of the optimiser over the positions per generation.
+    #[arg(long, default_value_t = 200)]
+    pub epochs: u32,
+    /// Games of each generation's match against the derived evaluation (0: none).
+    #[arg(long, default_value_t = 40)]
+    pub match_games: u64,
+    /// Random plies at the start of each game, for varied openings.
+    #[arg(long, default_value_t = 6)]
+    pub opening_plies: u32,
+    /// Games longer than this many plies end as draws.
+    #[arg(long, default_value_t = 300)]
+    pub max_plies: u32,
+    /// The pull of each weight toward where it started (0: none).
+    #[arg(long, default_value_t = 1e-6)]
+    pub l2: f64,
+    /// Threads (default: every core). The weights do not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Draw the learning curve (loss and match score per generation) as SVG.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Write the settings and every generation's figures as JSON.
+    #[arg(long)]
+    pub json: Option<PathBuf>,
+}
+
+/// One generation's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct Generation {
+    pub generation: u32,
+    pub games: u64,
+    /// Wins of the first side, draws, wins of the second side in its self-play games.
+    pub results: [u64; 3],
+    /// Positions fitted so far (all generations), and held out.
+    pub positions: usize,
+    pub held_out: usize,
+    pub k: f64,
+    pub loss_before: f64,
+    pub loss_after: f64,
+    pub validation_before: f64,
+    pub validation_after: f64,
+    /// The new weights against the derived evaluation.
+    pub against_derived: Option<Wdl>,
+}
+
+#[derive(Serialize)]
+struct RunJson<'a> {
+    format: &'static str,
+    variant: &'a str,
+    settings: &'a TrainSettings,
+    generations: &'a [Generation],
+}
+
+fn bad(msg: String, help: &str) -> Report {
+    miette!(help = help.to_string(), "{msg}")
+}
+
+fn range<T: PartialOrd + std::fmt::Display + Copy>(
+    flag: &str,
+    v: T,
+    lo: T,
+    hi: T,
+) -> Result<(), Report> {
+    if v < lo || v > hi {
+        return Err(bad(
+            format!("--{flag} {v} is out of range"),
+            &format!("give --{flag} from {lo} to {hi}"),
+        ));
+    }
+    Ok(())
+}
+
+/// The settings from the arguments, refused when absurd.
+pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
+    range("generations", a.generations, 1, MAX_GENERATIONS)?;
+    range("games", a.games, 1, MAX_GAMES)?;
+    if let Some(n) = a.nodes {
+        range("nodes", n, 1, MAX_NODES)?;
+    }
+    if let Some(d) = a.depth {
+        range("depth", d, 1, MAX_DEPTH)?;
+    }
+    range("epochs", a.epochs, 1, MAX_EPOCHS)?;
+    range("match-games", a.match_games, 0, MAX_GAMES)?;
+    range("opening-plies", a.opening_plies, 0, MAX_OPENING_PLIES)?;
+    range("max-plies", a.max_plies, 1, MAX_PLIES)?;
+    if !(a.l2.is_finite() && (0.0..=1.0).contains(&a.l2)) {
+        return Err(bad(
+            format!("--l2 {} is out of range", a.l2),
+            "give --l2 from 0 to 1",
+        ));
+    }
+    Ok(TrainSettings {
+        seed: a.seed,
+        generations: a.generations,
+        games: a.games,
+        nodes: if a.depth.is_some() {
+            None
+        } else {
+            Some(a.nodes.unwrap_or(2000))
+        },
+        depth: a.depth,
+        opening_plies: a.opening_plies,
+        max_plies: a.max_plies,
+        epochs: a.epochs,
+        match_games: a.match_games,
+        l2: a.l2,
+    })
+}
+
+/// The command that reproduces a run (threads aside: they change nothing).
+pub fn command_line(variant: &str, t: &TrainSettings) -> String {
+    let budget = match (t.nodes, t.depth) {
+        (_, Some(d)) => format!("--depth {d}"),
+        (Some(n), None) => format!("--nodes {n}"),
+        (None, None) => String::new(),
+    };
+    format!(
+        "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
+         --match-games {} --opening-plies {} --max-plies {} --l2 {}",
+        t.seed, t.generations, t.games, t.epochs, t.match_games, t.opening_plies, t.max_plies, t.l2
+    )
+}
+
+fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        return indicatif::ProgressBar::hidden();
+    }
+    let b = indicatif::ProgressBar::new(len);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{msg:>28} [{bar:30}] {pos}/{len} {eta}")
+    {
+        b.set_style(style.progress_chars("=> "));
+    }
+    b.set_message(what.to_string());
+    b
+}
+
+/// What a run produced: the weights and every generation's figures.
+pub struct Trained {
+    pub weights: Weights,
+    pub generations: Vec<Generation>,
+    /// Stopped by Ctrl-C after this many generations.
+    pub interrupted: bool,
+}
+
+/// Run the generations; `out` gets a line per generation.
+pub fn train(
+    v: &Variant,
+    t: &TrainSettings,
+    threads: usize,
+    out: &mut dyn FnMut(&str),
+    checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
+) -> Result<Trained, Report> {
+    let rules = &v.rules;
+    let layout = Layout::new(rules.as_ref());
+    let derived = Weights::derived(rules);
+    let anchor = dequantise(&derived.values);
+    let mut current = derived.clone();
+    current.variant = v.name().to_string();
+    current.made_by = command_line(v.name(), t);
+    let mut data = Data::default();
+    let mut generations = Vec::new();
+    let mut interrupted = false;
+    for g in 0..t.generations {
+        let playing = (g > 0).then(|| Arc::new(current.clone()));
+        let b = bar(t.games, &format!("generation {} self-play", g + 1));
+        let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
+        b.finish_and_clear();
+        let Some(played) = played else {
+            interrupted = true;
+            break;
+        };
+        data.extend(&played.data);
+        let start = dequantise(&current.values);
+        let k = fit_k(&data, &start);
+        let (lb, vb) = (loss(&data, &start, k, false), loss(&data, &start, k, true));
+        let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
+        let fitted = fit(&data, &start, &anchor, k, t.epochs, t.l2, &|| b.inc(1));
+        b.finish_and_clear();
+        let Some(fitted) = fitted else {
+            interrupted = true;
+            break;
+        };
+        let q = quantise(&fitted);
+        let back = dequantise(&q);
+        let (la, va) = (loss(&data, &back, k, false), loss(&data, &back, k, true));
+        current.values = q;
+        let new = Arc::new(current.clone());
+        let against = if t.match_games > 0 {
+            let b = bar(t.match_games, &format!("generation {} match", g + 1));
+            let r = duel(rules, t, g, Some(new), None, threads, &|| b.inc(1))
+                .map_err(|e| bad(e, ""))?;
+            b.finish_and_clear();
+            if r.is_none() {
+                interrupted = true;
+            }
+            r
+        } else {
+            None
+        };
+        let held = data.held_out.iter().filter(|h| **h).count();
+        let gen = Generation {
+            generation: g + 1,
+            games: played.games,
+            results: played.results,
+            positions: data.rows() - held,
+            held_out: held,
+            k,
+            loss_before: lb,
+            loss_after: la,
+            validation_before: vb,
+            validation_after: va,
+            against_derived: against,
+        };
+        out(&generation_line(&gen));
+        generations.push(gen);
+        // Each generation's weights are written as it ends: a long run stopped late keeps them.
+        checkpoint(&current)?;
+        if interrupted {
+            break;
+        }
+    }
+    debug_assert_eq!(current.values.len(), layout.len);
+    Ok(Trained {
+        weights: current,
+        generations,
+        interrupted,
+    })
+}
+
+fn generation_line(g: &Generation) -> String {
+    let [w, d, l] = g.results;
+    let mut line = format!(
+        "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out), K {:.0}, \
+         loss {:.4} -> {:.4}, validation {:.4} -> {:.4}",
+        g.generation,
+        g.games,
+        g.positions,
+        g.held_out,
+        g.k,
+        g.loss_before,
+        g.loss_after,
+        g.validation_before,
+        g.validation_after
+    );
+    if let Some(m) = g.against_derived {
+        let (e, lo, hi) = m.elo();
+        line.push_str(&format!(
+            "; against derived +{} ={} -{} score {:.3} Elo {e:+.0} [{lo:+.0}, {hi:+.0}]",
+            m.wins,
+            m.draws,
+            m.losses,
+            m.score()
+        ));
+    }
+    line
+}
+
+/// `damelab train`.
+pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    let v = Variant::load(&a.variant).map_err(Report::new)?;
+    let t = settings(a)?;
+    let threads = match a.threads {
+        Some(0) | Some(1025..) => {
+            return Err(bad(
+                format!("--threads {} is out of range", a.threads.unwrap_or(0)),
+                "give from 1 to 1024 threads",
+            ))
+        }
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let path = a
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}.weights", file_stem(v.name()))));
+    for p in [Some(&path), a.svg.as_ref(), a.json.as_ref()]
+        .into_iter()
+        .flatten()
+    {
+        if p.is_dir() {
+            return Err(bad(
+                format!("cannot write `{}`: it is a folder", p.display()),
+                "give a file path",
+            ));
+        }
+    }
+    crate::interrupt::install();
+    crate::interrupt::reset();
+    out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));
+    let trained = train(&v, &t, threads, out, &mut |w| {
+        write_atomic(&path, w.to_text().as_bytes())
+    })?;
+    if trained.generations.is_empty() {
+        return Err(bad(
+            "interrupted before the first generation finished: no weights written".into(),
+            "run again; the games are seeded, so the same ones are played",
+        ));
+    }
+    out(&format!(
+        "wrote {} ({} weights{})",
+        path.display(),
+        trained.weights.values.len(),
+        if trained.interrupted {
+            format!(
+                ", interrupted after {} generations",
+                trained.generations.len()
+            )
+        } else {
+            String::new()
+        }
+    ));
+    if let Some(svg) = &a.svg {
+        let title = format!("{}: {}", v.name(), command_line(v.name(), &t));
+        let text = super::chart::svg(&title, &trained.generations).map_err(|e| bad(e, ""))?;
+        write_atomic(svg, text.as_bytes())?;
+    }
+    if let Some(json) = &a.json {
+        let file = RunJson {
+            format: "damelab-train",
+            variant: v.name(),
+            settings: &t,
+            generations: &trained.generations,
+        };
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
+        write_atomic(json, text.as_bytes())?;
+    }
+    Ok(())
+}
+
+/// A variant's name as a file name: a rules file's stem, not its path.
+fn file_stem(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "variant".into())
+}

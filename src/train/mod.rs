@@ -1,0 +1,351 @@
+//! Training a learned evaluation for any rules file: self-play games keep their quiet positions
+//! with the games' results, a logistic model of the features ([`crate::search::learned`]) is fitted
+//! to them (`sigmoid(eval / K)` against the result, the "Texel" method), and each generation plays
+//! its games with the weights of the one before. Every game is seeded from (seed, generation,
+//! index) and the fit runs in a fixed order on one thread, so a seed gives the same weights
+//! whatever the thread count.
+
+pub mod chart;
+pub mod cli;
+pub mod fit;
+
+use crate::engine::{BitSet, Move, Position, Rules};
+use crate::search::learned::Features;
+use crate::search::weights::Weights;
+use crate::search::zobrist::splitmix;
+use crate::search::Searcher;
+use crate::selfplay::{play_game_with, Settings};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// Transposition table per engine while training (cleared before each game).
+const TT_MIB: usize = 2;
+
+/// Everything that decides a training run: equal settings give equal weights.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrainSettings {
+    pub seed: u64,
+    pub generations: u32,
+    /// Self-play games per generation.
+    pub games: u64,
+    /// The engines' budget per move in self-play and in the generation matches.
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub opening_plies: u32,
+    pub max_plies: u32,
+    /// Passes of the optimiser over the positions per generation.
+    pub epochs: u32,
+    /// Games of each generation's match against the derived evaluation (pairs, both colours).
+    pub match_games: u64,
+    /// Weight of the pull of every weight toward its starting value.
+    pub l2: f64,
+}
+
+/// The positions of a set of games, as sparse feature rows, with the results.
+#[derive(Clone, Debug, Default)]
+pub struct Data {
+    /// Row `r`'s features are `idx[start[r]..start[r + 1]]` with values `val[..]`.
+    pub idx: Vec<u32>,
+    pub val: Vec<i16>,
+    pub start: Vec<u32>,
+    /// The result for the first side: 1 a win, ½ a draw, 0 a loss.
+    pub y: Vec<f32>,
+    /// Rows kept for validation (every tenth game), not fitted.
+    pub held_out: Vec<bool>,
+}
+
+impl Data {
+    pub fn rows(&self) -> usize {
+        self.y.len()
+    }
+
+    fn push(&mut self, feats: &[(u32, i16)], y: f32, held_out: bool) {
+        if self.start.is_empty() {
+            self.start.push(0);
+        }
+        for &(i, v) in feats {
+            self.idx.push(i);
+            self.val.push(v);
+        }
+        self.start.push(self.idx.len() as u32);
+        self.y.push(y);
+        self.held_out.push(held_out);
+    }
+
+    /// Another set's rows after this one's.
+    pub fn extend(&mut self, other: &Data) {
+        for r in 0..other.rows() {
+            let (a, b) = (other.start[r] as usize, other.start[r + 1] as usize);
+            let feats: Vec<(u32, i16)> = (a..b).map(|k| (other.idx[k], other.val[k])).collect();
+            self.push(&feats, other.y[r], other.held_out[r]);
+        }
+    }
+}
+
+/// What one generation's games gave: the positions, and the games' outcomes.
+pub struct Played {
+    pub data: Data,
+    pub games: u64,
+    /// Wins of the first side, draws, wins of the second side.
+    pub results: [u64; 3],
+}
+
+/// The seed of a generation's games.
+pub fn generation_seed(seed: u64, generation: u32, what: u64) -> u64 {
+    let mut s = seed ^ (generation as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ what << 56;
+    splitmix(&mut s)
+}
+
+fn selfplay_settings(t: &TrainSettings, seed: u64, games: u64) -> Settings {
+    Settings {
+        variant: String::new(),
+        rules_fingerprint: String::new(),
+        games,
+        depth: t.depth,
+        nodes: t.nodes,
+        random: false,
+        seed,
+        max_plies: t.max_plies,
+        opening_plies: t.opening_plies,
+        eval: None,
+    }
+}
+
+/// Play a generation's self-play games with `weights` (`None`: the derived evaluation) and keep
+/// every quiet position the engine moved from. `None` when interrupted.
+pub fn play(
+    rules: &Arc<Rules>,
+    t: &TrainSettings,
+    generation: u32,
+    weights: Option<Arc<Weights>>,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Played>, String> {
+    if let Some(n) = &rules.narrow {
+        play_width(n, t, generation, weights, threads, progress)
+    } else if let Some(m) = &rules.mid {
+        play_width(m, t, generation, weights, threads, progress)
+    } else {
+        play_width(rules, t, generation, weights, threads, progress)
+    }
+}
+
+fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))
+}
+
+type GameRows = (Vec<Vec<(u32, i16)>>, i8);
+
+fn play_width<B: BitSet>(
+    rules: &Arc<Rules<B>>,
+    t: &TrainSettings,
+    generation: u32,
+    weights: Option<Arc<Weights>>,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Played>, String> {
+    use rayon::prelude::*;
+    let settings = selfplay_settings(t, generation_seed(t.seed, generation, 0), t.games);
+    let features = Features::new(rules);
+    let games: Vec<Option<GameRows>> = pool(threads)?.install(|| {
+        (0..t.games)
+            .into_par_iter()
+            .map_init(
+                || {
+                    let mut e = Searcher::new(rules.clone(), TT_MIB);
+                    e.set_weights(weights.clone());
+                    (e, Vec::with_capacity(128), Vec::new())
+                },
+                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<Position<B>>), i| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
+                    e.clear();
+                    positions.clear();
+                    let rec = play_game_with(
+                        rules,
+                        &settings,
+                        true,
+                        i,
+                        buf,
+                        &mut |pos, history, limits| {
+                            e.search(pos, history, limits, &mut |_| {}).best
+                        },
+                        &mut |pos, _, searched| {
+                            // Quiet positions only: a pending capture's score is the capture's.
+                            if searched && !rules.has_capture(pos) {
+                                positions.push(*pos);
+                            }
+                        },
+                    );
+                    let rows = positions
+                        .iter()
+                        .map(|p| {
+                            let mut row = Vec::with_capacity(96);
+                            features.visit(p, |i, v| row.push((i as u32, v as i16)));
+                            row
+                        })
+                        .collect();
+                    progress();
+                    Some((rows, rec.w))
+                },
+            )
+            .collect()
+    });
+    if games.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    let mut data = Data::default();
+    let mut results = [0u64; 3];
+    for (i, (rows, w)) in games.into_iter().flatten().enumerate() {
+        let y = match w {
+            0 => 1.0,
+            1 => 0.0,
+            _ => 0.5,
+        };
+        results[match w {
+            0 => 0,
+            1 => 2,
+            _ => 1,
+        }] += 1;
+        for row in &rows {
+            data.push(row, y, i % 10 == 9);
+        }
+    }
+    Ok(Some(Played {
+        data,
+        games: t.games,
+        results,
+    }))
+}
+
+/// A match's result for the first engine: wins, draws, losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Wdl {
+    pub wins: u64,
+    pub draws: u64,
+    pub losses: u64,
+}
+
+impl Wdl {
+    pub fn games(&self) -> u64 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// The score (win 1, draw ½) per game.
+    pub fn score(&self) -> f64 {
+        let n = self.games().max(1) as f64;
+        (self.wins as f64 + self.draws as f64 / 2.0) / n
+    }
+
+    /// Elo from the score with a 95% interval (normal approximation over the games' scores).
+    pub fn elo(&self) -> (f64, f64, f64) {
+        let n = self.games().max(1) as f64;
+        let s = self.score();
+        let var = (self.wins as f64 * (1.0 - s).powi(2)
+            + self.draws as f64 * (0.5 - s).powi(2)
+            + self.losses as f64 * s.powi(2))
+            / n;
+        let half = 1.96 * (var / n).sqrt();
+        let elo = |p: f64| {
+            let p = p.clamp(1e-3, 1.0 - 1e-3);
+            -400.0 * (1.0 / p - 1.0).log10()
+        };
+        (elo(s), elo(s - half), elo(s + half))
+    }
+}
+
+/// Play `t.match_games` games, `a` against `b` (`None`: the derived evaluation), each opening of
+/// `t.opening_plies` random plies with both colours, at the training's budget per move. The
+/// result is `a`'s. `None` when interrupted.
+pub fn duel(
+    rules: &Arc<Rules>,
+    t: &TrainSettings,
+    generation: u32,
+    a: Option<Arc<Weights>>,
+    b: Option<Arc<Weights>>,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Wdl>, String> {
+    if let Some(n) = &rules.narrow {
+        duel_width(n, t, generation, a, b, threads, progress)
+    } else if let Some(m) = &rules.mid {
+        duel_width(m, t, generation, a, b, threads, progress)
+    } else {
+        duel_width(rules, t, generation, a, b, threads, progress)
+    }
+}
+
+fn duel_width<B: BitSet>(
+    rules: &Arc<Rules<B>>,
+    t: &TrainSettings,
+    generation: u32,
+    a: Option<Arc<Weights>>,
+    b: Option<Arc<Weights>>,
+    threads: usize,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Wdl>, String> {
+    use rayon::prelude::*;
+    let settings = selfplay_settings(t, generation_seed(t.seed, generation, 1), t.match_games);
+    let results: Vec<Option<i8>> = pool(threads)?.install(|| {
+        (0..t.match_games)
+            .into_par_iter()
+            .map_init(
+                || {
+                    let mut ea = Searcher::new(rules.clone(), TT_MIB);
+                    ea.set_weights(a.clone());
+                    let mut eb = Searcher::new(rules.clone(), TT_MIB);
+                    eb.set_weights(b.clone());
+                    (ea, eb, Vec::with_capacity(128))
+                },
+                |(ea, eb, buf): &mut (Searcher<B>, Searcher<B>, Vec<Move<B>>), i| {
+                    if crate::interrupt::requested() {
+                        return None;
+                    }
+                    ea.clear();
+                    eb.clear();
+                    // Games 2k and 2k + 1 share an opening (the same index seeds it), colours
+                    // reversed.
+                    let a_side = (i % 2) as usize;
+                    let rec = play_game_with(
+                        rules,
+                        &settings,
+                        true,
+                        i / 2,
+                        buf,
+                        &mut |pos, history, limits| {
+                            let e = if pos.turn() == a_side {
+                                &mut *ea
+                            } else {
+                                &mut *eb
+                            };
+                            e.search(pos, history, limits, &mut |_| {}).best
+                        },
+                        &mut |_, _, _| {},
+                    );
+                    progress();
+                    Some(match rec.w {
+                        -1 => 0,
+                        w if w as usize == a_side => 1,
+                        _ => -1,
+                    })
+                },
+            )
+            .collect()
+    });
+    if results.iter().any(Option::is_none) {
+        return Ok(None);
+    }
+    let mut wdl = Wdl::default();
+    for r in results.into_iter().flatten() {
+        match r {
+            1 => wdl.wins += 1,
+            0 => wdl.draws += 1,
+            _ => wdl.losses += 1,
+        }
+    }
+    Ok(Some(wdl))
+}

@@ -1,0 +1,396 @@
+//! The learned evaluation: a tiny training run is reproducible from its seed, the weights file
+//! round-trips, every kind of bad weights file is refused with its diagnostic, the learned
+//! evaluation scores a position the same in every bit-set width (and, from the derived weights,
+//! exactly as the derived evaluation), and `train` refuses absurd settings.
+
+use damelab::engine::{BitSet, GenOptions, Position, Rules};
+use damelab::search::eval::Eval;
+use damelab::search::learned::{Features, Layout, Learned};
+use damelab::search::weights::Weights;
+use damelab::search::{Limits, Searcher};
+use damelab::train::cli::{settings, train, TrainArgs};
+use damelab::Variant;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::sync::Arc;
+
+fn load(name: &str) -> Variant {
+    Variant::load(name).unwrap()
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damelab-train-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+fn damelab(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_damelab"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the damelab binary runs")
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let o = damelab(args);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err}");
+    assert!(!err.contains("panicked"), "{args:?}: {err}");
+}
+
+fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
+    TrainArgs {
+        variant: variant.into(),
+        out: None,
+        generations: 2,
+        games: 6,
+        nodes: Some(300),
+        depth: None,
+        seed: 7,
+        epochs: 20,
+        match_games: 2,
+        opening_plies: 4,
+        max_plies: 120,
+        l2: 1e-6,
+        threads: Some(threads),
+        svg: None,
+        json: None,
+    }
+}
+
+/// Weights with every feature non-zero and varied (seeded), for the width checks.
+fn random_weights(rules: &Rules, seed: u64) -> Weights {
+    let mut w = Weights::derived(rules);
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    for v in w.values.iter_mut() {
+        *v += rng.random_range(-300..300);
+    }
+    w
+}
+
+/// Random positions reached from the start by random legal moves.
+fn positions(rules: &Rules, n: usize, seed: u64) -> Vec<Position> {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut out = Vec::new();
+    let mut moves = Vec::new();
+    while out.len() < n {
+        let mut pos = rules.start;
+        for _ in 0..rng.random_range(0..80) {
+            rules.generate(&pos, &mut moves, GenOptions::default());
+            if moves.is_empty() {
+                break;
+            }
+            pos = pos.play(&moves[rng.random_range(0..moves.len())]);
+        }
+        out.push(pos);
+    }
+    out
+}
+
+fn learned_in<W: BitSet>(rules: &Rules<W>, w: &Weights, pos: &Position) -> i32 {
+    Learned::new(w, rules).evaluate(&pos.to_width())
+}
+
+#[test]
+fn a_tiny_training_run_is_reproducible_from_its_seed() {
+    let v = load("dameo");
+    let t = settings(&tiny_args("dameo", 1)).unwrap();
+    let a = train(&v, &t, 1, &mut |_| {}, &mut |_| Ok(())).unwrap();
+    let b = train(&v, &t, 2, &mut |_| {}, &mut |_| Ok(())).unwrap();
+    assert_eq!(a.generations.len(), 2);
+    assert!(!a.interrupted);
+    assert_eq!(
+        a.weights, b.weights,
+        "same seed, other thread count: same weights"
+    );
+    assert_eq!(a.weights.to_text(), b.weights.to_text());
+    assert_ne!(
+        a.weights.values,
+        Weights::derived(&v.rules).values,
+        "the fit moved the weights"
+    );
+    let g = &a.generations[1];
+    assert!(
+        g.positions > 0 && g.loss_after <= g.loss_before + 1e-9,
+        "{g:?}"
+    );
+    assert_eq!(g.against_derived.map(|m| m.games()), Some(2));
+    assert!(a.weights.made_by.contains("--seed 7"));
+    let mut t2 = t.clone();
+    t2.seed = 8;
+    let c = train(&v, &t2, 1, &mut |_| {}, &mut |_| Ok(())).unwrap();
+    assert_ne!(a.weights, c.weights, "another seed plays other games");
+}
+
+#[test]
+fn the_weights_file_round_trips() {
+    let v = load("turkish");
+    let w = random_weights(&v.rules, 3);
+    let text = w.to_text();
+    let back = Weights::parse(&text, "mem", &v.rules).unwrap();
+    assert_eq!(back, w);
+    let path = scratch("turkish.weights");
+    std::fs::write(&path, &text).unwrap();
+    let loaded = Weights::load(&path, &v.rules).unwrap();
+    assert_eq!(loaded, w);
+    assert_eq!(
+        loaded.to_text(),
+        text,
+        "written again, byte for byte the same"
+    );
+}
+
+fn refused(text: &str, rules: &Rules, needle: &str) {
+    let e = Weights::parse(text, "bad.weights", rules).expect_err(needle);
+    let msg = e.to_string();
+    assert!(msg.contains(needle), "expected `{needle}` in: {msg}");
+    assert!(
+        e.help().is_some(),
+        "a refusal says what to do instead: {msg}"
+    );
+}
+
+#[test]
+fn every_kind_of_bad_weights_file_is_refused() {
+    let v = load("turkish");
+    let rules = &v.rules;
+    let good = random_weights(rules, 5).to_text();
+    refused("", rules, "is not a damelab evaluation file");
+    refused("hello world\n", rules, "is not a damelab evaluation file");
+    refused(
+        &good.replacen("damelab-weights 1", "damelab-weights 9", 1),
+        rules,
+        "format version 9",
+    );
+    // Truncated: the last lines cut off, and cut in the header.
+    let cut: Vec<&str> = good.lines().collect();
+    refused(&cut[..cut.len() - 3].join("\n"), rules, "is truncated");
+    refused(&cut[..3].join("\n"), rules, "ends before its `layout` line");
+    // Corrupt: one weight changed, a word that is not a number, a huge weight.
+    let last = cut.len() - 1;
+    let mut lines: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
+    lines[last] = lines[last].replacen(|c: char| c.is_ascii_digit(), "9", 1);
+    if lines[last] == cut[last] {
+        lines[last] = lines[last].replacen('9', "8", 1);
+    }
+    refused(&lines.join("\n"), rules, "checksum does not match");
+    let mut lines: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
+    lines[last] = format!("{} x1", lines[last]);
+    refused(&lines.join("\n"), rules, "`x1` on line");
+    let mut lines: Vec<String> = cut.iter().map(|l| l.to_string()).collect();
+    lines[last] = format!("{} 99999999", lines[last]);
+    refused(&lines.join("\n"), rules, "is beyond");
+    // Another variant's weights.
+    let dameo = load("dameo");
+    refused(
+        &random_weights(&dameo.rules, 1).to_text(),
+        rules,
+        "was trained for other rules",
+    );
+    // The right rules but another feature layout (a file of another version of the features).
+    let mut other = random_weights(rules, 2);
+    other.layout = "kinds=2 squares=64 windows=1 weights=12".into();
+    other.values.truncate(12);
+    refused(&other.to_text(), rules, "has features");
+    // Not text at all, and no file.
+    let path = scratch("binary.weights");
+    std::fs::write(&path, [0xff, 0xfe, 0x00, 0x41]).unwrap();
+    let e = Weights::load(&path, rules).unwrap_err();
+    assert!(e.to_string().contains("it is not text"), "{e:?}");
+    let e = Weights::load(&scratch("missing.weights"), rules).unwrap_err();
+    assert!(
+        format!("{e:?}").contains("cannot read evaluation file"),
+        "{e:?}"
+    );
+}
+
+#[test]
+fn the_derived_weights_score_as_the_derived_evaluation() {
+    for name in [
+        "dameo",
+        "turkish",
+        "international",
+        "english",
+        "damone",
+        "frisian",
+    ] {
+        let v = load(name);
+        let w = Weights::derived(&v.rules);
+        let eval = Eval::new(v.rules.as_ref());
+        let learned = Learned::new(&w, v.rules.as_ref());
+        for pos in positions(&v.rules, 60, 1) {
+            assert_eq!(learned.evaluate(&pos), eval.evaluate(&pos), "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_learned_evaluation_scores_the_same_in_every_width() {
+    let mut widths = [0usize; 3];
+    let extra = [
+        "examples/international-14x14.rules",
+        "examples/turkish-16x16.rules",
+    ];
+    let names: Vec<&str> = damelab::variants::BUNDLED
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(extra)
+        .collect();
+    for name in names {
+        let v = load(name);
+        let rules = v.rules.as_ref();
+        let w = random_weights(rules, 9);
+        for pos in positions(rules, 25, 2) {
+            let wide = learned_in(rules, &w, &pos);
+            if let Some(n) = &rules.narrow {
+                assert_eq!(learned_in(n.as_ref(), &w, &pos), wide, "{name} (64 bits)");
+                widths[0] += 1;
+            } else if let Some(m) = &rules.mid {
+                assert_eq!(learned_in(m.as_ref(), &w, &pos), wide, "{name} (128 bits)");
+                widths[1] += 1;
+            } else {
+                widths[2] += 1;
+            }
+            // And the features are those of the layout, whatever the width.
+            let f = Features::new(rules);
+            let mut n = 0;
+            f.visit(&pos, |i, _| {
+                assert!(i < Layout::new(rules).len);
+                n += 1;
+            });
+            assert!(n > 0);
+        }
+    }
+    assert!(
+        widths.iter().all(|&n| n > 0),
+        "every width checked: {widths:?}"
+    );
+}
+
+#[test]
+fn a_searcher_with_weights_searches_the_same_in_every_width() {
+    let v = load("international");
+    let w = Arc::new(random_weights(&v.rules, 4));
+    let limits = Limits {
+        depth: Some(4),
+        nodes: None,
+        time: None,
+    };
+    let mut wide = Searcher::new(v.rules.clone(), 1);
+    wide.set_weights(Some(w.clone()));
+    let narrow_rules = v.rules.narrow.clone().unwrap();
+    let mut narrow = Searcher::new(narrow_rules, 1);
+    narrow.set_weights(Some(w));
+    let mut plain = Searcher::new(v.rules.clone(), 1);
+    for pos in positions(&v.rules, 6, 3) {
+        let a = wide.search(&pos, &[], limits, &mut |_| {});
+        let b = narrow.search(&pos.to_width(), &[], limits, &mut |_| {});
+        assert_eq!(a.score, b.score);
+        assert_eq!(a.nodes, b.nodes);
+        assert_eq!(a.best.map(|m| m.to_width::<u64>()), b.best);
+        let _ = plain.search(&pos, &[], limits, &mut |_| {});
+    }
+}
+
+#[test]
+fn train_writes_weights_that_analyse_loads() {
+    let out = scratch("cli.weights");
+    let svg = scratch("cli.svg");
+    let o = damelab(&[
+        "train",
+        "english",
+        "--generations",
+        "1",
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--epochs",
+        "5",
+        "--match-games",
+        "2",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+        "--svg",
+        svg.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("generation 1: 4 games"), "{stdout}");
+    assert!(stdout.contains("wrote"), "{stdout}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+    let o = damelab(&[
+        "analyse",
+        "english",
+        "--depth",
+        "3",
+        "--eval",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(stdout.contains("evaluation: learned"), "{stdout}");
+    assert!(stdout.contains("best "), "{stdout}");
+    // The same file on other rules is refused, by every command that loads it.
+    let file = out.to_str().unwrap();
+    fails(&["analyse", "turkish", "--eval", file], "trained for");
+    fails(
+        &["selfplay", "turkish", "--games", "2", "--eval", file],
+        "trained for",
+    );
+    fails(
+        &["analyse", "english", "--eval", "/nonexistent/w"],
+        "cannot read",
+    );
+}
+
+#[test]
+fn train_refuses_absurd_settings() {
+    fails(&["train", "nosuch"], "unknown variant");
+    fails(
+        &["train", "dameo", "--games", "0"],
+        "--games 0 is out of range",
+    );
+    fails(&["train", "dameo", "--generations", "0"], "out of range");
+    fails(&["train", "dameo", "--generations", "1000"], "out of range");
+    fails(&["train", "dameo", "--nodes", "0"], "out of range");
+    fails(&["train", "dameo", "--depth", "999"], "out of range");
+    fails(&["train", "dameo", "--epochs", "0"], "out of range");
+    fails(&["train", "dameo", "--max-plies", "0"], "out of range");
+    fails(&["train", "dameo", "--threads", "0"], "out of range");
+    fails(&["train", "dameo", "--l2=-1"], "out of range");
+    fails(&["train", "dameo", "--out", "/"], "is a folder");
+}
+
+#[test]
+fn the_bundled_weights_load_for_their_rules_and_no_others() {
+    for (name, text) in damelab::search::weights::BUNDLED {
+        let v = load(name);
+        let w = Weights::parse(text, name, &v.rules).unwrap();
+        assert_eq!(Weights::bundled(&v.rules), Some(w.clone()), "{name}");
+        assert!(
+            w.made_by.starts_with("damelab train"),
+            "{name}: {}",
+            w.made_by
+        );
+        let resolved = damelab::search::weights::resolve(None, &v.rules).unwrap();
+        assert_eq!(resolved.as_deref(), Some(&w), "{name}: the default");
+        assert!(damelab::search::weights::resolve(Some("derived"), &v.rules)
+            .unwrap()
+            .is_none());
+    }
+    let frisian = load("frisian");
+    assert!(Weights::bundled(&frisian.rules).is_none());
+    let e = damelab::search::weights::resolve(Some("bundled"), &frisian.rules).unwrap_err();
+    assert!(e.to_string().contains("no weights are bundled"), "{e:?}");
+}
