@@ -78,7 +78,10 @@ fn check(deep: bool) {
     let mut failures = Vec::new();
     let mut ran = 0;
     let only = std::env::var("DAMELAB_PERFT_ONLY").ok();
-    let wanted = |v: &str| only.as_deref().is_none_or(|o| o.split(',').any(|w| w.trim() == v));
+    let wanted = |v: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|w| w.trim() == v))
+    };
     for l in lines() {
         if (l.nodes <= SHALLOW) == deep || !wanted(&l.variant) {
             continue;
