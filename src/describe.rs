@@ -158,6 +158,12 @@ pub fn describe(rules: &Rules) -> String {
             };
             let _ = writeln!(w, "    {line}");
         }
+        if piece.one_line && !piece.captures.is_empty() {
+            let _ = writeln!(
+                w,
+                "    keeps a multi-capture to one line: every jump goes the way its first jump went"
+            );
+        }
         if spec.captures.equal_or_lower_rank_only && !piece.captures.is_empty() {
             let names: Vec<&str> = spec
                 .pieces
@@ -213,7 +219,13 @@ pub fn describe(rules: &Rules) -> String {
     );
     let _ = writeln!(
         w,
-        "  a capturing piece goes on jumping while it can; a piece is never jumped twice"
+        "  {}; a piece is never jumped twice",
+        if c.may_stop {
+            "a capturing piece may stop after any jump, or go on while it can (each stop is a \
+             move of its own)"
+        } else {
+            "a capturing piece goes on jumping while it can"
+        }
     );
     let _ = writeln!(
         w,
@@ -245,7 +257,12 @@ pub fn describe(rules: &Rules) -> String {
     if c.priority.is_empty() {
         let _ = writeln!(
             w,
-            "  priority: free choice among all complete capture sequences"
+            "  priority: free choice among all {}",
+            if c.may_stop {
+                "captures, each stop included"
+            } else {
+                "complete capture sequences"
+            }
         );
     } else {
         let _ = writeln!(

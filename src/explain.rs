@@ -276,10 +276,49 @@ fn explain_legal(
                 if others == 1 { " is" } else { "s are" }
             ));
         }
+        if rules.may_stop {
+            out.push_str(&stops(rules, legal, mv));
+        }
     } else if rules.compulsory {
         out.push_str("no capture is available\n");
     }
     Ok(out)
+}
+
+/// Under `may stop after any jump`: where else the same capture may end — further on, if the
+/// piece could go on from where `mv` stops, or earlier, on a square its route passed.
+fn stops(rules: &Rules, legal: &[Move], mv: &Move) -> String {
+    let route = mv.route();
+    let same_start = |m: &&Move| m.is_capture() && m.from == mv.from && !m.same_move(mv);
+    let mut longer: Vec<String> = legal
+        .iter()
+        .filter(same_start)
+        .filter(|m| m.route().len() > route.len() && m.route().starts_with(route))
+        .map(|m| move_to_string(rules, m))
+        .collect();
+    let mut shorter: Vec<String> = legal
+        .iter()
+        .filter(same_start)
+        .filter(|m| m.route().len() < route.len() && route.starts_with(m.route()))
+        .map(|m| move_to_string(rules, m))
+        .collect();
+    let mut out = String::new();
+    if !longer.is_empty() {
+        longer.sort();
+        out.push_str(&format!(
+            "the capture may stop after any jump: it stops on {}, where the piece could jump on: {}\n",
+            rules.geo.name(mv.to),
+            shorten(&longer)
+        ));
+    }
+    if !shorter.is_empty() {
+        shorter.sort();
+        out.push_str(&format!(
+            "the capture may stop after any jump: it could also end earlier: {}\n",
+            shorten(&shorter)
+        ));
+    }
+    out
 }
 
 /// "black man on d4, black king on f6".

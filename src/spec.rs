@@ -101,6 +101,10 @@ pub struct PieceSpec {
     /// At most this many quiet moves in a row by the same piece of this kind (Frisian kings).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub quiet_limit: Option<QuietLimit>,
+    /// `in one line`: every jump of this piece's multi-capture goes the way its first jump went
+    /// (no turn between captures, not even through 180°).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub one_line: bool,
 }
 
 /// `at most N quiet moves in a row while own PIECES remain`: a piece of this kind may make at most
@@ -212,6 +216,10 @@ pub struct CaptureSpec {
     pub equal_or_lower_rank_only: bool,
     /// What a piece does on reaching its promotion zone in the middle of a capture.
     pub mid_capture_promotion: MidCapturePromotion,
+    /// `may stop after any jump`: continuing a capture is optional; the capture may end after any
+    /// of its jumps (each such stop is a move of its own).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub may_stop: bool,
     /// Ordered lexicographic criteria; empty = free choice among all complete sequences.
     pub priority: Vec<Criterion>,
 }

@@ -32,6 +32,11 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("canadian", include_str!("../variants/canadian.rules")),
     ("sri-lankan", include_str!("../variants/sri-lankan.rules")),
     ("malaysian", include_str!("../variants/malaysian.rules")),
+    ("moo", include_str!("../variants/moo.rules")),
+    (
+        "philippine-dama",
+        include_str!("../variants/philippine-dama.rules"),
+    ),
 ];
 
 /// The variant `damelab` opens when none is named.

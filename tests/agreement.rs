@@ -106,13 +106,49 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     problems
 }
 
-/// Random playouts of every bundled variant: `games` games of at most `plies` plies, every
-/// position compared. Returns (positions checked, problems).
+/// Rules that no bundled variant combines, written to cross the new capture rules with the old:
+/// optional stops with the killer landing, promotion that continues and a kings-first priority;
+/// captures kept to one line (short and flying) with immediate removal, the 180° ban, stops and
+/// an `earliest` priority; one-line men with stops and promotion that ends the move.
+const MIXED: &[(&str, &str)] = &[
+    (
+        "stops-killer",
+        "variant \"T\"\nboard 10x10, dark squares, numbered\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man 31..50\n\
+         man: step forward-diagonal; capture jump diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal landing directly behind when the last piece taken is a king\n\
+         captures: may stop after any jump, promotion mid-capture continues, priority most kings\n",
+    ),
+    (
+        "one-line-immediate",
+        "variant \"T\"\nboard 8x8, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a2..h3\n\
+         man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
+         king: slide orthogonal; capture fly orthogonal in one line\n\
+         captures: removed immediately, no 180 turn, may stop after any jump, priority earliest kings\n",
+    ),
+    (
+        "one-line-men",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h3\n\
+         man: step forward-diagonal; capture jump diagonal in one line; promote to king on far rank\n\
+         king: slide diagonal up to 3; capture fly diagonal up to 3\n\
+         captures: may stop after any jump, promotion mid-capture stops\n",
+    ),
+];
+
+/// Random playouts of every bundled variant and of the [`MIXED`] rules: `games` games of at most
+/// `plies` plies, every position compared. Returns (positions checked, problems).
 fn run(games: usize, plies: usize, seed: u64) -> (usize, Vec<String>) {
     let mut checked = 0;
     let mut problems = Vec::new();
-    for (name, _) in damelab::variants::BUNDLED {
-        let v = Variant::load(name).expect("bundled variant loads");
+    let bundled = damelab::variants::BUNDLED
+        .iter()
+        .map(|(name, _)| Variant::load(name).expect("bundled variant loads"));
+    let mixed = MIXED.iter().map(|(name, text)| {
+        Variant::from_source(name, name, text, None).expect("the mixed rules load")
+    });
+    for v in bundled.chain(mixed) {
         let rules = &v.rules;
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut moves = Vec::new();

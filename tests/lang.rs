@@ -630,3 +630,46 @@ fn odd_board_needs_both_setups() {
     let spec = load("o.rules", "o", &both).unwrap();
     assert_eq!(spec.setup[1].len(), 2);
 }
+
+#[test]
+fn optional_stops_and_one_line_captures() {
+    let moo = load_variant("moo");
+    assert!(moo.captures.may_stop);
+    assert!(
+        moo.pieces[1].one_line,
+        "the king's captures keep to one line"
+    );
+    assert!(!moo.pieces[0].one_line, "the men's do not");
+    let dama = load_variant("philippine-dama");
+    assert!(!dama.captures.may_stop);
+    assert!(dama.pieces[1].one_line);
+    // Neither appears in the checked rules of a variant that does not say them.
+    let international = load_variant("international");
+    assert!(!international.captures.may_stop);
+    assert!(international.pieces.iter().all(|p| !p.one_line));
+}
+
+#[test]
+fn stops_are_refused_with_a_priority_that_grows_with_every_jump() {
+    for criterion in ["most pieces", "most value", "highest captured ranks"] {
+        let text = format!(
+            "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+             piece man \"M\" rank 1\npiece king \"K\" rank 2\nsetup white man a1..h3\n\
+             man: step forward-diagonal; capture jump diagonal\n\
+             captures: may stop after any jump, priority most kings, {criterion}\n"
+        );
+        let err = damelab::lang::load("t.rules", "t", &text).expect_err(criterion);
+        let shown = format!("{:?}", miette::Report::new(err));
+        assert!(
+            shown.contains("would forbid every stop"),
+            "{criterion}: {shown}"
+        );
+    }
+    // Criteria that do not grow with every jump go with stops.
+    let text = "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+                piece man \"M\" rank 1\npiece king \"K\" rank 2\nsetup white man a1..h3\n\
+                man: step forward-diagonal; capture jump diagonal\n\
+                captures: may stop after any jump, priority most kings, highest capturer\n";
+    let spec = damelab::lang::load("t.rules", "t", text).expect("loads");
+    assert!(spec.captures.may_stop);
+}

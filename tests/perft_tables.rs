@@ -2,6 +2,9 @@
 //! The shallow lines (N up to 2 million nodes) run in `cargo test`; every line runs in release
 //! mode from `.ci/run` (`cargo test --release --test perft_tables -- --include-ignored`).
 //!
+//! `DAMELAB_PERFT_ONLY=moo,thai` checks only the tables of those variants (a new table's deep
+//! lines, without the others').
+//!
 //! Format, one directive a line, `#` comments: `variant NAME|PATH`, `id NAME`, `fen FEN|start`,
 //! `perft DEPTH NODES` (duplicate capture routes removed), `keep DEPTH NODES` (kept).
 
@@ -74,8 +77,13 @@ fn lines() -> Vec<Line> {
 fn check(deep: bool) {
     let mut failures = Vec::new();
     let mut ran = 0;
+    let only = std::env::var("DAMELAB_PERFT_ONLY").ok();
+    let wanted = |v: &str| {
+        only.as_deref()
+            .is_none_or(|o| o.split(',').any(|w| w.trim() == v))
+    };
     for l in lines() {
-        if (l.nodes <= SHALLOW) == deep {
+        if (l.nodes <= SHALLOW) == deep || !wanted(&l.variant) {
             continue;
         }
         let v = Variant::load(&l.variant).unwrap_or_else(|e| panic!("{}: {e:?}", l.file));

@@ -396,6 +396,7 @@ impl<B: BitSet> Rules<B> {
             scratch: None,
             counting,
             singles: 0,
+            stop_ok: true,
             out,
         };
         let occupied = pos.occupied();
@@ -405,7 +406,13 @@ impl<B: BitSet> Rules<B> {
                 s.from = sq;
                 s.kind0 = kind as u8;
                 s.blockers = occupied & !B::bit(sq);
-                s.search(sq, kind as u8, NO_DIR);
+                // `may stop after any jump` is settled here, once per piece: the search is
+                // compiled twice, with and without the stops.
+                if self.may_stop {
+                    s.search::<true>(sq, kind as u8, NO_DIR);
+                } else {
+                    s.search::<false>(sq, kind as u8, NO_DIR);
+                }
                 if s.over {
                     s.out.truncate(start);
                     s.give_back_scratch();
@@ -677,6 +684,9 @@ struct Search<'a, B: BitSet> {
     counting: bool,
     /// When counting: the moves of one capture found at the best priority so far, not built.
     singles: u64,
+    /// With `may stop after any jump`: whether the capture may end on the square the last jump
+    /// landed on (not when a flying piece must land directly behind the piece it took last).
+    stop_ok: bool,
     out: &'a mut Vec<Move<B>>,
 }
 
@@ -707,11 +717,6 @@ impl<B: BitSet> Search<'_, B> {
     #[inline(always)]
     fn capturable(&self, kind: u8) -> B {
         self.takes[kind as usize] & !self.captured
-    }
-
-    #[inline(always)]
-    fn reverses(&self, last: u8, d: u8) -> bool {
-        self.rules.no_180 && last != NO_DIR && (last + 4) & 7 == d
     }
 
     /// The (captured, landing) squares of a short jump in direction `d` from `cur`, if it can be made.
@@ -755,17 +760,15 @@ impl<B: BitSet> Search<'_, B> {
         let prog = &self.rules.programs[self.side][kind as usize];
         let capturable = self.capturable(kind);
         if prog
-            .jumps
+            .jumps_after(last)
             .iter()
-            .any(|d| !self.reverses(last, d) && self.jump_target(cur, d, capturable).is_some())
+            .any(|d| self.jump_target(cur, d, capturable).is_some())
         {
             return true;
         }
-        prog.flies.iter().any(|d| {
-            !self.reverses(last, d)
-                && self
-                    .fly_target(cur, d, capturable, prog.fly_reach)
-                    .is_some()
+        prog.flies_after(last).iter().any(|d| {
+            self.fly_target(cur, d, capturable, prog.fly_reach)
+                .is_some()
         })
     }
 
@@ -783,7 +786,7 @@ impl<B: BitSet> Search<'_, B> {
     /// Whether the search below the current state can be skipped: it cannot take as many pieces
     /// as the best sequence found (when the count comes first), or the state was searched before.
     #[inline(always)]
-    fn skip(&mut self, cur: Sq, kind: u8, last: u8) -> bool {
+    fn skip(&mut self, cur: Sq, kind: u8, last: u8, stop_ok: bool) -> bool {
         // (Counted only when the best sequence takes more than this one has so far.)
         if self.best_count > self.n as u32
             && self.n as u32 + (self.all_takes & !self.captured).count() < self.best_count
@@ -791,18 +794,25 @@ impl<B: BitSet> Search<'_, B> {
             return true;
         }
         if self.memo && self.nodes >= MEMO_AFTER {
-            // The last direction matters to what follows only through the 180° ban.
-            let last = if self.rules.no_180 { last } else { NO_DIR };
-            let state =
-                cur as u32 | (kind as u32) << 8 | (last as u32) << 16 | (self.from as u32) << 24;
+            // The last direction matters to what follows only through the 180° ban and the
+            // one-line rule; whether the capture may stop here, only under optional stops.
+            let last = if self.rules.directed { last } else { NO_DIR };
+            let state = cur as u32
+                | (kind as u32) << 8
+                | (last as u32) << 16
+                | (stop_ok as u32) << 20
+                | (self.from as u32) << 24;
             let key = (self.captured.halves(), state);
             return !self.scratch().seen.insert(key);
         }
         false
     }
 
-    fn search(&mut self, cur: Sq, kind: u8, last: u8) {
-        if self.n > 0 && self.skip(cur, kind, last) {
+    /// Every capture sequence going on from `cur`, where the piece (now of `kind`) landed after a
+    /// jump in direction `last`. `STOPS`: `may stop after any jump` (each jump may end the move).
+    fn search<const STOPS: bool>(&mut self, cur: Sq, kind: u8, last: u8) {
+        let stop_ok = STOPS && std::mem::replace(&mut self.stop_ok, true);
+        if self.n > 0 && self.skip(cur, kind, last, stop_ok) {
             return;
         }
         let rules = self.rules;
@@ -810,28 +820,44 @@ impl<B: BitSet> Search<'_, B> {
         let capturable = self.capturable(kind);
         let next = &rules.geo.next;
         let mut found = false;
-        for d in prog.jumps.iter() {
-            if self.reverses(last, d) {
-                continue;
-            }
+        for d in prog.jumps_after(last).iter() {
             let Some((over, land)) = self.jump_target(cur, d, capturable) else {
                 continue;
             };
             found = true;
-            self.advance(over, land, kind, d);
+            self.advance::<STOPS>(over, land, kind, d);
             if self.over {
                 return;
             }
         }
-        for d in prog.flies.iter() {
-            if self.reverses(last, d) {
-                continue;
-            }
+        for d in prog.flies_after(last).iter() {
             let Some(over) = self.fly_target(cur, d, capturable, prog.fly_reach) else {
                 continue;
             };
             found = true;
             let line = &next[d as usize];
+            if STOPS {
+                // Every landing may end the capture, so the continuation rule has nothing to
+                // choose: each landing square is taken. Only a capture that ends on a piece of a
+                // `behind_last` kind must end directly behind it.
+                let behind = prog.behind_last & (1 << self.pos.kind_at(over)) != 0;
+                let mut land = line[over as usize];
+                let mut left = prog.fly_land;
+                let mut first = true;
+                while land != NONE && left > 0 && self.is_empty(land as Sq) {
+                    let land_sq = land as Sq;
+                    left -= 1;
+                    self.stop_ok = first || !behind;
+                    first = false;
+                    self.advance::<STOPS>(over, land_sq, kind, d);
+                    if self.over {
+                        return;
+                    }
+                    land = line[land_sq as usize];
+                }
+                self.stop_ok = true;
+                continue;
+            }
             // The continuation rule: with several landing squares, the piece must take one from
             // which it can jump on, if there is one. When the priority counts pieces first, the
             // landings that cannot jump on end shorter routes, which the priority drops anyway
@@ -873,7 +899,7 @@ impl<B: BitSet> Search<'_, B> {
                     ok
                 };
                 if go {
-                    self.advance(over, land_sq, kind, d);
+                    self.advance::<STOPS>(over, land_sq, kind, d);
                     if self.over {
                         return;
                     }
@@ -881,12 +907,13 @@ impl<B: BitSet> Search<'_, B> {
                 land = line[land_sq as usize];
             }
         }
-        if !found && self.n > 0 {
+        // Without optional stops a capture ends only where it cannot go on.
+        if self.n > 0 && if STOPS { stop_ok } else { !found } {
             self.record(cur, kind);
         }
     }
 
-    fn advance(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
+    fn advance<const STOPS: bool>(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.over = true;
@@ -903,16 +930,20 @@ impl<B: BitSet> Search<'_, B> {
         self.captured |= B::bit(over);
         self.n += 1;
         match self.rules.mid_capture {
-            MidCapturePromotion::AtEnd => self.search(land, kind, d),
-            MidCapturePromotion::Continue => self.search(land, self.kind_on_landing(kind, land), d),
+            MidCapturePromotion::AtEnd => self.search::<STOPS>(land, kind, d),
+            MidCapturePromotion::Continue => {
+                self.search::<STOPS>(land, self.kind_on_landing(kind, land), d)
+            }
             MidCapturePromotion::Stop => {
                 if self.rules.programs[self.side][kind as usize]
                     .promotion_at(land)
                     .is_some()
                 {
-                    self.record(land, kind);
+                    if !STOPS || std::mem::replace(&mut self.stop_ok, true) {
+                        self.record(land, kind);
+                    }
                 } else {
-                    self.search(land, kind, d);
+                    self.search::<STOPS>(land, kind, d);
                 }
             }
         }

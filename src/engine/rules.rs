@@ -59,6 +59,13 @@ pub struct PieceProgram<B: BitSet = Bits> {
     pub leaps: Vec<LeapOp>,
     pub jumps: Dirs,
     pub flies: Dirs,
+    /// `jumps_after[last]`, `flies_after[last]`: the directions the piece may jump in after a jump
+    /// in direction `last` (index 8: the first jump of a capture) — all of them, less the reverse
+    /// under `no 180 turn`, only `last` itself for a piece whose captures keep to one line. The
+    /// capture search looks its directions up here, so neither rule costs it a test per jump.
+    /// Sixteen entries (9 to 15 empty), so that an index masked to four bits needs no bounds test.
+    pub jumps_after: [Dirs; 16],
+    pub flies_after: [Dirs; 16],
     /// Bit mask of enemy kinds this piece may capture.
     pub takes: u8,
     /// It may capture every enemy kind (`takes` covers them all): the generator then takes the
@@ -85,6 +92,18 @@ pub struct PieceProgram<B: BitSet = Bits> {
 }
 
 impl<B: BitSet> PieceProgram<B> {
+    /// The directions of short jumps after a jump in direction `last` (8: none yet).
+    #[inline(always)]
+    pub fn jumps_after(&self, last: u8) -> &Dirs {
+        &self.jumps_after[(last & 15) as usize]
+    }
+
+    /// The directions of flying captures after a jump in direction `last` (8: none yet).
+    #[inline(always)]
+    pub fn flies_after(&self, last: u8) -> &Dirs {
+        &self.flies_after[(last & 15) as usize]
+    }
+
     pub fn can_capture(&self) -> bool {
         !(self.jumps.is_empty() && self.flies.is_empty())
     }
@@ -136,6 +155,11 @@ pub struct Rules<B: BitSet = Bits> {
     pub compulsory: bool,
     pub removal: Removal,
     pub no_180: bool,
+    /// The direction of a capture's last jump limits its next one (`no 180 turn`, or a piece
+    /// whose captures keep to one line).
+    pub directed: bool,
+    /// `may stop after any jump`.
+    pub may_stop: bool,
     pub mid_capture: MidCapturePromotion,
     pub key: Vec<KeyField>,
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
@@ -294,6 +318,8 @@ impl<B: BitSet> Rules<B> {
             compulsory: spec.captures.compulsory,
             removal: spec.captures.removal,
             no_180: spec.captures.no_180_turn,
+            directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
+            may_stop: spec.captures.may_stop,
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,
@@ -432,12 +458,37 @@ impl<B: BitSet> Rules<B> {
             })
             .collect();
         let promotion_zone = promotions.iter().fold(B::ZERO, |z, &(_, b)| z | b);
+        let jumps = Dirs::from_set(jump_set, side);
+        let flies = Dirs::from_set(fly_set, side);
+        let after = |dirs: Dirs| -> [Dirs; 16] {
+            std::array::from_fn(|last| {
+                let mut d = Dirs::default();
+                if last > 8 {
+                    return d;
+                }
+                for a in dirs.iter() {
+                    let allowed = last == 8
+                        || if piece.one_line {
+                            a as usize == last
+                        } else {
+                            !(spec.captures.no_180_turn && (last + 4) % 8 == a as usize)
+                        };
+                    if allowed {
+                        d.list[d.len as usize] = a;
+                        d.len += 1;
+                    }
+                }
+                d
+            })
+        };
         PieceProgram {
             steps: Dirs::from_set(step_set, side),
             slides: Dirs::from_set(slide_set, side),
             leaps,
-            jumps: Dirs::from_set(jump_set, side),
-            flies: Dirs::from_set(fly_set, side),
+            jumps,
+            flies,
+            jumps_after: after(jumps),
+            flies_after: after(flies),
             takes,
             takes_all: takes.count_ones() as usize == spec.pieces.len(),
             promotions,

@@ -158,6 +158,8 @@ pub enum MoveClause {
         range: Option<Spanned<u64>>,
         /// `landing directly behind [when the last piece taken is a PIECE]`.
         landing: Option<Spanned<LandingText>>,
+        /// `in one line`: the piece's multi-capture keeps the direction of its first jump.
+        one_line: Option<Span>,
     },
     Promote {
         to: PieceRef,
@@ -191,6 +193,8 @@ pub enum CaptureRule {
     No180Turn,
     EqualOrLowerRank,
     MidCapture(MidCaptureText),
+    /// `may stop after any jump`.
+    MayStop,
     Priority(Vec<Spanned<CriterionText>>),
 }
 

@@ -266,6 +266,21 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error(
+        "`may stop after any jump` with `priority {criterion}`: going on always takes more, so \
+         the priority would forbid every stop"
+    )]
+    #[diagnostic(code(rules::conflict))]
+    StopsNeverPlayed {
+        criterion: String,
+        #[label("a capture may stop after any jump")]
+        stop: SourceSpan,
+        #[label("but this prefers the longer capture every time")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(rules::conflict))]
     Conflict {

@@ -197,8 +197,12 @@ impl Board<'_> {
         }
         // A fly in a direction includes the short jump that way.
         jump_set &= !fly_set;
-        let banned =
-            |d: u8| self.spec.captures.no_180_turn && s.last.is_some_and(|l| (l + 4) % 8 == d);
+        // `no 180 turn`: never straight back; `in one line`: only straight on.
+        let banned = |d: u8| {
+            s.last.is_some_and(|l| {
+                (self.spec.captures.no_180_turn && (l + 4) % 8 == d) || (piece.one_line && l != d)
+            })
+        };
         let mut out = Vec::new();
         for d in dirs(jump_set, self.side) {
             if banned(d) {
@@ -254,6 +258,9 @@ impl Board<'_> {
     }
 
     fn extend(&self, s: Seq, done: &mut Vec<Seq>) {
+        if self.spec.captures.may_stop {
+            return self.extend_with_stops(s, done);
+        }
         let jumps = self.jumps(&s);
         if jumps.is_empty() {
             if !s.taken.is_empty() {
@@ -284,6 +291,46 @@ impl Board<'_> {
                 self.extend(n, done);
             }
         }
+    }
+
+    /// `may stop after any jump`: every sequence of one jump or more ends a move, wherever it
+    /// landed, and may also go on while it can. So no landing square is ever forced on a flying
+    /// piece, except by the killer rule: a capture that ends with a piece of those kinds lands
+    /// directly behind it.
+    fn extend_with_stops(&self, s: Seq, done: &mut Vec<Seq>) {
+        if !s.taken.is_empty() && self.may_end(&s) {
+            done.push(s.clone());
+        }
+        for (d, over, lands) in self.jumps(&s) {
+            for land in lands {
+                let n = self.step(&s, d, over, land);
+                if self.spec.captures.mid_capture_promotion == MidCapturePromotion::Stop
+                    && self.promotion(s.kind, n.cur).is_some()
+                {
+                    if self.may_end(&n) {
+                        done.push(n);
+                    }
+                    continue;
+                }
+                self.extend_with_stops(n, done);
+            }
+        }
+    }
+
+    /// Whether a capture may end where `s` stands: not when it took last a piece of a kind its
+    /// flying capture must land directly behind, and did not land there.
+    fn may_end(&self, s: &Seq) -> bool {
+        let (Some(&(over, kind)), Some(&land), Some(d)) = (s.taken.last(), s.route.last(), s.last)
+        else {
+            return true;
+        };
+        // The capturer's kind before its last jump decides; promotion mid-capture aside (the
+        // killer rule is for kings, which do not promote), that is its kind now.
+        let behind = self.spec.pieces[s.kind as usize].captures.iter().any(|op| {
+            matches!(op, CaptureOp::Fly { landing: Landing::BehindLast(kinds), .. }
+                    if kinds & (1 << kind) != 0)
+        });
+        !behind || land == add(over, vector(self.spec, d))
     }
 
     /// The priority of a sequence as a list of numbers compared in order (higher wins).

@@ -20,6 +20,7 @@ impl Checker<'_> {
                 CaptureRule::No180Turn => "`no 180 turn`",
                 CaptureRule::EqualOrLowerRank => "`only equal or lower rank`",
                 CaptureRule::MidCapture(_) => "promotion during a capture",
+                CaptureRule::MayStop => "`may stop after any jump`",
                 CaptureRule::Priority(_) => "the capture priority",
             };
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
@@ -55,12 +56,45 @@ impl Checker<'_> {
                         MidCaptureText::Stops => MidCapturePromotion::Stop,
                     }
                 }
+                CaptureRule::MayStop => spec.may_stop = true,
                 CaptureRule::Priority(list) => {
                     spec.priority = self.priority(list, pieces, any_rank);
                 }
             }
         }
+        self.stops_and_priority(rules);
         spec
+    }
+
+    /// `may stop after any jump` with a priority that counts what is taken: a capture that goes on
+    /// takes everything the stop took and one piece more, so `most pieces`, `most value` (every
+    /// value is at least 1) and `highest captured ranks` always prefer going on, and no stop
+    /// could ever be played. The two clauses contradict each other; say so.
+    fn stops_and_priority(&mut self, rules: &[Spanned<CaptureRule>]) {
+        let Some(stop) = rules.iter().find(|r| r.node == CaptureRule::MayStop) else {
+            return;
+        };
+        let criteria = rules.iter().filter_map(|r| match &r.node {
+            CaptureRule::Priority(list) => Some(list),
+            _ => None,
+        });
+        for c in criteria.flatten() {
+            let name = match c.node {
+                CriterionText::MostPieces => "most pieces",
+                CriterionText::MostValue => "most value",
+                CriterionText::HighestCapturedRanks => "highest captured ranks",
+                _ => continue,
+            };
+            self.errors.push(RuleError::StopsNeverPlayed {
+                criterion: name.to_string(),
+                stop: stop.span.into(),
+                span: c.span.into(),
+                help: "remove `may stop after any jump` (a capture then goes on while it can), \
+                       or choose criteria that do not grow with every jump, such as `most kings` \
+                       or `highest capturer`"
+                    .to_string(),
+            });
+        }
     }
 
     pub(super) fn needs_ranks(&mut self, criterion: &str, span: Span) {
@@ -178,6 +212,7 @@ pub(crate) fn default_captures() -> CaptureSpec {
         no_180_turn: false,
         equal_or_lower_rank_only: false,
         mid_capture_promotion: MidCapturePromotion::AtEnd,
+        may_stop: false,
         priority: Vec::new(),
     }
 }

@@ -206,6 +206,7 @@ impl Checker<'_> {
                 captures: Vec::new(),
                 promotions: Vec::new(),
                 quiet_limit: None,
+                one_line: false,
             })
             .collect();
         let forward: Angle = sides.as_ref().map_or(0, |s| s.forward);

@@ -132,8 +132,11 @@ impl Checker<'_> {
                 dirs,
                 range,
                 landing,
+                one_line,
             } => {
                 let dirs = self.directions(forward, dirs);
+                // A piece's captures share one line rule, as they share one range.
+                spec.one_line |= one_line.is_some();
                 if !*fly {
                     if let Some(r) = range {
                         self.errors.push(RuleError::Conflict {

@@ -42,6 +42,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::leap_count => "`one` or a number",
         Rule::capture_clause => "a `capture` move",
         Rule::capture_kind => "`jump` or `fly`",
+        Rule::one_line => "`in one line`",
         Rule::promote_clause => "a `promote` rule",
         Rule::limit_clause => "`at most <n> quiet moves in a row while own <piece> remain`",
         Rule::zone => "`far rank`, `start of enemy <piece>` or a list of squares",
@@ -51,11 +52,12 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::direction => "a direction",
         Rule::captures_section => "a `captures:` section",
         Rule::capture_rule => {
-            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …` or `priority …`)"
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …`, `may stop after any jump` or `priority …`)"
         }
         Rule::removal => "`removed immediately` or `removed at end of turn`",
         Rule::end_of_turn => "`at end of turn`",
         Rule::no_180_turn => "`no 180 turn`",
+        Rule::may_stop => "`may stop after any jump`",
         Rule::equal_or_lower => "`only equal or lower rank`",
         Rule::mid_capture => "`promotion mid-capture …` or `promotion at end of move`",
         Rule::mid_capture_then => "`mid-capture continues` or `mid-capture stops`",
@@ -196,6 +198,10 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_and => "`and`",
         Rule::kw_if => "`if`",
         Rule::kw_claimed => "`claimed`",
+        Rule::kw_line => "`line`",
+        Rule::kw_may => "`may`",
+        Rule::kw_stop => "`stop`",
+        Rule::kw_any => "`any`",
         Rule::kw_repetition => "`repetition`",
     }
 }

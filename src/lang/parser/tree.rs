@@ -295,9 +295,11 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let dirs = directions(parts.next().expect("capture has directions"));
                     let mut range_limit = None;
                     let mut landing = None;
+                    let mut one_line = None;
                     for p in parts {
                         match p.as_rule() {
                             Rule::range => range_limit = Some(range(&p)),
+                            Rule::one_line => one_line = Some(trimmed_span(&p)),
                             _ => {
                                 let span = trimmed_span(&p);
                                 let last_of = significant(p)
@@ -313,6 +315,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         dirs,
                         range: range_limit,
                         landing,
+                        one_line,
                     }
                 }
                 Rule::promote_clause => {
@@ -370,6 +373,7 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
         ),
         Rule::no_180_turn => CaptureRule::No180Turn,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
+        Rule::may_stop => CaptureRule::MayStop,
         Rule::mid_capture => {
             let form = significant(inner)
                 .next()
