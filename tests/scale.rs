@@ -164,7 +164,8 @@ fn slurm_shards_merge_into_exactly_the_single_run() {
         text(&std::fs::read(dir.join("whole.pdn")).unwrap())
     );
     assert!(
-        report.starts_with("english: 10 of 10 games, depth 2, seed 3"),
+        report.starts_with("english: 10 of 10 games, depth 2, learned ")
+            && report.contains(" evaluation, seed 3"),
         "{report}"
     );
     assert!(!report.contains("partial"), "{report}");

@@ -85,13 +85,6 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     s.set_options(options);
     let weights = super::weights::resolve(args.eval.as_deref(), &v.rules)?;
-    if weights.is_some() {
-        out(&format!(
-            "evaluation: {}",
-            super::weights::describe(weights.as_deref())
-        ));
-    }
-    s.set_weights(weights);
     let mut tables = None;
     // `--tables DIR`, else the default cache's tables when it has any (as in the workbench).
     let found = match &args.tables {
@@ -113,6 +106,13 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         s.set_probe(Some(t.probe()));
         tables = Some((t, notes.len()));
     }
+    if weights.is_some() {
+        out(&format!(
+            "evaluation: {}",
+            super::weights::describe(weights.as_deref())
+        ));
+    }
+    s.set_weights(weights);
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
     if let Some((t, seen)) = &tables {
         // Tables found damaged while searching (their checksum) were left out: say which.

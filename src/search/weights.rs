@@ -32,6 +32,7 @@ pub const MAX_WEIGHT: i32 = 1 << 16;
 /// Weights bundled with the binary: (variant name, file text), found by the rules' fingerprint
 /// (each file's `made-by` line says the command and seed that produced it).
 pub const BUNDLED: &[(&str, &str)] = &[
+    ("dameo", include_str!("../../weights/dameo.weights")),
     ("damone", include_str!("../../weights/damone.weights")),
     ("english", include_str!("../../weights/english.weights")),
 ];
