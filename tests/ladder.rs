@@ -311,3 +311,68 @@ fn an_interrupted_ladder_keeps_its_finished_rungs() {
     assert_eq!(l["rungs"].as_array().unwrap().len(), 1);
     assert_eq!(l["runs"][0]["games"].as_array().unwrap().len(), 4);
 }
+
+/// A rated run: the strength line, the rating in the JSON; its shards (shard 1 plays the rating
+/// match) merge into exactly the rated run played at once.
+#[test]
+fn a_rated_run_quotes_its_strength_and_merges_from_shards() {
+    let dir = scratch("rated");
+    let run_against = |name: &str, reference: &str, extra: &[&str]| {
+        let path = p(&dir.join(format!("{name}.json")));
+        let mut args = vec![
+            "selfplay",
+            "english",
+            "--games",
+            "4",
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+            "--rate-against",
+            reference,
+            "--rate-games",
+            "6",
+            "--json",
+            &path,
+        ];
+        args.extend_from_slice(extra);
+        ok(&damelab(&args))
+    };
+    let run = |name: &str, extra: &[&str]| run_against(name, "depth=1", extra);
+    let whole = run("whole", &[]);
+    assert!(
+        whole.contains("\nstrength         depth 2: Elo +"),
+        "{whole}"
+    );
+    assert!(whole.contains(" against depth=1 (6 games, +"), "{whole}");
+    let s1 = run("s1", &["--shard", "1/2"]);
+    let s2 = run("s2", &["--shard", "2/2"]);
+    assert!(s1.contains("strength         depth 2: Elo"), "{s1}");
+    assert!(
+        s2.contains("(rated against depth=1 in shard 1's file)"),
+        "{s2}"
+    );
+    let j = json(&dir.join("whole.json"));
+    assert_eq!(j["version"], 3);
+    assert_eq!(j["rating"]["games"], 6);
+    assert_eq!(j["rating"]["reference"], "depth=1");
+    assert_eq!(
+        json(&dir.join("s2.json"))["rating"],
+        serde_json::Value::Null
+    );
+    let merged = p(&dir.join("merged.json"));
+    let (a, b) = (p(&dir.join("s1.json")), p(&dir.join("s2.json")));
+    ok(&damelab(&["selfplay", "merge", &b, &a, "--json", &merged]));
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(dir.join("whole.json")).unwrap()
+    );
+    // Shards rated against different references are not merged.
+    run_against("s2b", "depth=3", &["--shard", "2/2"]);
+    let c = p(&dir.join("s2b.json"));
+    fails(
+        &damelab(&["selfplay", "merge", &a, &c]),
+        1,
+        "`rate_against.reference` \"depth=1\" against \"depth=3\"",
+    );
+}

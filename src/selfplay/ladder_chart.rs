@@ -152,7 +152,7 @@ where
             }
         }
     }
-    lines(&areas[3], key, "how games end", "% of games", &series)?;
+    lines(&areas[3], key, "how games end", "games %", &series)?;
     Ok(())
 }
 
@@ -182,19 +182,19 @@ where
     let (ymin, ymax) = ys.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), (_, lo, hi)| {
         (a.min(lo), b.max(hi))
     });
+    // Room above the data for the legend: a third of the panel. A share's axis is labelled only
+    // from 0 to 100%.
+    let percent = y_desc.ends_with('%');
     let (ymin, ymax) = if ymin.is_finite() && ymax > ymin {
         let pad = (ymax - ymin) * 0.1;
-        (
-            (ymin - pad).max(if y_desc == "plies" { 0.0 } else { -1e9 }),
-            ymax + pad,
-        )
+        let low = if percent || y_desc == "plies" {
+            (ymin - pad).max(0.0)
+        } else {
+            ymin - pad
+        };
+        (low, ymax + (ymax - low) * 0.5)
     } else {
         (0.0, 1.0)
-    };
-    let (ymin, ymax) = if y_desc.ends_with('%') || y_desc == "draws %" {
-        (ymin.max(0.0), ymax.min(100.0))
-    } else {
-        (ymin, ymax)
     };
     let mut builder = ChartBuilder::on(area);
     builder
@@ -220,12 +220,23 @@ where
         Key::Nodes => thousands(10f64.powf(*x)),
         Key::Depth => format!("{x:.0}"),
     };
+    let y_label = |y: &f64| {
+        if percent && *y > 100.0 + 1e-9 {
+            String::new()
+        } else {
+            format!("{y:.2}")
+                .trim_end_matches('0')
+                .trim_end_matches('.')
+                .to_string()
+        }
+    };
     chart
         .configure_mesh()
         .x_desc(key.axis())
         .y_desc(y_desc)
         .x_labels(8)
         .x_label_formatter(&label)
+        .y_label_formatter(&y_label)
         .draw()?;
     plot(&mut chart, &series)?;
     Ok(())

@@ -135,7 +135,12 @@ pub fn measure(
     };
     let r = rate(&setup, subject, reference, &mut || bar.inc(1));
     bar.finish_and_clear();
-    Ok(r)
+    // Named as given: the table size and evaluation are the run's own, in its settings.
+    Ok(r.map(|r| Rating {
+        setting: own.join(" "),
+        reference: req.reference.clone(),
+        ..r
+    }))
 }
 
 /// The report's strength line: the limit, and the rating when there is one.
