@@ -73,7 +73,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     for (name, _) in Options::NAMES {
         let value = match *name {
             "preset" => "8d59e68",
-            "lmr" | "futility" | "single_reply" => "false",
+            "lmr" | "futility" | "single_reply" | "clock" => "false",
             "soft_time" => "50",
             "lmr_moves" => "5",
             _ => "100",
@@ -119,4 +119,31 @@ fn a_single_legal_move_is_answered_without_spending_the_time() {
     );
     assert!(res.best.is_some_and(|m| m.is_capture()));
     assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
+#[test]
+fn on_a_game_clock_the_share_is_a_target_and_the_limit_is_further() {
+    use damelab::search::clock::move_limits;
+    // 6 s left, no increment: a target of 0.2 s, a hard limit of 1 s.
+    let l = move_limits(Duration::from_secs(6), Duration::ZERO, 0);
+    assert_eq!(l.target, Some(Duration::from_millis(200)));
+    assert_eq!(l.time, Some(Duration::from_secs(1)));
+    let r = rules("international");
+    let timed = |clock: bool| {
+        let mut s = Searcher::new(r.clone(), 4);
+        let mut o = Options::default();
+        o.set("clock", if clock { "true" } else { "false" })
+            .unwrap();
+        s.set_options(o);
+        let t = std::time::Instant::now();
+        let res = s.search(&r.start, &[], l, &mut |_| {});
+        assert!(res.best.is_some() && res.depth >= 1);
+        t.elapsed()
+    };
+    // Off, the target is the limit (the engine before the time manager); on, the search may go
+    // past the target but never past the hard limit (each with the slack of a stop check).
+    let off = timed(false);
+    assert!(off < Duration::from_millis(200 + 300), "{off:?}");
+    let on = timed(true);
+    assert!(on < Duration::from_millis(1000 + 300), "{on:?}");
 }

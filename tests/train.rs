@@ -279,6 +279,7 @@ fn a_searcher_with_weights_searches_the_same_in_every_width() {
         depth: Some(4),
         nodes: None,
         time: None,
+        target: None,
     };
     let mut wide = Searcher::new(v.rules.clone(), 1);
     wide.set_weights(Some(w.clone()));

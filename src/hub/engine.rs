@@ -228,8 +228,11 @@ impl Engine {
                     Duration::from_secs_f64(inc),
                     ply,
                 );
-                if let (Some(m), Some(t)) = (moves.filter(|&m| m > 0), l.time) {
-                    l.time = Some(t.min(Duration::from_secs_f64((time / m as f64).max(0.001))));
+                if let Some(m) = moves.filter(|&m| m > 0) {
+                    // Moves left to the next time control: at most an equal share of the time.
+                    let most = Duration::from_secs_f64((time / m as f64).max(0.001));
+                    l.target = l.target.map(|g| g.min(most));
+                    l.time = l.time.map(|t| t.min(most.mul_f64(2.0)));
                 }
                 l
             }

@@ -36,6 +36,7 @@ pub fn parse_limits(arg: &str, cmd: &str) -> Result<Limits, Report> {
             depth: Some(DEFAULT_DEPTH),
             nodes: None,
             time: Some(Duration::from_secs_f64(DEFAULT_SECONDS)),
+            target: None,
         }),
         ["depth", n] => {
             let d: u32 = n

@@ -157,6 +157,7 @@ pub fn limits(depth: Option<u32>, time: Option<f64>, default_depth: u32) -> Resu
         depth: depth.or(time.is_none().then_some(default_depth)),
         nodes: None,
         time: time.map(Duration::from_secs_f64),
+        target: None,
     })
 }
 

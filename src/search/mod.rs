@@ -74,7 +74,13 @@ pub struct Stats {
 pub struct Limits {
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// The hard limit: the search stops when it is reached.
     pub time: Option<Duration>,
+    /// On a game clock, the time the move should take (see [`clock::move_limits`]): no new
+    /// iteration starts past a share of it, a smaller share when the best move has been stable
+    /// and a larger one when it changed or the score fell. Without the `clock` option it is the
+    /// hard limit itself, as before the time manager.
+    pub target: Option<Duration>,
 }
 
 /// One finished iteration (or the final answer).
@@ -381,6 +387,18 @@ impl<B: BitSet> Searcher<B> {
                 })
                 .to_width();
         }
+        // The clock's target: the time manager's, or (option off) the limit itself.
+        let (limits, target) = match (limits.time, limits.target) {
+            (Some(t), Some(g)) if self.options.clock => (limits, Some(g.min(t))),
+            (Some(t), Some(g)) => (
+                Limits {
+                    time: Some(g.min(t)),
+                    ..limits
+                },
+                None,
+            ),
+            _ => (limits, None),
+        };
         self.limits = limits;
         self.start = Instant::now();
         self.stop = false;
@@ -478,7 +496,15 @@ impl<B: BitSet> Searcher<B> {
             if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
                 break;
             }
-            if let (Some(soft), Some(hard)) = (soft, limits.time) {
+            if let Some(target) = target {
+                // The next iteration takes about as long as every one before it together:
+                // start it only while it can end near the target. A stable best move stops at
+                // half the target, an unstable one goes on up to twice it.
+                let share = 0.5 + 0.75 * instability.min(2.0);
+                if self.start.elapsed() >= target.mul_f64(share / 2.0) {
+                    break;
+                }
+            } else if let (Some(soft), Some(hard)) = (soft, limits.time) {
                 // An unstable search gets up to twice the share, never more than the limit.
                 let extended = soft.mul_f64(1.0 + 0.5 * instability.min(2.0)).min(hard);
                 if self.options.soft_time < 100 && self.start.elapsed() >= extended {

@@ -22,6 +22,9 @@ pub struct Options {
     pub soft_time: u32,
     /// A root with one legal move is answered at once.
     pub single_reply: bool,
+    /// The time manager of game clocks: a move's share of the clock is its target and the hard
+    /// limit a few times more (see [`super::clock::move_limits`]); off, the share is the limit.
+    pub clock: bool,
 }
 
 impl Default for Options {
@@ -34,6 +37,7 @@ impl Default for Options {
             futility_margin: 60,
             soft_time: 100,
             single_reply: true,
+            clock: true,
         }
     }
 }
@@ -73,6 +77,10 @@ impl Options {
             "single_reply",
             "answer a position with one legal move at once, `true` or `false`",
         ),
+        (
+            "clock",
+            "time manager on a game clock (stable moves fast, unstable ones longer), `true` or `false`",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -82,6 +90,7 @@ impl Options {
             futility: false,
             soft_time: 100,
             single_reply: false,
+            clock: false,
             ..Options::default()
         }
     }
@@ -107,6 +116,7 @@ impl Options {
             "futility_margin" => self.futility_margin = number(name, v, 0, 1000)? as i32,
             "soft_time" => self.soft_time = number(name, v, 10, 100)? as u32,
             "single_reply" => self.single_reply = flag(name, v)?,
+            "clock" => self.clock = flag(name, v)?,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -122,14 +132,15 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={}",
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
             self.futility,
             self.futility_margin,
             self.soft_time,
-            self.single_reply
+            self.single_reply,
+            self.clock
         )
     }
 }

@@ -192,6 +192,7 @@ pub fn play_game_with<B: BitSet>(
         depth: settings.depth,
         nodes: settings.nodes,
         time: None,
+        target: None,
     };
     let rep = rules.spec.game.repetition_draw as usize;
     let move_counts = !rules.spec.game.move_count_draws.is_empty();

@@ -72,6 +72,7 @@ fn limits(body: &ThinkBody, default_seconds: f64) -> ApiResult<Limits> {
         depth: Some(depth),
         nodes: None,
         time: Some(Duration::from_secs_f64(secs)),
+        target: None,
     })
 }
 
