@@ -199,7 +199,7 @@ enum Command {
     Train(damelab::train::cli::TrainArgs),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
-    Match(damelab::matchplay::cli::MatchArgs),
+    Match(Box<damelab::matchplay::cli::MatchCommand>),
     /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.x) for GUIs and match managers.
     Hub {
         /// A bundled variant's name or a path to a rules file (default: the embedded default;
@@ -345,7 +345,7 @@ fn run() -> ExitCode {
             damelab::train::cli::run(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Match(a)) => {
-            damelab::matchplay::cli::run_match(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+            damelab::matchplay::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Hub { variant }) => damelab::hub::engine::run(
             variant.as_deref().unwrap_or(variants::DEFAULT),

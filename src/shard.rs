@@ -171,7 +171,7 @@ pub enum ShardError {
     #[error("shard {shard} is in both `{a}` and `{b}`")]
     #[diagnostic(help("merge each shard once"))]
     Overlap { shard: Shard, a: String, b: String },
-    #[error("{missing} missing: the files hold {held} of the run's {total} games")]
+    #[error("{missing} missing: the files hold {held} of the run's {total} {unit}")]
     #[diagnostic(help(
         "play the missing shards (the same command with `--shard K/N`) and merge all the files \
          again, or give --partial for the figures of the shards here (marked partial)"
@@ -180,6 +180,8 @@ pub enum ShardError {
         missing: String,
         held: u64,
         total: u64,
+        /// What the items are, plural (`games`, `pairs of games`).
+        unit: &'static str,
     },
 }
 
@@ -478,8 +480,18 @@ pub fn check_mergeable(stamps: &[Stamp]) -> Result<ShardSet, ShardError> {
     })
 }
 
-/// Refuse a merge that lacks shards (`total` items in the whole run), unless `partial`.
+/// Refuse a merge that lacks shards (`total` games in the whole run), unless `partial`.
 pub fn require_whole(set: &ShardSet, total: u64, partial: bool) -> Result<(), ShardError> {
+    require_whole_of(set, total, partial, "games")
+}
+
+/// [`require_whole`] for a run of `total` items called `unit` (plural) in the message.
+pub fn require_whole_of(
+    set: &ShardSet,
+    total: u64,
+    partial: bool,
+    unit: &'static str,
+) -> Result<(), ShardError> {
     if set.is_whole() || partial {
         return Ok(());
     }
@@ -499,6 +511,7 @@ pub fn require_whole(set: &ShardSet, total: u64, partial: bool) -> Result<(), Sh
         missing: which,
         held: set.items(total),
         total,
+        unit,
     })
 }
 

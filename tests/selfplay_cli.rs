@@ -65,10 +65,32 @@ fn selfplay_writes_json_and_svg_and_merge_reads_them() {
     assert!(text(&merged.stdout).contains("games            6"));
     // Another version is refused.
     let other = scratch("other.json");
-    let body =
-        text(&std::fs::read(&json).unwrap()).replacen("\"version\": 2", "\"version\": 99", 1);
+    let v3 = text(&std::fs::read(&json).unwrap());
+    assert!(
+        v3.contains("\"version\": 3") && v3.contains("\"rating\": null"),
+        "{v3}"
+    );
+    let body = v3.replacen("\"version\": 3", "\"version\": 99", 1);
     std::fs::write(&other, body).unwrap();
     fails(&["selfplay", "merge", other.to_str().unwrap()], "version");
+    // A file of version 2 (before the strength was recorded) is read, and merged into version 3.
+    let old = scratch("v2.json");
+    let body = v3
+        .replacen("\"version\": 3", "\"version\": 2", 1)
+        .replacen("  \"rate_against\": null,\n", "", 1)
+        .replacen("  \"rating\": null,\n", "", 1);
+    assert!(!body.contains("rating"), "{body}");
+    std::fs::write(&old, body).unwrap();
+    let again = scratch("v3.json");
+    let o = damelab(&[
+        "selfplay",
+        "merge",
+        old.to_str().unwrap(),
+        "--json",
+        again.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    assert_eq!(text(&std::fs::read(&again).unwrap()), v3);
     // A shard of another variant is refused.
     let eng = scratch("english.json");
     let o = damelab(&[

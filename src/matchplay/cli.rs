@@ -2,23 +2,52 @@
 //! progress line, the standings, the PDN and JSON outputs.
 
 use super::engine::{EngineSpec, Internal};
+use super::file::{MatchFile, MatchSettings};
 use super::stats::{Estimate, Sprt, Tally, Verdict};
 use super::{jobs, pairings, run, Config, Control, Finish, GameRecord};
 use crate::search::tables::EndgameTables;
+use crate::shard::ShardSet;
 use crate::Variant;
 use miette::{miette, Report as Diag};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+pub use super::file::{FORMAT, VERSION};
 
 /// The most games a pairing may play.
 pub const MAX_GAMES: u64 = 10_000_000;
 /// The most games played at once.
 pub const MAX_CONCURRENCY: usize = 64;
-/// The name and version of the JSON format.
-pub const FORMAT: &str = "damelab-match";
-pub const VERSION: u32 = 1;
+
+/// `damelab match`: play a match (or a shard of one), or merge the shards' files.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct MatchCommand {
+    #[command(subcommand)]
+    pub merge: Option<MergeCommand>,
+    #[command(flatten)]
+    pub run: Option<MatchArgs>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MergeCommand {
+    /// Combine the JSON files of a match's shards into its standings (and one JSON with --json);
+    /// with --pdn, their PDN files (given among the files, `*.pdn`) into one PDN in game order.
+    Merge {
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[arg(long)]
+        json: Option<PathBuf>,
+        /// Write the games of the PDN files given, in game order.
+        #[arg(long)]
+        pdn: Option<PathBuf>,
+        /// Merge even when shards are missing: the standings of the shards present, marked partial.
+        #[arg(long)]
+        partial: bool,
+    },
+}
 
 #[derive(clap::Args, Debug)]
 pub struct MatchArgs {
@@ -74,6 +103,15 @@ pub struct MatchArgs {
     /// Write the settings, the games and the standings as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Play only the K-th of N disjoint slices of the openings (K from 1), each opening's games
+    /// (both colours, every pairing) kept together: `--shard 2/8`; or `--shard auto`: the shard
+    /// of this task of a Slurm array job or Kubernetes indexed job. Not with --sprt.
+    #[arg(long, conflicts_with = "sprt")]
+    pub shard: Option<String>,
+    /// The number of shards for `--shard auto` where the scheduler does not say it (Kubernetes;
+    /// or the DAMELAB_SHARDS variable).
+    #[arg(long)]
+    pub shards: Option<u64>,
 }
 
 fn bad(msg: impl Into<String>, help: &str) -> Diag {
@@ -121,24 +159,8 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, Diag> {
     Ok(s)
 }
 
-/// The settings as the JSON records them.
-#[derive(Serialize)]
-struct SettingsOut<'a> {
-    variant: &'a str,
-    games_per_pairing: u64,
-    seed: u64,
-    openings: Option<String>,
-    random_plies: u32,
-    max_plies: u32,
-    tables: Option<String>,
-    adjudicate_score: Option<f64>,
-    adjudicate_plies: u32,
-    concurrency: usize,
-    sprt: Option<Sprt>,
-}
-
 /// One pairing's figures, from its first engine's side.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Standing {
     pub engine: String,
     pub opponent: String,
@@ -149,25 +171,20 @@ pub struct Standing {
     pub verdict: Option<Verdict>,
 }
 
-#[derive(Serialize)]
-struct JsonOut<'a> {
-    format: &'static str,
-    version: u32,
-    settings: SettingsOut<'a>,
-    engines: Vec<(String, String)>,
-    finished: &'static str,
-    standings: Vec<Standing>,
-    games: &'a [GameRecord],
-}
-
 /// The figures of every pairing from the games so far.
 pub fn standings(
     engines: &[EngineSpec],
     games: &[GameRecord],
     sprt: Option<&Sprt>,
 ) -> Vec<Standing> {
+    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
+    standings_of(&names, games, sprt)
+}
+
+/// [`standings`] of engines named `names`.
+pub fn standings_of(names: &[String], games: &[GameRecord], sprt: Option<&Sprt>) -> Vec<Standing> {
     let mut out = Vec::new();
-    for (p, (a, b)) in pairings(engines.len()).into_iter().enumerate() {
+    for (p, (a, b)) in pairings(names.len()).into_iter().enumerate() {
         let mine: Vec<&GameRecord> = games.iter().filter(|g| g.pairing == p).collect();
         let mut t = Tally::default();
         for g in &mine {
@@ -189,8 +206,8 @@ pub fn standings(
         }
         let llr = sprt.map(|s| s.llr(&t));
         out.push(Standing {
-            engine: engines[a].name.clone(),
-            opponent: engines[b].name.clone(),
+            engine: names[a].clone(),
+            opponent: names[b].clone(),
             estimate: t.estimate(),
             tally: t,
             llr,
@@ -331,6 +348,10 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         }
     }
     let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
+    let shard = crate::shard::resolve(a.shard.as_deref(), a.shards, &|name| {
+        std::env::var(name).ok()
+    })
+    .map_err(Diag::new)?;
     if sprt.is_some() && engines.len() != 2 {
         return Err(bad(
             format!("--sprt compares two engines; {} given", engines.len()),
@@ -388,13 +409,33 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         adjudicate,
         concurrency: a.concurrency,
     };
-    let jobs = jobs(&cfg);
+    let all = jobs(&cfg);
+    let pairs = super::pairs(&cfg);
+    if let Some(s) = shard {
+        if s.n > pairs {
+            return Err(bad(
+                format!(
+                    "--shard {s}: the match has {pairs} pairs of games (openings) to share out, \
+                     fewer than {} shards",
+                    s.n
+                ),
+                "give at most as many shards as pairs of games (half of --games, rounded up)",
+            ));
+        }
+    }
+    let jobs = match shard {
+        Some(s) => super::shard_jobs(&all, s),
+        None => all.clone(),
+    };
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     out(&format!(
-        "{}: {} ({} games{}), seed {}, {} at once{}",
+        "{}: {} ({}{}), seed {}, {} at once{}",
         cfg.variant,
         names.join(" vs "),
-        jobs.len(),
+        match shard {
+            Some(s) => format!("{} of {} games, shard {s}", jobs.len(), all.len()),
+            None => format!("{} games", jobs.len()),
+        },
         if cfg.engines.len() > 2 {
             format!(", {} per pairing", cfg.games)
         } else {
@@ -460,11 +501,13 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         Finish::Interrupted => "interrupted",
     };
     if let Some(p) = &a.json {
-        let doc = JsonOut {
-            format: FORMAT,
+        let doc = MatchFile {
+            format: FORMAT.into(),
             version: VERSION,
-            settings: SettingsOut {
-                variant: &cfg.variant,
+            damelab: crate::shard::DAMELAB_VERSION.into(),
+            settings: MatchSettings {
+                variant: cfg.variant.clone(),
+                rules_fingerprint: crate::selfplay::fingerprint(&cfg.rules),
                 games_per_pairing: cfg.games,
                 seed: cfg.seed,
                 openings: a.openings.as_ref().map(|p| p.display().to_string()),
@@ -473,7 +516,6 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
                 tables: tables.as_ref().map(|t| t.dir().display().to_string()),
                 adjudicate_score: a.adjudicate_score,
                 adjudicate_plies: a.adjudicate_plies,
-                concurrency: cfg.concurrency,
                 sprt,
             },
             engines: cfg
@@ -481,13 +523,13 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
                 .iter()
                 .map(|e| (e.name.clone(), e.describe()))
                 .collect(),
-            finished,
+            shards: shard.map_or_else(ShardSet::whole, ShardSet::of),
+            finished: finished.into(),
             standings: st,
-            games: &games,
+            games,
         };
-        let text = serde_json::to_string_pretty(&doc)
-            .map_err(|e| bad(format!("cannot write the match as JSON: {e}"), ""))?;
-        crate::selfplay::cli::write_atomic(p, text.as_bytes())?;
+        write_json(p, &doc)?;
+        games = doc.games;
     }
     if let Some(e) = write_error {
         return Err(bad(
@@ -525,4 +567,129 @@ fn check_writable(path: &Path) -> Result<(), Diag> {
         }
         Err(e) => Err(bad(format!("cannot write `{}`: {e}", path.display()), help)),
     }
+}
+
+fn write_json(path: &Path, file: &MatchFile) -> Result<(), Diag> {
+    let text = serde_json::to_string_pretty(file)
+        .map_err(|e| bad(format!("cannot write the match as JSON: {e}"), ""))?;
+    crate::selfplay::cli::write_atomic(path, text.as_bytes())
+}
+
+/// `damelab match`: a match, or `match merge`.
+pub fn command(c: &MatchCommand, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    match (&c.merge, &c.run) {
+        (
+            Some(MergeCommand::Merge {
+                files,
+                json,
+                pdn,
+                partial,
+            }),
+            _,
+        ) => merge(files, json.as_deref(), pdn.as_deref(), *partial, out),
+        (None, Some(run)) => run_match(run, out),
+        (None, None) => Err(bad(
+            "`match` needs a variant and two or more --engine",
+            "e.g. `damelab match dameo --engine \"name=a nodes=1000\" --engine \"name=b nodes=2000\"`",
+        )),
+    }
+}
+
+/// `damelab match merge`: the shards' files checked (one match, one split, no shard twice, none
+/// missing unless `partial`) and put together; the standings computed again from the games.
+fn merge(
+    paths: &[PathBuf],
+    json: Option<&Path>,
+    pdn: Option<&Path>,
+    partial: bool,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Diag> {
+    let help = "give the files `damelab match --shard K/N --json FILE` wrote";
+    for p in [json, pdn].into_iter().flatten() {
+        check_writable(p)?;
+    }
+    let is_pdn = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
+    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| is_pdn(p));
+    match (pdn_paths.first(), pdn) {
+        (Some(p), None) => {
+            return Err(bad(
+                format!("`{}` is a PDN file but no --pdn was given", p.display()),
+                "give --pdn FILE to merge the shards' PDN files into it",
+            ))
+        }
+        (None, Some(_)) => {
+            return Err(bad(
+                "--pdn needs the shards' PDN files",
+                "give each shard's `--pdn` file among the files to merge",
+            ))
+        }
+        _ => {}
+    }
+    if json_paths.is_empty() {
+        return Err(bad("no JSON files to merge", help));
+    }
+    let files = json_paths
+        .iter()
+        .map(|p| super::file::read(p).map_err(|e| bad(e, help)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let v = Variant::load(&files[0].settings.variant).map_err(Diag::new)?;
+    if crate::selfplay::fingerprint(&v.rules) != files[0].settings.rules_fingerprint {
+        return Err(bad(
+            format!(
+                "the rules of `{}` changed since the files were written",
+                files[0].settings.variant
+            ),
+            "merge with the rules the games were played under",
+        ));
+    }
+    let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
+    let merged = super::file::merge(&names, &files).map_err(|e| {
+        bad(
+            e,
+            "merge the complete shards of one match: the same settings and engines, one `--shard K/N` split",
+        )
+    })?;
+    crate::shard::require_whole_of(&merged.shards, merged.pairs(), partial, "pairs of games")
+        .map_err(Diag::new)?;
+    let text = if pdn.is_some() {
+        let inputs = pdn_paths
+            .iter()
+            .map(|p| {
+                crate::fsio::read_text(p, crate::fsio::Kind::Pdn)
+                    .map(|t| (p.display().to_string(), t))
+                    .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        super::file::merge_pdn(&inputs, &merged).map_err(|e| {
+            bad(
+                e,
+                "give the PDN file of every shard merged, as `match --pdn` wrote it",
+            )
+        })?
+    } else {
+        String::new()
+    };
+    let names: Vec<&str> = merged.engines.iter().map(|e| e.0.as_str()).collect();
+    out(&format!(
+        "{}: {} ({} of {} games, {}), seed {}",
+        merged.settings.variant,
+        names.join(" vs "),
+        merged.games.len(),
+        super::job_list(merged.engines.len(), merged.settings.games_per_pairing).len(),
+        if merged.shards.is_whole() {
+            "merged".to_string()
+        } else {
+            format!("{} (partial)", merged.shards)
+        },
+        merged.settings.seed
+    ));
+    out(standings_text(&merged.standings).trim_end());
+    if let Some(p) = pdn {
+        crate::selfplay::cli::write_atomic(p, text.as_bytes())?;
+    }
+    if let Some(p) = json {
+        write_json(p, &merged)?;
+    }
+    Ok(())
 }

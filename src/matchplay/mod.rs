@@ -10,7 +10,9 @@
 pub mod cli;
 pub mod engine;
 pub mod external;
+pub mod file;
 pub mod openings;
+pub mod rate;
 pub mod stats;
 
 use crate::search::tables::EndgameTables;
@@ -67,13 +69,18 @@ pub struct Job {
 /// The games of a match in the order they are handed out: pair after pair of games (same opening,
 /// colours reversed), the pairings taking turns.
 pub fn jobs(cfg: &Config) -> Vec<Job> {
-    let pairings = pairings(cfg.engines.len()).len();
+    job_list(cfg.engines.len(), cfg.games)
+}
+
+/// The jobs of a match of `engines` engines playing `games` games a pairing (see [`jobs`]).
+pub fn job_list(engines: usize, games: u64) -> Vec<Job> {
+    let pairings = pairings(engines).len();
     let mut out = Vec::new();
-    let pairs = cfg.games.div_ceil(2);
+    let pairs = games.div_ceil(2);
     for p in 0..pairs {
         for pairing in 0..pairings {
             for round in [2 * p, 2 * p + 1] {
-                if round < cfg.games {
+                if round < games {
                     out.push(Job {
                         index: out.len() as u64,
                         pairing,
@@ -84,6 +91,25 @@ pub fn jobs(cfg: &Config) -> Vec<Job> {
         }
     }
     out
+}
+
+/// The number of pairs of games (openings) of a match: the items its shards split. A pair is the
+/// two games of one opening, colours reversed, of every pairing of engines; it is never split.
+pub fn pairs(cfg: &Config) -> u64 {
+    cfg.games.div_ceil(2)
+}
+
+/// The pair (opening) a game of a pairing belongs to.
+pub fn pair_of(round: u64) -> u64 {
+    round / 2
+}
+
+/// The jobs of `shard`: the games of its pairs, with their indices in the whole match.
+pub fn shard_jobs(all: &[Job], shard: crate::shard::Shard) -> Vec<Job> {
+    all.iter()
+        .copied()
+        .filter(|j| shard.holds(pair_of(j.round)))
+        .collect()
 }
 
 /// A finished game.
@@ -412,14 +438,15 @@ pub enum Finish {
     Interrupted,
 }
 
-/// Play the jobs on `cfg.concurrency` threads, handing each finished game to `collect` in job
-/// order. When `collect` says stop, the games in progress are abandoned and games finished after
+/// Play the jobs on `cfg.concurrency` threads, handing each finished game to `collect` in the
+/// order of `jobs` (a shard's jobs are a subset of the match's, their indices kept). When `collect` says stop, the games in progress are abandoned and games finished after
 /// the one it stopped on are dropped (so the stop point does not depend on the threads); on Ctrl-C
 /// every finished game is handed on, in order, gaps and all.
 pub fn run(cfg: &Config, jobs: &[Job], collect: &mut dyn FnMut(&GameRecord) -> Control) -> Finish {
     let next = AtomicUsize::new(0);
     let abort = AtomicBool::new(false);
-    let (tx, rx) = mpsc::channel::<GameRecord>();
+    // Each game with its place in `jobs`: the order games are handed on in.
+    let (tx, rx) = mpsc::channel::<(usize, GameRecord)>();
     let mut finish = Finish::Complete;
     std::thread::scope(|scope| {
         for _ in 0..cfg.concurrency.max(1) {
@@ -435,7 +462,7 @@ pub fn run(cfg: &Config, jobs: &[Job], collect: &mut dyn FnMut(&GameRecord) -> C
                     let Some(&job) = jobs.get(i) else { break };
                     match play_game(cfg, job, &mut seat, abort) {
                         Some(g) => {
-                            if tx.send(g).is_err() {
+                            if tx.send((i, g)).is_err() {
                                 break;
                             }
                         }
@@ -445,13 +472,13 @@ pub fn run(cfg: &Config, jobs: &[Job], collect: &mut dyn FnMut(&GameRecord) -> C
             });
         }
         drop(tx);
-        let mut pending: BTreeMap<u64, GameRecord> = BTreeMap::new();
-        let mut want = 0u64;
-        for g in rx.iter() {
+        let mut pending: BTreeMap<usize, GameRecord> = BTreeMap::new();
+        let mut want = 0usize;
+        for (i, g) in rx.iter() {
             if finish == Finish::Stopped {
                 continue;
             }
-            pending.insert(g.index, g);
+            pending.insert(i, g);
             while let Some(g) = pending.remove(&want) {
                 want += 1;
                 if collect(&g) == Control::Stop {

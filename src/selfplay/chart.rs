@@ -180,7 +180,7 @@ pub fn whole_percentages(counts: &[u64]) -> Vec<u64> {
 }
 
 /// Line colours that stay apart from each other on white (Tableau 10, its light grey darkened).
-const LINE_COLOURS: [RGBColor; 10] = [
+pub(crate) const LINE_COLOURS: [RGBColor; 10] = [
     RGBColor(78, 121, 167),
     RGBColor(242, 142, 43),
     RGBColor(225, 87, 89),

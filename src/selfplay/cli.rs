@@ -2,7 +2,9 @@
 //! [`super`]).
 
 use super::pdn::{merge_pdn, PdnInput};
-use super::{chart, fingerprint, shard_indices, RunFile, Settings, FORMAT, VERSION};
+use super::{
+    chart, fingerprint, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION,
+};
 use crate::search::MAX_DEPTH;
 use crate::shard::{self, Shard, ShardSet, Stamp};
 use crate::{Rules, Variant};
@@ -45,7 +47,8 @@ pub enum MergeCommand {
         partial: bool,
     },
     /// Draw the draw rate against search depth (random play as depth 0), one line per variant,
-    /// from the JSON files of several runs.
+    /// from the JSON files of several runs; or, from ladder files (`--ladder --json`), every
+    /// figure against strength, one line per variant.
     Chart {
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -106,13 +109,27 @@ pub struct RunArgs {
     /// `damelab train` (default: the bundled weights of these rules when there are any).
     #[arg(long)]
     pub eval: Option<String>,
+    /// Measure the strength of the run's setting: its Elo in a match against this reference
+    /// setting of the same engine (a match engine's settings: `nodes=1000`, `depth=4`).
+    #[arg(long, value_name = "SETTINGS", conflicts_with = "random")]
+    pub rate_against: Option<String>,
+    /// Games of the rating match (pairs of games, both colours of each opening).
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub rate_games: u64,
+    /// Play a ladder of strengths, `nodes=1000,10000,100000` or `depth=2,4,6` (bare: nodes per
+    /// move 1000, 10000 and 100000), --games games a rung, and report each figure against
+    /// strength. Put the variant first.
+    #[arg(long, value_name = "KEY=V1,V2,…", num_args = 0..=1,
+          default_missing_value = super::ladder::DEFAULT_LADDER,
+          conflicts_with_all = ["depth", "nodes", "random", "shard", "shards"])]
+    pub ladder: Option<String>,
 }
 
-fn bad(msg: String, help: &str) -> Diag {
+pub(crate) fn bad(msg: String, help: &str) -> Diag {
     miette!(help = help.to_string(), "{msg}")
 }
 
-fn load(variant: &str) -> Result<Variant, Diag> {
+pub(crate) fn load(variant: &str) -> Result<Variant, Diag> {
     Variant::load(variant).map_err(Diag::new)
 }
 
@@ -122,12 +139,12 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diag> {
 }
 
 /// Check before any work that a file can be written there (nothing is left behind).
-fn check_writable(path: &Path) -> Result<(), Diag> {
+pub(crate) fn check_writable(path: &Path) -> Result<(), Diag> {
     crate::fsio::check_writable(path).map_err(Diag::new)
 }
 
 /// Before any work: the outputs can be written, and `--json` and `--svg` are not one file.
-fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
+pub(crate) fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
     if let (Some(j), Some(s)) = (json, svg) {
         if crate::fsio::same_target(j, s) {
             return Err(bad(
@@ -153,37 +170,8 @@ fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
     .map_err(Diag::new)
 }
 
-/// `damelab selfplay`: play, or merge.
-pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    match (&args.merge, &args.run) {
-        (
-            Some(MergeCommand::Merge {
-                files,
-                json,
-                svg,
-                pdn,
-                partial,
-            }),
-            _,
-        ) => {
-            let outputs = Outputs {
-                json: json.as_deref(),
-                svg: svg.as_deref(),
-                pdn: pdn.as_deref(),
-            };
-            merge(files, &outputs, *partial, out)
-        }
-        (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
-        (None, Some(run)) => play(run, out),
-        (None, None) => Err(bad(
-            "`selfplay` needs a variant and --games".into(),
-            "e.g. `damelab selfplay dameo --games 100 --depth 4`",
-        )),
-    }
-}
-
-fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    let v = load(&a.variant)?;
+/// The checks of a run's arguments every run makes before any game; gives the threads.
+pub(crate) fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(bad(
             format!("--games {} is out of range", a.games),
@@ -226,12 +214,57 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             "give at least 1",
         ));
     }
+    Ok(threads)
+}
+
+/// `damelab selfplay`: play, or merge.
+pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    match (&args.merge, &args.run) {
+        (
+            Some(MergeCommand::Merge {
+                files,
+                json,
+                svg,
+                pdn,
+                partial,
+            }),
+            _,
+        ) => {
+            let outputs = Outputs {
+                json: json.as_deref(),
+                svg: svg.as_deref(),
+                pdn: pdn.as_deref(),
+            };
+            merge(files, &outputs, *partial, out)
+        }
+        (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
+        (None, Some(run)) => play(run, out),
+        (None, None) => Err(bad(
+            "`selfplay` needs a variant and --games".into(),
+            "e.g. `damelab selfplay dameo --games 100 --depth 4`",
+        )),
+    }
+}
+
+fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    if let Some(spec) = &a.ladder {
+        return super::ladder::play(a, spec, out);
+    }
+    let v = load(&a.variant)?;
+    let threads = check_run_args(a)?;
     let shard = resolve_shard(a)?;
     let weights = if a.random {
         None
     } else {
         crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?
     };
+    let rate_against = super::strength::request(
+        &v,
+        a.rate_against.as_deref(),
+        a.rate_games,
+        a.random,
+        a.eval.as_deref(),
+    )?;
     check_outputs(a.json.as_deref(), a.svg.as_deref())?;
     if let Some(p) = &a.pdn {
         check_writable(p)?;
@@ -294,10 +327,29 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     };
     let secs = t.elapsed().as_secs_f64();
+    // Shard 1 plays the rating match (it is the same match in every shard).
+    let rating = match &rate_against {
+        Some(req) if shard.is_none_or(|s| s.k == 1) => {
+            let r = super::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)?;
+            if r.is_none() {
+                return Err(bad(
+                    "interrupted while rating: no figures written".into(),
+                    "run again; each game is seeded, so the same games are played",
+                ));
+            }
+            r
+        }
+        _ => None,
+    };
     let shards = shard.map_or_else(ShardSet::whole, ShardSet::of);
-    let file = RunFile::new(&v.rules, settings, shards, played.games);
+    let mut file = RunFile::new(&v.rules, settings, shards, played.games);
+    file.rate_against = rate_against;
+    file.rating = rating;
     out(&header(&file));
     out(file.report.text().trim_end());
+    if file.rate_against.is_some() {
+        out(&super::strength::line(&file));
+    }
     out(&format!(
         "time             {secs:.1} s ({:.1} games/s, {threads} threads)",
         file.games.len() as f64 / secs.max(1e-9)
@@ -310,7 +362,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     write_outputs(&file, &outputs, &played.pdn.concat())
 }
 
-fn header(f: &RunFile) -> String {
+pub(crate) fn header(f: &RunFile) -> String {
     let s = &f.settings;
     let player = if s.random {
         "random moves".to_string()
@@ -363,7 +415,7 @@ fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
         write_atomic(p, text.as_bytes())?;
     }
     if let Some(p) = svg {
-        let title = header(file);
+        let title = format!("{}{}", header(file), super::strength::title_part(file));
         let text = chart::svg(&title, &file.report, &file.games).map_err(|e| bad(e, ""))?;
         write_atomic(p, text.as_bytes())?;
     }
@@ -393,10 +445,10 @@ pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
     }
     let head: Head = serde_json::from_str(text)
         .map_err(|e| bad(format!("`{}` is not JSON: {e}", path.display()), help))?;
-    if head.format != FORMAT || head.version != VERSION as u64 {
+    if head.format != FORMAT || !(OLDEST_VERSION as u64..=VERSION as u64).contains(&head.version) {
         return Err(bad(
             format!(
-                "`{}` is not a self-play file of version {VERSION} (format `{}`, version {})",
+                "`{}` is not a self-play file of version {OLDEST_VERSION} to {VERSION} (format `{}`, version {})",
                 path.display(),
                 head.format,
                 head.version
@@ -421,7 +473,7 @@ pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
 
 /// Before a run: the memory its records (and their JSON) and its engines take, against what the
 /// machine has available.
-fn check_play_memory(
+pub(crate) fn check_play_memory(
     games: u64,
     shard: Option<(u64, u64)>,
     threads: usize,
@@ -480,7 +532,19 @@ pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result
     } else {
         held
     };
-    Ok(RunFile::new(rules, first.settings.clone(), shards, games))
+    // The rating: played by shard 1 only; every copy of it must agree.
+    let mut ratings = files.iter().filter_map(|f| f.rating.as_ref());
+    let rating = ratings.next().cloned();
+    if ratings.any(|r| Some(r) != rating.as_ref()) {
+        return Err(bad(
+            "the files hold different ratings of the run's setting".into(),
+            "merge the files the shards of one run wrote, unedited",
+        ));
+    }
+    let mut file = RunFile::new(rules, first.settings.clone(), shards, games);
+    file.rate_against = first.rate_against.clone();
+    file.rating = rating;
+    Ok(file)
 }
 
 /// What [`shard::check_mergeable`] compares of each file.
@@ -489,8 +553,16 @@ fn stamps<'a>(names: &'a [String], files: &'a [RunFile]) -> Result<Vec<Stamp<'a>
         .iter()
         .zip(files)
         .map(|(name, f)| {
-            let settings = serde_json::to_value(&f.settings)
+            let mut settings = serde_json::to_value(&f.settings)
                 .map_err(|e| bad(format!("cannot compare the settings: {e}"), ""))?;
+            // The reference of the rating is part of the run: shards rated against different
+            // ones are not merged.
+            if let (Some(r), Some(map)) = (&f.rate_against, settings.as_object_mut()) {
+                map.insert(
+                    "rate_against".into(),
+                    serde_json::json!({"reference": r.reference, "games": r.games}),
+                );
+            }
             Ok(Stamp {
                 name,
                 format: &f.format,
@@ -590,11 +662,17 @@ fn merge(
     };
     out(&header(&merged));
     out(merged.report.text().trim_end());
+    if merged.rate_against.is_some() {
+        out(&super::strength::line(&merged));
+    }
     write_outputs(&merged, to, &pdn)
 }
 
 fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     check_writable(svg)?;
+    if super::ladder_chart::chart_ladders(paths, svg, out)? {
+        return Ok(());
+    }
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
     for p in paths {
         let f = read_run(p)?;

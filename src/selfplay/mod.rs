@@ -5,11 +5,15 @@
 
 pub mod chart;
 pub mod cli;
+pub mod ladder;
+pub mod ladder_chart;
 pub mod pdn;
 pub mod playout;
+pub mod strength;
 mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
+pub use crate::matchplay::rate::{RateRequest, Rating};
 use crate::search::{weights::Weights, zobrist::splitmix, Limits, Probe, Searcher};
 use crate::shard::{Shard, ShardSet};
 use rand::{RngExt, SeedableRng};
@@ -17,9 +21,12 @@ use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// The name and version of the JSON format; `merge` refuses any other.
+/// The name and version of the JSON format. Version 3 added the strength of play measured by a
+/// match (`rate_against`, `rating`); files of version 2 (without them) are read too.
 pub const FORMAT: &str = "damelab-selfplay";
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
+/// The oldest version read.
+pub const OLDEST_VERSION: u32 = 2;
 /// Transposition table per engine in self-play (cleared before each game).
 pub const TT_MIB: usize = 4;
 
@@ -324,7 +331,7 @@ pub struct Share {
     pub ci95: (f64, f64),
 }
 
-fn share(k: u64, n: u64) -> Share {
+pub(crate) fn share(k: u64, n: u64) -> Share {
     Share {
         count: k,
         rate: if n == 0 { 0.0 } else { k as f64 / n as f64 },
@@ -520,6 +527,14 @@ pub struct RunFile {
     pub settings: Settings,
     /// The shards this file holds: `1 of 1` for a whole run, played at once or merged.
     pub shards: ShardSet,
+    /// The reference setting the run's strength was measured against (`--rate-against`), in
+    /// every shard of the run; absent in files of version 2.
+    #[serde(default)]
+    pub rate_against: Option<RateRequest>,
+    /// The Elo of the run's setting against the reference: in the whole run, and in the file of
+    /// shard 1 (which plays the rating match) and any merge holding it.
+    #[serde(default)]
+    pub rating: Option<Rating>,
     pub report: Report,
     pub games: Vec<GameRecord>,
 }
@@ -538,6 +553,8 @@ impl RunFile {
             damelab: crate::shard::DAMELAB_VERSION.into(),
             settings,
             shards,
+            rate_against: None,
+            rating: None,
             report: Report::from_games(rules, &games),
             games,
         }
@@ -690,7 +707,8 @@ fn run_width<B: BitSet>(
             )
             .collect()
     });
-    if games.iter().any(Option::is_none) {
+    // A game finished after Ctrl-C was played with searches cut short: not a game of the run.
+    if games.iter().any(Option::is_none) || crate::interrupt::requested() {
         return Ok(None);
     }
     let mut played = Played::default();

@@ -1,0 +1,324 @@
+//! A match's result file (`match --json`): its settings, engines, the shards it holds, the
+//! standings and every game; read back and checked for `match merge`, which puts the shards of a
+//! match together into exactly the file of the match played in one go (see `docs/match.md`).
+
+use super::cli::{standings_of, Standing};
+use super::stats::Sprt;
+use super::{job_list, pair_of, GameRecord};
+use crate::shard::{self, ShardSet, Stamp};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// The name and version of the JSON format. Version 2 added the build, the rules' fingerprint and
+/// the shards, and dropped the concurrency (it changes no game with node or depth limits).
+pub const FORMAT: &str = "damelab-match";
+pub const VERSION: u32 = 2;
+
+/// What decides a match's games (with node or depth limits, equal settings and engines play the
+/// same games): shards of one match have equal settings.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchSettings {
+    pub variant: String,
+    /// A fingerprint of the compiled rules (a changed rules file of the same name is noticed).
+    pub rules_fingerprint: String,
+    pub games_per_pairing: u64,
+    pub seed: u64,
+    /// The openings file, as given.
+    pub openings: Option<String>,
+    pub random_plies: u32,
+    pub max_plies: u32,
+    /// The endgame tables' directory, when they adjudicate.
+    pub tables: Option<String>,
+    pub adjudicate_score: Option<f64>,
+    pub adjudicate_plies: u32,
+    /// The sequential test, when one was run (never in a sharded match).
+    pub sprt: Option<Sprt>,
+}
+
+/// A match (or a shard of one, or a merge of shards) as `--json` writes it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MatchFile {
+    pub format: String,
+    pub version: u32,
+    /// The version of damelab that played the games.
+    pub damelab: String,
+    pub settings: MatchSettings,
+    /// Each engine's name and settings.
+    pub engines: Vec<(String, String)>,
+    /// The shards of the match's pairs of games this file holds (`1 of 1`: the whole match).
+    pub shards: ShardSet,
+    /// `complete`, `sprt` (the test decided) or `interrupted`.
+    pub finished: String,
+    /// Written for the reader; not read back (a merge computes them again from the games, and
+    /// an interval bound of a lopsided match is infinite, which JSON writes as `null`).
+    #[serde(default, skip_deserializing)]
+    pub standings: Vec<Standing>,
+    pub games: Vec<GameRecord>,
+}
+
+impl MatchFile {
+    /// The pairs of games (openings) of the whole match.
+    pub fn pairs(&self) -> u64 {
+        self.settings.games_per_pairing.div_ceil(2)
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.engines.iter().map(|e| e.0.clone()).collect()
+    }
+}
+
+/// Read a match file written by `match --json`, checked game by game against the match it claims.
+pub fn read(path: &Path) -> Result<MatchFile, String> {
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    parse(path, &text)
+}
+
+/// A match file's text (read from `path`), checked as [`read`] does.
+pub fn parse(path: &Path, text: &str) -> Result<MatchFile, String> {
+    let name = path.display();
+    #[derive(Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+        #[serde(default)]
+        version: u64,
+    }
+    let head: Head =
+        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+    if head.format != FORMAT || head.version != VERSION as u64 {
+        return Err(format!(
+            "`{name}` is not a match file of version {VERSION} (format `{}`, version {})",
+            head.format, head.version
+        ));
+    }
+    let f: MatchFile = serde_json::from_str(text)
+        .map_err(|e| format!("`{name}` is not a valid match file: {e}"))?;
+    check(&f).map_err(|why| format!("`{name}` is not a sound match file: {why}"))?;
+    Ok(f)
+}
+
+/// Every record must be one the match could have played, in one of the file's shards.
+fn check(f: &MatchFile) -> Result<(), String> {
+    let s = &f.settings;
+    let engines = f.engines.len();
+    if !(2..=64).contains(&engines) {
+        return Err(format!("it has {engines} engines"));
+    }
+    if s.games_per_pairing == 0 || s.games_per_pairing > super::cli::MAX_GAMES {
+        return Err(format!("its pairings have {} games", s.games_per_pairing));
+    }
+    let sh = &f.shards;
+    if !sh.is_valid() || sh.count > f.pairs() {
+        return Err(format!(
+            "its shards {:?} of {} are not shards of its {} pairs of games",
+            sh.held,
+            sh.count,
+            f.pairs()
+        ));
+    }
+    let jobs = job_list(engines, s.games_per_pairing);
+    let pairings = super::pairings(engines);
+    let mut seen = std::collections::HashSet::with_capacity(f.games.len());
+    for g in &f.games {
+        let Some(job) = jobs.get(g.index as usize) else {
+            return Err(format!(
+                "game {} lies outside its match of {} games",
+                g.index + 1,
+                jobs.len()
+            ));
+        };
+        if !seen.insert(g.index) {
+            return Err(format!("game {} appears twice", g.index + 1));
+        }
+        if !sh.holds(pair_of(job.round)) {
+            return Err(format!(
+                "game {} does not belong to its shards ({sh})",
+                g.index + 1
+            ));
+        }
+        let (a, b) = pairings[job.pairing];
+        let sides = if job.round.is_multiple_of(2) {
+            [a, b]
+        } else {
+            [b, a]
+        };
+        if g.pairing != job.pairing || g.round != job.round || g.engines != sides {
+            return Err(format!(
+                "game {} is not the match's game {} (pairing, round or engines differ)",
+                g.index + 1,
+                g.index + 1
+            ));
+        }
+        if g.winner.is_some_and(|w| w > 1) || g.plies > s.max_plies.max(1) + 1_000 {
+            return Err(format!(
+                "game {} has the winner {:?} and {} plies",
+                g.index + 1,
+                g.winner,
+                g.plies
+            ));
+        }
+        if !["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str())
+            || (g.winner.is_none() != (g.result == "1/2-1/2"))
+        {
+            return Err(format!(
+                "game {} has the result `{}` and the winner {:?}",
+                g.index + 1,
+                g.result,
+                g.winner
+            ));
+        }
+    }
+    if f.finished == "complete" {
+        let expected = jobs.iter().filter(|j| sh.holds(pair_of(j.round))).count();
+        if f.games.len() != expected {
+            return Err(format!(
+                "it says it is complete but holds {} of its {expected} games ({sh})",
+                f.games.len()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Merge match files named `names` (for messages): one format, build, settings and engines, one
+/// split, no shard twice, every file a complete shard. The standings are computed again from the
+/// games, in game order, so that a merge of every shard is the file of the match played at once.
+pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String> {
+    let Some(first) = files.first() else {
+        return Err("no files to merge".into());
+    };
+    for (n, f) in names.iter().zip(files) {
+        if f.finished != "complete" {
+            return Err(format!(
+                "`{n}` holds a match that did not finish ({}: {} games)",
+                f.finished,
+                f.games.len()
+            ));
+        }
+    }
+    let values: Vec<serde_json::Value> = files
+        .iter()
+        .map(|f| serde_json::json!({"settings": f.settings, "engines": f.engines}))
+        .collect();
+    let stamps: Vec<Stamp> = names
+        .iter()
+        .zip(files)
+        .zip(values)
+        .map(|((name, f), settings)| Stamp {
+            name,
+            format: &f.format,
+            version: f.version,
+            damelab: &f.damelab,
+            settings,
+            shards: &f.shards,
+        })
+        .collect();
+    let held = shard::check_mergeable(&stamps).map_err(|e| e.to_string())?;
+    let mut games: Vec<GameRecord> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
+    games.sort_by_key(|g| g.index);
+    if let Some(w) = games.windows(2).find(|w| w[0].index == w[1].index) {
+        return Err(format!(
+            "game {} appears in more than one file",
+            w[0].index + 1
+        ));
+    }
+    let shards = if held.is_whole() {
+        ShardSet::whole()
+    } else {
+        held
+    };
+    Ok(MatchFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        damelab: first.damelab.clone(),
+        settings: first.settings.clone(),
+        engines: first.engines.clone(),
+        shards,
+        finished: "complete".into(),
+        standings: standings_of(&first.names(), &games, None),
+        games,
+    })
+}
+
+/// The games of the shards' PDN files (`(name, text)`) in game order, as one text: each game must
+/// be one of `merged`'s (its `Round` tag is its number in the match) with the result the JSON
+/// records, none given twice or missing. The text is the PDN of the match played at once.
+pub fn merge_pdn(inputs: &[(String, String)], merged: &MatchFile) -> Result<String, String> {
+    let mut games: Vec<(u64, &str)> = Vec::new();
+    for (name, text) in inputs {
+        for (line, chunk) in split_games(text) {
+            let at = format!("`{name}` (line {line})");
+            let tag = |t: &str| -> Option<String> {
+                let head = format!("[{t} \"");
+                chunk
+                    .lines()
+                    .find_map(|l| l.strip_prefix(&head)?.strip_suffix("\"]"))
+                    .map(str::to_string)
+            };
+            let round = tag("Round").unwrap_or_default();
+            let index = match round.parse::<u64>() {
+                Ok(r) if r >= 1 => r - 1,
+                _ => return Err(format!("the game at {at} has no game number (`Round`)")),
+            };
+            let Ok(pos) = merged.games.binary_search_by_key(&index, |g| g.index) else {
+                return Err(format!(
+                    "game {} at {at} is not among the games merged ({})",
+                    index + 1,
+                    merged.shards
+                ));
+            };
+            let want = &merged.games[pos].result;
+            let got = tag("Result").unwrap_or_default();
+            if &got != want {
+                return Err(format!(
+                    "game {} at {at} has result `{got}` but the JSON files record `{want}`",
+                    index + 1
+                ));
+            }
+            games.push((index, chunk));
+        }
+    }
+    games.sort_by_key(|g| g.0);
+    if let Some(w) = games.windows(2).find(|w| w[0].0 == w[1].0) {
+        return Err(format!("game {} is in the PDN files twice", w[0].0 + 1));
+    }
+    if games.len() != merged.games.len() {
+        let have: Vec<u64> = games.iter().map(|g| g.0).collect();
+        let lack: Vec<u64> = merged
+            .games
+            .iter()
+            .map(|g| g.index)
+            .filter(|i| have.binary_search(i).is_err())
+            .map(|i| i + 1)
+            .collect();
+        return Err(format!(
+            "the PDN files lack {} of the {} games merged: {}",
+            lack.len(),
+            merged.games.len(),
+            shard::list(&lack)
+        ));
+    }
+    Ok(games.into_iter().map(|g| g.1).collect())
+}
+
+/// The games of a PDN file `match --pdn` wrote, each from its `Event` tag's line to the next one
+/// (with the line number it starts on).
+fn split_games(text: &str) -> Vec<(usize, &str)> {
+    let mut starts: Vec<(usize, usize)> = Vec::new();
+    let mut at = 0;
+    for (n, line) in text.split_inclusive('\n').enumerate() {
+        if line.starts_with("[Event ") {
+            starts.push((n + 1, at));
+        }
+        at += line.len();
+    }
+    starts
+        .iter()
+        .enumerate()
+        .map(|(j, &(line, s))| {
+            let end = starts.get(j + 1).map_or(text.len(), |x| x.1);
+            (line, &text[s..end])
+        })
+        .collect()
+}

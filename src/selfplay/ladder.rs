@@ -1,0 +1,662 @@
+//! `selfplay --ladder`: the same self-play run at a series of strengths (node budgets or depths
+//! per move), each figure — draw rate, the first player's score, mean game length, how games end —
+//! reported against strength with its 95% interval, and whether the draw rate has levelled off
+//! between the last two rungs. A ladder file holds every rung's run file, so its figures can be
+//! computed again and charted with other variants' ladders (`selfplay chart`).
+
+use super::cli::{self, bad, RunArgs};
+use super::{share, wilson, End, RunFile, Settings, Share, ENDS};
+use crate::shard::ShardSet;
+use miette::Report as Diag;
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+
+/// A bare `--ladder`: node budgets of 1,000, 10,000 and 100,000 a move.
+pub const DEFAULT_LADDER: &str = "nodes=1000,10000,100000";
+pub const FORMAT: &str = "damelab-ladder";
+pub const VERSION: u32 = 1;
+/// The most rungs a ladder may have.
+pub const MAX_RUNGS: usize = 32;
+/// The largest node budget of a rung.
+pub const MAX_NODES: u64 = 1_000_000_000;
+
+/// What a ladder varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Key {
+    Nodes,
+    Depth,
+}
+
+impl Key {
+    pub fn name(self) -> &'static str {
+        match self {
+            Key::Nodes => "nodes",
+            Key::Depth => "depth",
+        }
+    }
+
+    /// The axis of a chart: `nodes per move`, `depth`.
+    pub fn axis(self) -> &'static str {
+        match self {
+            Key::Nodes => "nodes per move",
+            Key::Depth => "search depth",
+        }
+    }
+}
+
+/// The rungs of a ladder, weakest first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ladder {
+    pub key: Key,
+    pub rungs: Vec<u64>,
+}
+
+/// `nodes=1000,10000,100000` or `depth=2,4,6`: two or more rising values of one key.
+pub fn parse(text: &str) -> Result<Ladder, String> {
+    let text = text.trim();
+    let Some((key, values)) = text.split_once('=') else {
+        return Err(format!(
+            "`{text}` is not a ladder: write KEY=V1,V2,… with KEY `nodes` or `depth`"
+        ));
+    };
+    let key = match key.trim() {
+        "nodes" => Key::Nodes,
+        "depth" => Key::Depth,
+        "movetime" | "time" | "tc" => {
+            return Err(format!(
+                "unknown ladder key `{}`: self-play plays to a node budget or a depth (its games \
+                 then do not depend on the machine); the keys are `nodes` and `depth`",
+                key.trim()
+            ))
+        }
+        k => {
+            return Err(format!(
+                "unknown ladder key `{k}`: the keys are `nodes` and `depth`"
+            ))
+        }
+    };
+    let mut rungs: Vec<u64> = Vec::new();
+    for word in values.split(',').map(str::trim) {
+        if word.is_empty() {
+            continue;
+        }
+        let n: u64 = word.replace('_', "").parse().map_err(|_| {
+            format!(
+                "ladder rung `{}={word}`: `{word}` is not a whole number",
+                key.name()
+            )
+        })?;
+        let max = match key {
+            Key::Nodes => MAX_NODES,
+            Key::Depth => crate::search::MAX_DEPTH as u64,
+        };
+        if n == 0 || n > max {
+            return Err(format!(
+                "ladder rung `{}={n}` is out of range: give {} from 1 to {max}",
+                key.name(),
+                key.name()
+            ));
+        }
+        if rungs.contains(&n) {
+            return Err(format!("ladder rung `{}={n}` is given twice", key.name()));
+        }
+        if let Some(&last) = rungs.last() {
+            if n < last {
+                return Err(format!(
+                    "ladder rungs must rise: `{}={n}` comes after `{last}`",
+                    key.name()
+                ));
+            }
+        }
+        rungs.push(n);
+    }
+    if rungs.is_empty() {
+        return Err(format!("the ladder `{text}` has no rungs"));
+    }
+    if rungs.len() < 2 {
+        return Err(format!(
+            "the ladder `{text}` has one rung: a ladder needs two or more (`{}=1000,10000`)",
+            key.name()
+        ));
+    }
+    if rungs.len() > MAX_RUNGS {
+        return Err(format!(
+            "the ladder has {} rungs: give at most {MAX_RUNGS}",
+            rungs.len()
+        ));
+    }
+    Ok(Ladder { key, rungs })
+}
+
+/// A mean with its 95% interval (normal approximation).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Interval {
+    pub value: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The mean of `xs` with its 95% interval.
+pub fn mean_interval(xs: &[f64]) -> Interval {
+    let n = xs.len() as f64;
+    if xs.is_empty() {
+        return Interval {
+            value: 0.0,
+            low: 0.0,
+            high: 0.0,
+        };
+    }
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = if xs.len() > 1 {
+        xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    let half = Z95 * (var / n).sqrt();
+    Interval {
+        value: mean,
+        low: mean - half,
+        high: mean + half,
+    }
+}
+
+/// One rung's figures, all from its games.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rung {
+    /// The rung's node budget or depth.
+    pub value: u64,
+    pub games: u64,
+    pub draws: Share,
+    /// The first player's score per game (win 1, draw ½).
+    pub first_player_score: Interval,
+    /// Mean game length in plies.
+    pub length_mean: Interval,
+    /// How games ended: each way's share of the games.
+    pub ends: Vec<(End, Share)>,
+    pub rating: Option<super::Rating>,
+}
+
+impl Rung {
+    pub fn of(value: u64, f: &RunFile) -> Rung {
+        let first = f.report.first_side as i8;
+        let scores: Vec<f64> = f
+            .games
+            .iter()
+            .map(|g| match g.w {
+                -1 => 0.5,
+                w if w == first => 1.0,
+                _ => 0.0,
+            })
+            .collect();
+        let lengths: Vec<f64> = f.games.iter().map(|g| g.plies as f64).collect();
+        let n = f.games.len() as u64;
+        Rung {
+            value,
+            games: n,
+            draws: f.report.draws.clone(),
+            first_player_score: mean_interval(&scores),
+            length_mean: mean_interval(&lengths),
+            ends: ENDS
+                .iter()
+                .map(|&e| {
+                    (
+                        e,
+                        share(f.games.iter().filter(|g| g.end == e).count() as u64, n),
+                    )
+                })
+                .collect(),
+            rating: f.rating.clone(),
+        }
+    }
+}
+
+/// The change of the draw rate between two rungs, with the 95% interval of the difference
+/// (Newcombe's hybrid score interval from the two Wilson intervals).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Levelling {
+    pub from: u64,
+    pub to: u64,
+    /// `to`'s draw rate minus `from`'s.
+    pub difference: f64,
+    pub low: f64,
+    pub high: f64,
+    /// Whether the interval holds zero: no change can be told at these numbers of games.
+    pub levelled: bool,
+}
+
+pub fn levelling(a: &Rung, b: &Rung) -> Levelling {
+    let (p1, p2) = (a.draws.rate, b.draws.rate);
+    let (l1, u1) = wilson(a.draws.count, a.games);
+    let (l2, u2) = wilson(b.draws.count, b.games);
+    let d = p2 - p1;
+    let low = d - ((p2 - l2).powi(2) + (u1 - p1).powi(2)).sqrt();
+    let high = d + ((u2 - p2).powi(2) + (p1 - l1).powi(2)).sqrt();
+    Levelling {
+        from: a.value,
+        to: b.value,
+        difference: d,
+        low,
+        high,
+        levelled: low <= 0.0 && high >= 0.0,
+    }
+}
+
+/// A ladder run as `--json` writes it: the figures of each rung, and each rung's run file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LadderFile {
+    pub format: String,
+    pub version: u32,
+    pub damelab: String,
+    pub variant: String,
+    pub key: Key,
+    /// The rungs asked for; `rungs` holds those finished (all of them unless interrupted).
+    pub asked: Vec<u64>,
+    pub complete: bool,
+    pub rungs: Vec<Rung>,
+    /// The draw rate between the last two finished rungs.
+    pub levelling: Option<Levelling>,
+    pub runs: Vec<RunFile>,
+}
+
+impl LadderFile {
+    pub fn new(variant: &str, ladder: &Ladder, runs: Vec<RunFile>) -> LadderFile {
+        let rungs: Vec<Rung> = runs
+            .iter()
+            .zip(&ladder.rungs)
+            .map(|(f, &v)| Rung::of(v, f))
+            .collect();
+        let levelling = match rungs.as_slice() {
+            [.., a, b] => Some(levelling(a, b)),
+            _ => None,
+        };
+        LadderFile {
+            format: FORMAT.into(),
+            version: VERSION,
+            damelab: crate::shard::DAMELAB_VERSION.into(),
+            variant: variant.into(),
+            key: ladder.key,
+            asked: ladder.rungs.clone(),
+            complete: runs.len() == ladder.rungs.len(),
+            rungs,
+            levelling,
+            runs,
+        }
+    }
+
+    /// The report: a header, a line per rung, the endings per rung, the levelling verdict.
+    pub fn text(&self) -> String {
+        let pct = |x: f64| format!("{:.1}%", 100.0 * x);
+        let k = self.key.name();
+        let mut out = String::new();
+        let s = self.runs.first().map(|r| &r.settings);
+        let first = self
+            .runs
+            .first()
+            .map(|r| r.report.side_names[r.report.first_side as usize].clone())
+            .unwrap_or_default();
+        if let Some(s) = s {
+            out.push_str(&format!(
+                "{} ladder: {} {}; {} games a rung, seed {}, {} random opening plies, cap {} plies{}\n",
+                self.variant,
+                k,
+                self.asked
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                s.games,
+                s.seed,
+                s.opening_plies,
+                s.max_plies,
+                match &s.eval {
+                    Some(e) => format!(", {e} evaluation"),
+                    None => String::new(),
+                }
+            ));
+        }
+        let rated = self.rungs.iter().any(|r| r.rating.is_some());
+        out.push_str(&format!(
+            "{:<14} {:>6}  {:<22} {:<24} {:<22}{}\n",
+            "rung",
+            "games",
+            "draws [95% CI]",
+            format!("{first} score [95% CI]"),
+            "length [95% CI]",
+            if rated { "  Elo [95% CI]" } else { "" }
+        ));
+        for r in &self.rungs {
+            let f = &r.first_player_score;
+            let l = &r.length_mean;
+            out.push_str(&format!(
+                "{:<14} {:>6}  {:<22} {:<24} {:<22}{}\n",
+                format!("{k}={}", r.value),
+                r.games,
+                format!(
+                    "{} [{}–{}]",
+                    pct(r.draws.rate),
+                    pct(r.draws.ci95.0),
+                    pct(r.draws.ci95.1)
+                ),
+                format!("{:.3} [{:.3}–{:.3}]", f.value, f.low, f.high),
+                format!("{:.1} [{:.1}–{:.1}]", l.value, l.low, l.high),
+                match &r.rating {
+                    Some(g) => format!(
+                        "  {} [{}, {}]",
+                        super::strength::whole(g.elo),
+                        super::strength::whole(g.elo_low),
+                        super::strength::whole(g.elo_high)
+                    ),
+                    None => String::new(),
+                }
+            ));
+        }
+        if let Some(g) = self.rungs.iter().find_map(|r| r.rating.as_ref()) {
+            out.push_str(&format!(
+                "Elo: each rung against {} over {} games (pentanomial when every pair finished)\n",
+                g.reference, g.games
+            ));
+        }
+        out.push_str("endings\n");
+        for r in &self.rungs {
+            let ends: Vec<String> = r
+                .ends
+                .iter()
+                .filter(|(_, s)| s.count > 0)
+                .map(|(e, s)| format!("{} {}", e.label(), pct(s.rate)))
+                .collect();
+            out.push_str(&format!(
+                "  {:<12} {}\n",
+                format!("{k}={}", r.value),
+                ends.join(", ")
+            ));
+        }
+        if let Some(l) = &self.levelling {
+            out.push_str(&format!(
+                "draw rate {k}={} to {k}={}: {:+.1} points, 95% CI [{:+.1}, {:+.1}]: {}\n",
+                l.from,
+                l.to,
+                100.0 * l.difference,
+                100.0 * l.low,
+                100.0 * l.high,
+                if l.levelled {
+                    "levelled off at these numbers of games (the interval holds zero)"
+                } else if l.difference > 0.0 {
+                    "still rising (the interval excludes zero)"
+                } else {
+                    "still falling (the interval excludes zero)"
+                }
+            ));
+        }
+        if !self.complete {
+            out.push_str(&format!(
+                "(interrupted: {} of {} rungs finished)\n",
+                self.rungs.len(),
+                self.asked.len()
+            ));
+        }
+        out
+    }
+}
+
+/// Read a ladder file (`--ladder --json`): every rung's run file checked as `selfplay merge`
+/// checks one, and the figures computed again from them.
+pub fn read(path: &Path, text: &str) -> Result<LadderFile, Diag> {
+    let name = path.display();
+    let help = "give the JSON files written by `selfplay --ladder --json`";
+    let f: LadderFile = serde_json::from_str(text)
+        .map_err(|e| bad(format!("`{name}` is not a valid ladder file: {e}"), help))?;
+    if f.format != FORMAT || f.version != VERSION {
+        return Err(bad(
+            format!(
+                "`{name}` is not a ladder file of version {VERSION} (format `{}`, version {})",
+                f.format, f.version
+            ),
+            help,
+        ));
+    }
+    let ladder = Ladder {
+        key: f.key,
+        rungs: f.asked.clone(),
+    };
+    let sound = f.runs.len() <= f.asked.len()
+        && f.runs.iter().zip(&f.asked).all(|(r, &v)| {
+            r.settings.variant == f.variant
+                && match f.key {
+                    Key::Nodes => r.settings.nodes == Some(v),
+                    Key::Depth => r.settings.depth == Some(v as u32),
+                }
+        });
+    if !sound {
+        return Err(bad(
+            format!("`{name}` is not a sound ladder file: its runs are not its rungs"),
+            help,
+        ));
+    }
+    let mut runs = Vec::with_capacity(f.runs.len());
+    for (i, r) in f.runs.iter().enumerate() {
+        let text = serde_json::to_string(r).map_err(|e| bad(e.to_string(), help))?;
+        let shown = Path::new(&format!("{name} rung {}", i + 1)).to_path_buf();
+        runs.push(cli::parse_run(&shown, &text)?);
+    }
+    Ok(LadderFile::new(&f.variant, &ladder, runs))
+}
+
+/// `selfplay VARIANT --ladder SPEC --games G …`: each rung a run of G games; Ctrl-C keeps the
+/// rungs finished.
+pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    let ladder = parse(spec).map_err(|e| {
+        bad(
+            e,
+            "write the ladder after the variant: `damelab selfplay dameo --games 100 --ladder nodes=1000,10000,100000` (or a bare `--ladder` for those)",
+        )
+    })?;
+    let v = cli::load(&a.variant)?;
+    let threads = cli::check_run_args(a)?;
+    let weights = crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?;
+    let rate_against = super::strength::request(
+        &v,
+        a.rate_against.as_deref(),
+        a.rate_games,
+        false,
+        a.eval.as_deref(),
+    )?;
+    cli::check_outputs(a.json.as_deref(), a.svg.as_deref())?;
+    if let Some(p) = &a.pdn {
+        cli::check_writable(p)?;
+    }
+    cli::check_play_memory(
+        a.games.saturating_mul(ladder.rungs.len() as u64),
+        None,
+        threads,
+        false,
+        a.json.is_some(),
+    )?;
+    let probe = match &a.tables {
+        Some(dir) => {
+            let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
+            out(&format!(
+                "endgame tables: {} materials in {}",
+                t.len(),
+                t.dir().display()
+            ));
+            Some(t.probe())
+        }
+        None => None,
+    };
+    let aids = super::Aids { probe, weights };
+    let eval = aids
+        .weights
+        .as_deref()
+        .map(|w| crate::search::weights::describe(Some(w)));
+    crate::interrupt::install();
+    crate::interrupt::reset();
+    let indices: Vec<u64> = (0..a.games).collect();
+    let mut runs: Vec<RunFile> = Vec::new();
+    let mut pdn = String::new();
+    let t = std::time::Instant::now();
+    let mut stopped_at: Option<u64> = None;
+    for (i, &value) in ladder.rungs.iter().enumerate() {
+        let settings = Settings {
+            variant: v.name().to_string(),
+            rules_fingerprint: super::fingerprint(&v.rules),
+            games: a.games,
+            depth: (ladder.key == Key::Depth).then_some(value as u32),
+            nodes: (ladder.key == Key::Nodes).then_some(value),
+            random: false,
+            seed: a.seed,
+            max_plies: a.max_plies,
+            opening_plies: a.opening_plies,
+            eval: eval.clone(),
+        };
+        let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            let b = indicatif::ProgressBar::new(a.games);
+            if let Ok(style) =
+                indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {eta}")
+            {
+                b.set_style(style);
+            }
+            b.set_message(format!(
+                "rung {}/{} {}={value}",
+                i + 1,
+                ladder.rungs.len(),
+                ladder.key.name()
+            ));
+            b
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        let played = super::run_games(
+            &v.rules,
+            &settings,
+            &indices,
+            threads,
+            a.pdn.is_some(),
+            aids.clone(),
+            &|| bar.inc(1),
+        )
+        .map_err(|e| bad(e, "give fewer threads"))?;
+        bar.finish_and_clear();
+        let Some(played) = played else {
+            stopped_at = Some(value);
+            break;
+        };
+        let rating = match &rate_against {
+            Some(req) => {
+                match super::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)? {
+                    Some(r) => Some(r),
+                    None => {
+                        stopped_at = Some(value);
+                        break;
+                    }
+                }
+            }
+            None => None,
+        };
+        let mut file = RunFile::new(&v.rules, settings, ShardSet::whole(), played.games);
+        file.rate_against = rate_against.clone();
+        file.rating = rating;
+        runs.push(file);
+        pdn.push_str(&played.pdn.concat());
+    }
+    let secs = t.elapsed().as_secs_f64();
+    let file = LadderFile::new(v.name(), &ladder, runs);
+    out(file.text().trim_end());
+    out(&format!("time             {secs:.1} s ({threads} threads)"));
+    if !file.runs.is_empty() {
+        if let Some(p) = &a.pdn {
+            cli::write_atomic(p, pdn.as_bytes())?;
+        }
+        if let Some(p) = &a.json {
+            let text = serde_json::to_string_pretty(&file)
+                .map_err(|e| bad(format!("cannot write the ladder as JSON: {e}"), ""))?;
+            cli::write_atomic(p, text.as_bytes())?;
+        }
+        if let Some(p) = &a.svg {
+            let text =
+                super::ladder_chart::svg(std::slice::from_ref(&file)).map_err(|e| bad(e, ""))?;
+            cli::write_atomic(p, text.as_bytes())?;
+        }
+    }
+    if let Some(value) = stopped_at {
+        return Err(bad(
+            format!(
+                "interrupted during rung {}={value}: {} of {} rungs finished{}",
+                ladder.key.name(),
+                file.runs.len(),
+                ladder.rungs.len(),
+                if file.runs.is_empty() {
+                    ", nothing written"
+                } else {
+                    ", their figures and files written"
+                }
+            ),
+            "run again for every rung; each game is seeded, so the same games are played",
+        ));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ladders_parse() {
+        assert_eq!(
+            parse(DEFAULT_LADDER),
+            Ok(Ladder {
+                key: Key::Nodes,
+                rungs: vec![1000, 10_000, 100_000]
+            })
+        );
+        assert_eq!(
+            parse(" depth = 2, 4,6 ").map(|l| l.rungs),
+            Ok(vec![2, 4, 6])
+        );
+        assert_eq!(
+            parse("nodes=1_000,10_000").map(|l| l.rungs),
+            Ok(vec![1000, 10_000])
+        );
+        assert!(parse("nodes").unwrap_err().contains("is not a ladder"));
+    }
+
+    fn rung(draws: u64, games: u64) -> Rung {
+        Rung {
+            value: games,
+            games,
+            draws: share(draws, games),
+            first_player_score: mean_interval(&[]),
+            length_mean: mean_interval(&[]),
+            ends: Vec::new(),
+            rating: None,
+        }
+    }
+
+    #[test]
+    fn levelling_reads_the_interval_of_the_difference() {
+        // 20% against 21% of 1000 games each: no change to tell.
+        let l = levelling(&rung(200, 1000), &rung(210, 1000));
+        assert!((l.difference - 0.01).abs() < 1e-12);
+        assert!(l.levelled && l.low < 0.0 && l.high > 0.0, "{l:?}");
+        // 5% against 26%: rising.
+        let l = levelling(&rung(5, 100), &rung(26, 100));
+        assert!(!l.levelled && l.low > 0.0, "{l:?}");
+        // Newcombe's interval for 5/100 against 26/100 (hybrid score, from the Wilson intervals
+        // [0.0215, 0.1118] and [0.1840, 0.3536]): [0.112, 0.308].
+        assert!(
+            (l.low - 0.112).abs() < 0.002 && (l.high - 0.308).abs() < 0.002,
+            "{l:?}"
+        );
+    }
+
+    #[test]
+    fn means_and_their_intervals() {
+        let i = mean_interval(&[1.0, 0.0, 0.5, 0.5]);
+        assert!((i.value - 0.5).abs() < 1e-12);
+        // sd sqrt(1/6), n 4: half-width 1.96 * 0.2041.
+        assert!((i.high - 0.5 - Z95 * (1.0f64 / 6.0).sqrt() / 2.0).abs() < 1e-12);
+    }
+}

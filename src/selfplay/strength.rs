@@ -1,0 +1,182 @@
+//! The strength of a self-play run's engines: the limit per move its games were played at, and on
+//! request (`--rate-against SETTINGS`) the Elo of that setting against a fixed reference setting
+//! of the same engine, measured by a match ([`crate::matchplay::rate`]).
+
+use super::{RateRequest, Rating, RunFile, Settings, TT_MIB};
+use crate::matchplay::engine::{EngineSpec, Internal};
+use crate::matchplay::rate::{rate, RateSetup};
+use crate::Variant;
+use miette::{miette, Report as Diag};
+
+/// The fewest and most games of a rating match.
+pub const MIN_RATE_GAMES: u64 = 2;
+pub const MAX_RATE_GAMES: u64 = 1_000_000;
+
+fn bad(msg: String, help: &str) -> Diag {
+    miette!(help = help.to_string(), "{msg}")
+}
+
+/// The limit per move of a run's engines, in words: `1000 nodes a move`, `depth 4`.
+pub fn limit(s: &Settings) -> String {
+    if s.random {
+        return "random moves".into();
+    }
+    match (s.depth, s.nodes) {
+        (Some(d), Some(n)) => format!("depth {d} and {n} nodes a move"),
+        (Some(d), None) => format!("depth {d}"),
+        (None, Some(n)) => format!("{n} nodes a move"),
+        (None, None) => "engine".into(),
+    }
+}
+
+/// The engine settings of a run's setting as a match takes them (damelab's engine with the
+/// self-play table size and evaluation).
+fn each(eval: Option<&str>) -> Vec<String> {
+    let mut each = vec![format!("hash={TT_MIB}")];
+    if let Some(e) = eval {
+        each.push(format!("eval=\"{e}\""));
+    }
+    each
+}
+
+/// The request of `--rate-against SETTINGS --rate-games N`, checked before any game: the reference
+/// is damelab's own engine with a limit, and its settings load for these rules.
+pub fn request(
+    v: &Variant,
+    reference: Option<&str>,
+    games: u64,
+    random: bool,
+    eval: Option<&str>,
+) -> Result<Option<RateRequest>, Diag> {
+    let Some(text) = reference else {
+        return Ok(None);
+    };
+    let help = "give the reference as a match engine's settings, e.g. `--rate-against \"nodes=1000\"` or `--rate-against \"depth=4\"`";
+    if random {
+        return Err(bad(
+            "--rate-against rates an engine setting; random moves have none".into(),
+            "drop --random, or drop --rate-against",
+        ));
+    }
+    if !(MIN_RATE_GAMES..=MAX_RATE_GAMES).contains(&games) {
+        return Err(bad(
+            format!("--rate-games {games} is out of range"),
+            &format!("give from {MIN_RATE_GAMES} to {MAX_RATE_GAMES} games"),
+        ));
+    }
+    let spec = EngineSpec::parse(&each(eval), text)
+        .map_err(|e| bad(format!("--rate-against: {e}"), help))?;
+    if spec.cmd.is_some() {
+        return Err(bad(
+            "--rate-against measures against damelab's own engine, not a Hub engine".into(),
+            help,
+        ));
+    }
+    if !spec.name.is_empty() {
+        return Err(bad(
+            "--rate-against takes the reference's settings, not a name".into(),
+            help,
+        ));
+    }
+    Internal::new(&v.rules, &spec).map_err(|e| bad(format!("--rate-against: {e}"), help))?;
+    Ok(Some(RateRequest {
+        reference: text.trim().to_string(),
+        games,
+    }))
+}
+
+/// Play the rating match of a run's setting (`settings`) against the request's reference, with a
+/// progress bar. `Ok(None)` when interrupted.
+pub fn measure(
+    v: &Variant,
+    settings: &Settings,
+    req: &RateRequest,
+    eval: Option<&str>,
+    threads: usize,
+) -> Result<Option<Rating>, Diag> {
+    let mut own = Vec::new();
+    if let Some(d) = settings.depth {
+        own.push(format!("depth={d}"));
+    }
+    if let Some(n) = settings.nodes {
+        own.push(format!("nodes={n}"));
+    }
+    let each = each(eval);
+    let mut subject = EngineSpec::parse(&each, &own.join(" "))
+        .map_err(|e| bad(format!("the rated setting: {e}"), ""))?;
+    subject.name = "rated".into();
+    let mut reference = EngineSpec::parse(&each, &req.reference)
+        .map_err(|e| bad(format!("--rate-against: {e}"), ""))?;
+    reference.name = "reference".into();
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        let b = indicatif::ProgressBar::new(req.games);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {eta}")
+        {
+            b.set_style(style);
+        }
+        b.set_message(format!(
+            "rating {} against {}",
+            limit(settings),
+            req.reference
+        ));
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let setup = RateSetup {
+        variant: &settings.variant,
+        rules: &v.rules,
+        games: req.games,
+        seed: settings.seed,
+        random_plies: settings.opening_plies,
+        max_plies: settings.max_plies,
+        concurrency: threads,
+    };
+    let r = rate(&setup, subject, reference, &mut || bar.inc(1));
+    bar.finish_and_clear();
+    // Named as given: the table size and evaluation are the run's own, in its settings.
+    Ok(r.map(|r| Rating {
+        setting: own.join(" "),
+        reference: req.reference.clone(),
+        ..r
+    }))
+}
+
+/// The report's strength line: the limit, and the rating when there is one.
+pub fn line(f: &RunFile) -> String {
+    let what = limit(&f.settings);
+    match (&f.rating, &f.rate_against) {
+        (Some(r), _) => format!("strength         {what}: {}", r.text()),
+        (None, Some(q)) => format!(
+            "strength         {what} (rated against {} in shard 1's file)",
+            q.reference
+        ),
+        (None, None) => format!("strength         {what} (not rated: --rate-against SETTINGS)"),
+    }
+}
+
+/// The rating in a chart's title: `; Elo +52 [+10, +95] vs nodes=500 (100 games)`.
+pub fn title_part(f: &RunFile) -> String {
+    match &f.rating {
+        Some(r) => format!(
+            "; Elo {} [{}, {}] vs {} ({} games)",
+            whole(r.elo),
+            whole(r.elo_low),
+            whole(r.elo_high),
+            r.reference,
+            r.games
+        ),
+        None => String::new(),
+    }
+}
+
+/// An Elo difference to the whole point: `+52`, `-inf`.
+pub fn whole(x: f64) -> String {
+    if x.is_finite() {
+        let x = x.round();
+        format!("{:+.0}", if x == 0.0 { 0.0 } else { x })
+    } else {
+        crate::matchplay::rate::elo(x)
+    }
+}
