@@ -382,6 +382,29 @@ impl fmt::Display for ShardSet {
     }
 }
 
+/// Whether the games read from shards' PDN files (their 0-based indices, sorted) are exactly the
+/// games of the merged run (`merged`, 0-based): none twice, none missing. The error names them.
+pub fn check_pdn_games(have: &[u64], merged: impl Iterator<Item = u64>) -> Result<(), String> {
+    if let Some(w) = have.windows(2).find(|w| w[0] == w[1]) {
+        return Err(format!("game {} is in the PDN files twice", w[0] + 1));
+    }
+    let merged: Vec<u64> = merged.collect();
+    if have.len() != merged.len() {
+        let lack: Vec<u64> = merged
+            .iter()
+            .filter(|i| have.binary_search(i).is_err())
+            .map(|i| i + 1)
+            .collect();
+        return Err(format!(
+            "the PDN files lack {} of the {} games merged: {}",
+            lack.len(),
+            merged.len(),
+            list(&lack)
+        ));
+    }
+    Ok(())
+}
+
 /// `1, 3, 5–9, 12`: runs of three or more as ranges, so a 1,000-shard list stays readable.
 pub fn list(ks: &[u64]) -> String {
     let mut parts = Vec::new();
@@ -553,6 +576,19 @@ fn diff_into(path: &str, a: &serde_json::Value, b: &serde_json::Value, out: &mut
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pdn_games_must_be_the_merged_ones_each_once() {
+        assert_eq!(check_pdn_games(&[0, 1, 2], 0..3), Ok(()));
+        assert_eq!(
+            check_pdn_games(&[0, 1, 1, 2], 0..3),
+            Err("game 2 is in the PDN files twice".into())
+        );
+        assert_eq!(
+            check_pdn_games(&[0, 3], 0..4),
+            Err("the PDN files lack 2 of the 4 games merged: 2, 3".into())
+        );
+    }
     use std::collections::HashMap;
 
     fn env(vars: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {

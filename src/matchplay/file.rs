@@ -280,25 +280,8 @@ pub fn merge_pdn(inputs: &[(String, String)], merged: &MatchFile) -> Result<Stri
         }
     }
     games.sort_by_key(|g| g.0);
-    if let Some(w) = games.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(format!("game {} is in the PDN files twice", w[0].0 + 1));
-    }
-    if games.len() != merged.games.len() {
-        let have: Vec<u64> = games.iter().map(|g| g.0).collect();
-        let lack: Vec<u64> = merged
-            .games
-            .iter()
-            .map(|g| g.index)
-            .filter(|i| have.binary_search(i).is_err())
-            .map(|i| i + 1)
-            .collect();
-        return Err(format!(
-            "the PDN files lack {} of the {} games merged: {}",
-            lack.len(),
-            merged.games.len(),
-            shard::list(&lack)
-        ));
-    }
+    let have: Vec<u64> = games.iter().map(|g| g.0).collect();
+    shard::check_pdn_games(&have, merged.games.iter().map(|g| g.index))?;
     Ok(games.into_iter().map(|g| g.1).collect())
 }
 

@@ -135,25 +135,8 @@ pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result
         }
     }
     games.sort_by_key(|(i, _)| *i);
-    if let Some(w) = games.windows(2).find(|w| w[0].0 == w[1].0) {
-        return Err(format!("game {} is in the PDN files twice", w[0].0 + 1));
-    }
-    if games.len() != merged.games.len() {
-        let have: Vec<u64> = games.iter().map(|(i, _)| *i).collect();
-        let lack: Vec<u64> = merged
-            .games
-            .iter()
-            .map(|r| r.i)
-            .filter(|i| have.binary_search(i).is_err())
-            .map(|i| i + 1)
-            .collect();
-        return Err(format!(
-            "the PDN files lack {} of the {} games merged: {}",
-            lack.len(),
-            merged.games.len(),
-            crate::shard::list(&lack)
-        ));
-    }
+    let have: Vec<u64> = games.iter().map(|(i, _)| *i).collect();
+    crate::shard::check_pdn_games(&have, merged.games.iter().map(|r| r.i))?;
     let mut out = String::new();
     for (_, t) in games {
         out.push_str(t.trim_end());
