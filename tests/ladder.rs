@@ -3,49 +3,12 @@
 //! against a reference, the PDN of every game, the chart — and bad ladders refused precisely;
 //! Ctrl-C keeps the finished rungs.
 
+use super::common::{damelab, fails, ok, p, text};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the damelab binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    text(&o.stdout)
-}
-
-fn flat(s: &str) -> String {
-    s.split_whitespace()
-        .filter(|w| *w != "│")
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn fails(o: &Output, code: i32, needle: &str) {
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(code), "{err}");
-    assert!(flat(&err).contains(needle), "expected `{needle}` in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use std::process::Command;
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damelab-ladder-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn p(path: &Path) -> String {
-    path.to_str().unwrap().to_string()
+    super::common::scratch("ladder", test)
 }
 
 fn json(path: &Path) -> serde_json::Value {

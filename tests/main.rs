@@ -9,6 +9,7 @@ mod agreement;
 mod capture_limits;
 mod cases;
 mod cli;
+mod common;
 mod compile;
 mod describe;
 mod diagram;

@@ -3,67 +3,12 @@
 //! byte for byte, the standings line — and missing shards, other settings and out-of-range shards
 //! are refused with a precise diagnostic.
 
+use super::common::{damelab_with as damelab, fails, ok, p};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-/// The variables `--shard auto` reads: removed from every command so that a test run inside a
-/// scheduler's job sees only what the test sets.
-const SCHEDULER_VARS: [&str; 8] = [
-    "SLURM_ARRAY_TASK_ID",
-    "SLURM_ARRAY_TASK_COUNT",
-    "SLURM_ARRAY_TASK_MIN",
-    "SLURM_ARRAY_TASK_MAX",
-    "SLURM_ARRAY_TASK_STEP",
-    "SLURM_JOB_ID",
-    "JOB_COMPLETION_INDEX",
-    "DAMELAB_SHARDS",
-];
-
-fn damelab(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
-    c.args(args).env("NO_COLOR", "1");
-    for v in SCHEDULER_VARS {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("the damelab binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    text(&o.stdout)
-}
-
-/// A diagnostic's words on one line (miette wraps to the terminal's width).
-fn flat(s: &str) -> String {
-    s.split_whitespace()
-        .filter(|w| *w != "│")
-        .collect::<Vec<_>>()
-        .join(" ")
-}
-
-fn fails(o: &Output, code: i32, needle: &str) {
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(code), "{err}");
-    assert!(flat(&err).contains(needle), "expected `{needle}` in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-}
+use std::process::Output;
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damelab-mshard-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn p(path: &Path) -> String {
-    path.to_str().unwrap().to_string()
+    super::common::scratch("mshard", test)
 }
 
 /// A small round robin of three engines (English, 8 games a pairing: 4 pairs of games), its JSON

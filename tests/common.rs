@@ -1,0 +1,77 @@
+//! Helpers shared by the test modules that run the `damelab` binary: run it (with the
+//! schedulers' variables removed), read its output, match a diagnostic, make a scratch folder.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// Every variable `--shard auto` reads: removed from each command, so that a test run inside a
+/// Slurm job or a Kubernetes pod sees only what the test sets.
+const SCHEDULER_VARS: [&str; 8] = [
+    "SLURM_ARRAY_TASK_ID",
+    "SLURM_ARRAY_TASK_COUNT",
+    "SLURM_ARRAY_TASK_MIN",
+    "SLURM_ARRAY_TASK_MAX",
+    "SLURM_ARRAY_TASK_STEP",
+    "SLURM_JOB_ID",
+    "JOB_COMPLETION_INDEX",
+    "DAMELAB_SHARDS",
+];
+
+/// Run `damelab ARGS` with `env` set (and no scheduler's variables, no colour).
+pub fn damelab_with(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    c.args(args).env("NO_COLOR", "1");
+    for v in SCHEDULER_VARS {
+        c.env_remove(v);
+    }
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("the damelab binary runs")
+}
+
+/// Run `damelab ARGS` (no scheduler's variables, no colour).
+pub fn damelab(args: &[&str]) -> Output {
+    damelab_with(args, &[])
+}
+
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// Standard output of a command that must succeed.
+pub fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    text(&o.stdout)
+}
+
+/// A diagnostic's words on one line: miette wraps long messages to the terminal's width.
+pub fn flat(s: &str) -> String {
+    s.split_whitespace()
+        .filter(|w| *w != "│")
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A command that must fail with exit `code`, a diagnostic holding `needle` and no panic; its
+/// standard error.
+pub fn fails(o: &Output, code: i32, needle: &str) -> String {
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{err}");
+    assert!(flat(&err).contains(needle), "expected `{needle}` in: {err}");
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+/// An empty folder of its own for test `test` of module `module`.
+pub fn scratch(module: &str, test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("damelab-{module}-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A path as an argument.
+pub fn p(path: &Path) -> String {
+    path.to_str().unwrap().to_string()
+}
