@@ -6,61 +6,20 @@ use damelab::selfplay::RunFile;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-/// Every variable `--shard auto` reads: removed from each command, so that a test run inside a
-/// Slurm job or a Kubernetes pod sees only what the test sets.
-const SCHEDULER_VARS: [&str; 8] = [
-    "SLURM_ARRAY_TASK_ID",
-    "SLURM_ARRAY_TASK_COUNT",
-    "SLURM_ARRAY_TASK_MIN",
-    "SLURM_ARRAY_TASK_MAX",
-    "SLURM_ARRAY_TASK_STEP",
-    "SLURM_JOB_ID",
-    "JOB_COMPLETION_INDEX",
-    "DAMELAB_SHARDS",
-];
+use super::common::{flat, ok, text};
 
+/// `damelab ARGS` with `env` set (and no scheduler's variables).
 fn damelab(args: &[&str], env: &[(&str, String)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
-    c.args(args).env("NO_COLOR", "1");
-    for v in SCHEDULER_VARS {
-        c.env_remove(v);
-    }
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("the damelab binary runs")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-fn ok(o: &Output) -> String {
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    text(&o.stdout)
-}
-
-/// A diagnostic's words on one line: miette wraps long messages to the terminal's width.
-fn flat(s: &str) -> String {
-    s.split_whitespace()
-        .filter(|w| *w != "│")
-        .collect::<Vec<_>>()
-        .join(" ")
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    super::common::damelab_with(args, &env)
 }
 
 fn fails(o: &Output, needle: &str) -> String {
-    let err = text(&o.stderr);
-    assert_eq!(o.status.code(), Some(1), "{err}");
-    assert!(flat(&err).contains(needle), "expected `{needle}` in: {err}");
-    assert!(!err.contains("panicked"), "{err}");
-    err
+    super::common::fails(o, 1, needle)
 }
 
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("damelab-scale-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    super::common::scratch("scale", test)
 }
 
 fn p(path: &Path) -> &str {
