@@ -231,7 +231,7 @@ fn an_interrupted_ladder_keeps_its_finished_rungs() {
     use std::time::{Duration, Instant};
     let dir = scratch("interrupted");
     let lj = p(&dir.join("l.json"));
-    let child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
         .args([
             "selfplay",
             "english",
@@ -249,15 +249,40 @@ fn an_interrupted_ladder_keeps_its_finished_rungs() {
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    // The first rung takes milliseconds, the second minutes.
-    std::thread::sleep(Duration::from_secs(3));
+    // The first rung takes milliseconds, the second minutes: interrupt once stderr says the
+    // first has finished.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        use std::io::BufRead;
+        let mut all = Vec::new();
+        for line in std::io::BufReader::new(stderr)
+            .lines()
+            .map_while(Result::ok)
+        {
+            let _ = tx.send(line.clone());
+            all.extend_from_slice(line.as_bytes());
+            all.push(b'\n');
+        }
+        all
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) if line.starts_with("rung 1/2 nodes=30 finished: 4 games") => break,
+            Ok(_) => {}
+            Err(e) => panic!("no line for the first rung: {e}"),
+        }
+    }
     let t = Instant::now();
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
-    let o = child.wait_with_output().unwrap();
+    let mut o = child.wait_with_output().unwrap();
+    o.stderr = reader.join().unwrap();
     assert!(t.elapsed() < Duration::from_secs(60), "it stopped");
     fails(
         &o,

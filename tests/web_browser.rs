@@ -5,7 +5,10 @@
 //! and sees the arrow, imports a PDN game. A screenshot of each step goes to
 //! `target/web-screenshots/`; the page-load and server timings are printed.
 //!
-//! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed.
+//! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed. It takes
+//! about 10 s, so a plain `cargo test` leaves it out; `.ci/run` runs it in release, where the
+//! page-load timing it prints is the one that counts:
+//! `cargo test --release --test it -- --include-ignored web_browser::`.
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -345,6 +348,7 @@ fn set_select(d: &Driver, id: &str, value: &str) {
 }
 
 #[test]
+#[ignore = "real browser, about 10 s: run by .ci/run (`cargo test --test it -- --include-ignored web_browser::`)"]
 fn the_workbench_in_headless_chromium() {
     let (Some(chromium), Some(chromedriver)) = (
         find(&["chromium", "chromium-browser"]),

@@ -528,6 +528,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         } else {
             indicatif::ProgressBar::hidden()
         };
+        let rung_start = std::time::Instant::now();
         let played = super::run_games(
             &v.rules,
             &settings,
@@ -560,6 +561,15 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         file.rating = rating;
         runs.push(file);
         pdn.push_str(&played.pdn.concat());
+        // A line a rung on stderr, for batch logs as for terminals: the table waits for the end.
+        eprintln!(
+            "rung {}/{} {}={value} finished: {} games in {:.1} s",
+            i + 1,
+            ladder.rungs.len(),
+            ladder.key.name(),
+            a.games,
+            rung_start.elapsed().as_secs_f64()
+        );
     }
     let secs = t.elapsed().as_secs_f64();
     let file = LadderFile::new(v.name(), &ladder, runs);
