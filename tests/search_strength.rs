@@ -73,7 +73,9 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     for (name, _) in Options::NAMES {
         let value = match *name {
             "preset" => "8d59e68",
-            "lmr" | "futility" | "single_reply" | "clock" => "false",
+            "lmr" | "futility" | "single_reply" | "clock" | "probcut" => "false",
+            "probcut_depth" => "6",
+            "probcut_reduction" => "3",
             "soft_time" => "50",
             "lmr_moves" => "5",
             _ => "100",

@@ -67,6 +67,8 @@ pub struct Stats {
     pub frontier: u64,
     /// Nodes before the nominal depth whose table move was quiet and refuted.
     pub tt_quiet_cuts: u64,
+    /// Nodes that ProbCut ended.
+    pub probcuts: u64,
 }
 
 /// When to stop: any limit reached ends the search (the last finished iteration counts).
@@ -319,6 +321,7 @@ impl<B: BitSet> Searcher<B> {
             s.leaves += o.leaves;
             s.frontier += o.frontier;
             s.tt_quiet_cuts += o.tt_quiet_cuts;
+            s.probcuts += o.probcuts;
         }
         s
     }

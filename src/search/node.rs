@@ -37,6 +37,9 @@ impl<B: BitSet> Searcher<B> {
             Ok(m) => m,
             Err(s) => return s,
         };
+        if let Some(s) = self.probcut(pos, hash, depth, ply, alpha, beta, irr) {
+            return s;
+        }
         let mut buf = Buffers {
             moves: std::mem::take(&mut self.moves[ply]),
             order: std::mem::take(&mut self.order[ply]),
@@ -104,6 +107,41 @@ impl<B: BitSet> Searcher<B> {
             }
         }
         None
+    }
+
+    /// ProbCut: outside the principal variation and from `probcut_depth`, a search of this node
+    /// `probcut_reduction` plies shallower with a null window at `beta + probcut_margin`; when it
+    /// fails high, so would the full search, most likely: the node ends with beta. It searches
+    /// the node itself (the same position, shallower), so it is no null move.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn probcut(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        irr: usize,
+    ) -> Option<Score> {
+        let o = &self.options;
+        if !o.probcut
+            || ply == 0
+            || depth < o.probcut_depth as i32
+            || beta > alpha + 1
+            || beta.abs() >= WIN_BOUND - o.probcut_margin - 1
+        {
+            return None;
+        }
+        let rb = beta + o.probcut_margin;
+        let shallow = depth - o.probcut_reduction as i32;
+        let s = self.node(pos, hash, shallow, ply, rb - 1, rb, irr);
+        if self.stop {
+            return Some(0);
+        }
+        self.stats.probcuts += (s >= rb) as u64;
+        (s >= rb).then_some(beta)
     }
 
     /// The transposition table: `Ok` with the stored move's index (`u16::MAX` for none), or `Err`

@@ -25,6 +25,16 @@ pub struct Options {
     /// The time manager of game clocks: a move's share of the clock is its target and the hard
     /// limit a few times more (see [`super::clock::move_limits`]); off, the share is the limit.
     pub clock: bool,
+    /// ProbCut: from a nominal depth of `probcut_depth`, outside the principal variation, a search
+    /// `probcut_reduction` plies shallower with a null window at beta + `probcut_margin` that
+    /// fails high ends the node (a real search, never a null move).
+    pub probcut: bool,
+    /// The ProbCut margin, in score units.
+    pub probcut_margin: i32,
+    /// The shallowest nominal depth at which ProbCut is tried.
+    pub probcut_depth: u32,
+    /// How much shallower ProbCut's search is.
+    pub probcut_reduction: u32,
 }
 
 impl Default for Options {
@@ -38,6 +48,10 @@ impl Default for Options {
             soft_time: 100,
             single_reply: true,
             clock: true,
+            probcut: false,
+            probcut_margin: 100,
+            probcut_depth: 6,
+            probcut_reduction: 4,
         }
     }
 }
@@ -81,6 +95,22 @@ impl Options {
             "clock",
             "time manager on a game clock (stable moves fast, unstable ones longer), `true` or `false`",
         ),
+        (
+            "probcut",
+            "ProbCut: a shallower null-window search above beta ends a node that fails high, `true` or `false`",
+        ),
+        (
+            "probcut_margin",
+            "ProbCut's margin above beta, in hundredths of the first kind of piece (0 to 1000)",
+        ),
+        (
+            "probcut_depth",
+            "the shallowest nominal depth at which ProbCut is tried (3 to 32)",
+        ),
+        (
+            "probcut_reduction",
+            "how many plies shallower ProbCut's search is (2 to 8)",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -91,6 +121,7 @@ impl Options {
             soft_time: 100,
             single_reply: false,
             clock: false,
+            probcut: false,
             ..Options::default()
         }
     }
@@ -117,6 +148,10 @@ impl Options {
             "soft_time" => self.soft_time = number(name, v, 10, 100)? as u32,
             "single_reply" => self.single_reply = flag(name, v)?,
             "clock" => self.clock = flag(name, v)?,
+            "probcut" => self.probcut = flag(name, v)?,
+            "probcut_margin" => self.probcut_margin = number(name, v, 0, 1000)? as i32,
+            "probcut_depth" => self.probcut_depth = number(name, v, 3, 32)? as u32,
+            "probcut_reduction" => self.probcut_reduction = number(name, v, 2, 8)? as u32,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -132,7 +167,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={}",
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -140,7 +175,11 @@ impl Options {
             self.futility_margin,
             self.soft_time,
             self.single_reply,
-            self.clock
+            self.clock,
+            self.probcut,
+            self.probcut_margin,
+            self.probcut_depth,
+            self.probcut_reduction
         )
     }
 }
