@@ -196,7 +196,7 @@ enum Command {
     Selfplay(Box<damelab::selfplay::cli::SelfplayArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
-    Train(damelab::train::cli::TrainArgs),
+    Train(Box<damelab::train::cli::TrainCommand>),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
     Match(Box<damelab::matchplay::cli::MatchCommand>),
@@ -342,7 +342,7 @@ fn run() -> ExitCode {
             damelab::selfplay::cli::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Train(a)) => {
-            damelab::train::cli::run(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+            damelab::train::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Match(a)) => {
             damelab::matchplay::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))

@@ -44,6 +44,7 @@ mod search;
 mod search_strength;
 mod selfplay_cli;
 mod train;
+mod train_shards;
 mod verify;
 mod web_api;
 mod web_browser;

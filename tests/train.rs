@@ -59,6 +59,11 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         threads: Some(threads),
         svg: None,
         json: None,
+        generation: None,
+        from: None,
+        data: None,
+        shard: None,
+        shards: None,
     }
 }
 

@@ -3,7 +3,9 @@
 # small self-play run as an array job of four shards with the merge job after it
 # (selfplay-array.sh), wait for both (bounded), and compare the merged JSON and PDN with the same
 # run played in one go, field by field. Then merge three of the four shards and expect the missing
-# one named and a non-zero exit. Exits non-zero on any difference, failure or time-out.
+# one named and a non-zero exit. Then a two-generation training run as two array jobs of four
+# shards, each followed by its merge (train-array.sh): the last merge's weights file must be the
+# single run's, byte for byte. Exits non-zero on any difference, failure or time-out.
 #
 #   scripts/slurm/test-array.sh [path/to/damelab]   (default target/release/damelab)
 #
@@ -133,5 +135,42 @@ if [ $rc -eq 0 ] || ! grep -q "shard 2 of 4 is missing" "$work/missing.txt"; the
   fail=1
 fi
 
+# Training: two generations of four shards each, each generation merged before the next plays
+# with its weights (train-array.sh); the last merge's weights file must be the single run's, byte
+# for byte.
+targs=(english --generations 2 --games 8 --nodes 200 --epochs 5 --match-games 2 --seed 3)
+tids=$(DAMELAB=$BIN bash scripts/slurm/train-array.sh "$work/train" 4 "${targs[@]}" | tail -n 1)
+tarrays=$(sed -n 's/^arrays=\([0-9,]*\) merges=.*/\1/p' <<<"$tids")
+tmerges=$(sed -n 's/^arrays=[0-9,]* merges=\([0-9,]*\)$/\1/p' <<<"$tids")
+[ -n "$tarrays" ] && [ -n "$tmerges" ] || {
+  echo "test-array: no job ids from train-array.sh: \`$tids\`" >&2
+  exit 1
+}
+echo "test-array: training arrays $tarrays, merges $tmerges"
+"$BIN" train "${targs[@]}" --threads 1 --out "$work/train-whole.weights" >"$work/train-whole.txt"
+last=${tmerges##*,}
+while [ -n "$(squeue -h -j "$last" -o %i 2>/dev/null)" ]; do
+  if [ $((SECONDS - start)) -ge "$LIMIT" ]; then
+    echo "test-array: the training jobs did not finish within ${LIMIT}s" >&2
+    squeue >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+for j in ${tarrays//,/ } ${tmerges//,/ }; do
+  st=$(scontrol -o show job "$j" | sed -n 's/.*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2/p')
+  if [ "$(grep -vc '^COMPLETED 0:0$' <<<"$st")" != 0 ]; then
+    echo "test-array: training job $j did not complete: $(tr '\n' ',' <<<"$st")" >&2
+    fail=1
+  fi
+done
+if ! cmp -s "$work/train-whole.weights" "$work/train/gen2.weights"; then
+  echo "test-array: the merged training weights differ from the single run's" >&2
+  diff "$work/train-whole.weights" "$work/train/gen2.weights" | head -n 10 >&2 || true
+  fail=1
+else
+  echo "test-array: training: 2 generations of 4 shards merged, weights byte for byte equal"
+fi
+
 [ $fail -eq 0 ] || exit 1
-echo "test-array: 4 shards on Slurm merged equal the single run ($((SECONDS - start)) s)"
+echo "test-array: 4 shards on Slurm merged equal the single run, for self-play and training ($((SECONDS - start)) s)"

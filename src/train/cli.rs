@@ -20,6 +20,41 @@ pub const MAX_EPOCHS: u32 = 100_000;
 pub const MAX_OPENING_PLIES: u32 = 200;
 pub const MAX_PLIES: u32 = 10_000;
 
+/// `damelab train`: a training run (or one generation's shard of one), or `train merge`.
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct TrainCommand {
+    #[command(subcommand)]
+    pub merge: Option<MergeCommand>,
+    #[command(flatten)]
+    pub run: Option<TrainArgs>,
+}
+
+#[derive(clap::Subcommand, Debug)]
+pub enum MergeCommand {
+    /// Fit a generation from its shards' data files (`train --generation G --shard K/N --data F`)
+    /// and those of every generation before it, and write its weights: the single run's weights
+    /// after that generation, bit for bit. The next generation's shards play with them (`--from`).
+    Merge {
+        /// The data files of generations 1 to G, every shard of each.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The weights the last generation's shards played with (the merge of generation G - 1);
+        /// not for generation 1, which plays with the derived evaluation.
+        #[arg(long)]
+        from: Option<PathBuf>,
+        /// The weights file to write (default: VARIANT.weights in the current folder).
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+        /// Threads of the generation match (default: every core).
+        #[arg(long)]
+        threads: Option<usize>,
+        /// Write the settings and the generation's figures as JSON.
+        #[arg(long)]
+        json: Option<PathBuf>,
+    },
+}
+
 #[derive(clap::Args, Debug)]
 pub struct TrainArgs {
     /// A bundled variant's name or a path to a rules file.
@@ -67,6 +102,25 @@ pub struct TrainArgs {
     /// Write the settings and every generation's figures as JSON.
     #[arg(long)]
     pub json: Option<PathBuf>,
+    /// Play only this generation's self-play games (from 1), or a shard of them (--shard), and
+    /// write their positions to --data for `train merge`; give the other settings as for the whole
+    /// run.
+    #[arg(long)]
+    pub generation: Option<u32>,
+    /// With --generation: the weights of the generation before (what `train merge` wrote for it).
+    #[arg(long)]
+    pub from: Option<PathBuf>,
+    /// With --generation: the data file to write.
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// With --generation: play only the K-th of N disjoint slices of its games (`--shard 2/8`), or
+    /// `--shard auto`: the shard of this task of a Slurm array job or Kubernetes indexed job.
+    #[arg(long)]
+    pub shard: Option<String>,
+    /// The number of shards for `--shard auto` where the scheduler does not say it (Kubernetes;
+    /// or the DAMELAB_SHARDS variable).
+    #[arg(long)]
+    pub shards: Option<u64>,
 }
 
 /// One generation's figures.
@@ -89,14 +143,14 @@ pub struct Generation {
 }
 
 #[derive(Serialize)]
-struct RunJson<'a> {
-    format: &'static str,
-    variant: &'a str,
-    settings: &'a TrainSettings,
-    generations: &'a [Generation],
+pub(crate) struct RunJson<'a> {
+    pub format: &'static str,
+    pub variant: &'a str,
+    pub settings: &'a TrainSettings,
+    pub generations: &'a [Generation],
 }
 
-fn bad(msg: String, help: &str) -> Report {
+pub(crate) fn bad(msg: String, help: &str) -> Report {
     miette!(help = help.to_string(), "{msg}")
 }
 
@@ -167,7 +221,7 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     )
 }
 
-fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
+pub(crate) fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
     if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         return indicatif::ProgressBar::hidden();
     }
@@ -217,20 +271,11 @@ pub fn train(
             break;
         };
         data.extend(&played.data);
-        let start = dequantise(&current.values);
-        let k = fit_k(&data, &start);
-        let (lb, vb) = (loss(&data, &start, k, false), loss(&data, &start, k, true));
-        let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
-        let fitted = fit(&data, &start, &anchor, k, t.epochs, t.l2, &|| b.inc(1));
-        b.finish_and_clear();
-        let Some(fitted) = fitted else {
+        let Some(step) = fit_step(&data, &current.values, &anchor, t, g) else {
             interrupted = true;
             break;
         };
-        let q = quantise(&fitted);
-        let back = dequantise(&q);
-        let (la, va) = (loss(&data, &back, k, false), loss(&data, &back, k, true));
-        current.values = q;
+        current.values = step.values.clone();
         let new = Arc::new(current.clone());
         let against = if t.match_games > 0 {
             let b = bar(t.match_games, &format!("generation {} match", g + 1));
@@ -251,11 +296,11 @@ pub fn train(
             results: played.results,
             positions: data.rows() - held,
             held_out: held,
-            k,
-            loss_before: lb,
-            loss_after: la,
-            validation_before: vb,
-            validation_after: va,
+            k: step.k,
+            loss_before: step.loss_before,
+            loss_after: step.loss_after,
+            validation_before: step.validation_before,
+            validation_after: step.validation_after,
             against_derived: against,
         };
         out(&generation_line(&gen));
@@ -274,7 +319,46 @@ pub fn train(
     })
 }
 
-fn generation_line(g: &Generation) -> String {
+/// What a generation's fit gave: the scale, the losses before and after, the new weights.
+pub(crate) struct Step {
+    pub k: f64,
+    pub loss_before: f64,
+    pub loss_after: f64,
+    pub validation_before: f64,
+    pub validation_after: f64,
+    pub values: Vec<i32>,
+}
+
+/// Generation `g`'s fit (from 0) of all the data so far, starting from the weights `current`
+/// and pulled toward `anchor`. `None` when interrupted. The single run and `train merge` both fit
+/// here, so they give the same weights.
+pub(crate) fn fit_step(
+    data: &Data,
+    current: &[i32],
+    anchor: &[f64],
+    t: &TrainSettings,
+    g: u32,
+) -> Option<Step> {
+    let start = dequantise(current);
+    let k = fit_k(data, &start);
+    let (lb, vb) = (loss(data, &start, k, false), loss(data, &start, k, true));
+    let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
+    let fitted = fit(data, &start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
+    b.finish_and_clear();
+    let q = quantise(&fitted?);
+    let back = dequantise(&q);
+    let (la, va) = (loss(data, &back, k, false), loss(data, &back, k, true));
+    Some(Step {
+        k,
+        loss_before: lb,
+        loss_after: la,
+        validation_before: vb,
+        validation_after: va,
+        values: q,
+    })
+}
+
+pub(crate) fn generation_line(g: &Generation) -> String {
     let [w, d, l] = g.results;
     let mut line = format!(
         "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out), K {:.0}, \
@@ -302,20 +386,76 @@ fn generation_line(g: &Generation) -> String {
     line
 }
 
-/// `damelab train`.
+/// `damelab train`: a run, a generation's shard, or `train merge`.
+pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    match (&c.merge, &c.run) {
+        (
+            Some(MergeCommand::Merge {
+                files,
+                from,
+                out: weights,
+                threads,
+                json,
+            }),
+            _,
+        ) => super::shard::merge_command(
+            files,
+            from.as_deref(),
+            weights.as_deref(),
+            *threads,
+            json.as_deref(),
+            out,
+        ),
+        (None, Some(a)) if a.generation.is_some() => super::shard::play_command(a, out),
+        (None, Some(a)) => run(a, out),
+        (None, None) => Err(bad(
+            "`train` needs a variant".into(),
+            "e.g. `damelab train dameo --games 400`",
+        )),
+    }
+}
+
+/// `--threads`, or every core.
+pub(crate) fn threads(n: Option<usize>) -> Result<usize, Report> {
+    match n {
+        Some(0) | Some(1025..) => Err(bad(
+            format!("--threads {} is out of range", n.unwrap_or(0)),
+            "give from 1 to 1024 threads",
+        )),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Refuse to write to a folder.
+pub(crate) fn not_folder(p: &std::path::Path) -> Result<(), Report> {
+    if p.is_dir() {
+        return Err(bad(
+            format!("cannot write `{}`: it is a folder", p.display()),
+            "give a file path",
+        ));
+    }
+    Ok(())
+}
+
+/// `damelab train`: the whole run on this machine.
 pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     let v = Variant::load(&a.variant).map_err(Report::new)?;
     let t = settings(a)?;
-    let threads = match a.threads {
-        Some(0) | Some(1025..) => {
+    let threads = threads(a.threads)?;
+    for (flag, given) in [
+        ("--from", a.from.is_some()),
+        ("--data", a.data.is_some()),
+        ("--shard", a.shard.is_some()),
+        ("--shards", a.shards.is_some()),
+    ] {
+        if given {
             return Err(bad(
-                format!("--threads {} is out of range", a.threads.unwrap_or(0)),
-                "give from 1 to 1024 threads",
-            ))
+                format!("{flag} is only read with --generation"),
+                "give `--generation G` to play one generation's games (or a shard of them)",
+            ));
         }
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
+    }
     let path = a
         .out
         .clone()
@@ -324,12 +464,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
         .into_iter()
         .flatten()
     {
-        if p.is_dir() {
-            return Err(bad(
-                format!("cannot write `{}`: it is a folder", p.display()),
-                "give a file path",
-            ));
-        }
+        not_folder(p)?;
     }
     crate::interrupt::install();
     crate::interrupt::reset();
@@ -376,7 +511,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
 }
 
 /// A variant's name as a file name: a rules file's stem, not its path.
-fn file_stem(name: &str) -> String {
+pub(crate) fn file_stem(name: &str) -> String {
     std::path::Path::new(name)
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())

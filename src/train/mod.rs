@@ -8,6 +8,7 @@
 pub mod chart;
 pub mod cli;
 pub mod fit;
+pub mod shard;
 
 use crate::engine::{BitSet, Move, Position, Rules};
 use crate::search::learned::Features;
@@ -22,7 +23,7 @@ use std::sync::Arc;
 const TT_MIB: usize = 2;
 
 /// Everything that decides a training run: equal settings give equal weights.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct TrainSettings {
     pub seed: u64,
     pub generations: u32,
@@ -59,7 +60,7 @@ impl Data {
         self.y.len()
     }
 
-    fn push(&mut self, feats: &[(u32, i16)], y: f32, held_out: bool) {
+    pub fn push(&mut self, feats: &[(u32, i16)], y: f32, held_out: bool) {
         if self.start.is_empty() {
             self.start.push(0);
         }
@@ -121,12 +122,64 @@ pub fn play(
     threads: usize,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Option<Played>, String> {
+    let all: Vec<u64> = (0..t.games).collect();
+    let games = play_games(rules, t, generation, weights, threads, &all, progress)?;
+    Ok(games.map(|g| played(t.games, &g)))
+}
+
+/// One self-play game of a generation: its index in the generation, its quiet positions' features
+/// and its result (`w`: 0 the first side won, 1 the second, -1 a draw).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameData {
+    pub i: u64,
+    pub rows: Vec<Vec<(u32, i16)>>,
+    pub w: i8,
+}
+
+/// The games `indices` (ascending) of a generation, as [`play`] plays them: the games of a shard.
+/// `None` when interrupted.
+pub fn play_games(
+    rules: &Arc<Rules>,
+    t: &TrainSettings,
+    generation: u32,
+    weights: Option<Arc<Weights>>,
+    threads: usize,
+    indices: &[u64],
+    progress: &(dyn Fn() + Sync),
+) -> Result<Option<Vec<GameData>>, String> {
     if let Some(n) = &rules.narrow {
-        play_width(n, t, generation, weights, threads, progress)
+        play_width(n, t, generation, weights, threads, indices, progress)
     } else if let Some(m) = &rules.mid {
-        play_width(m, t, generation, weights, threads, progress)
+        play_width(m, t, generation, weights, threads, indices, progress)
     } else {
-        play_width(rules, t, generation, weights, threads, progress)
+        play_width(rules, t, generation, weights, threads, indices, progress)
+    }
+}
+
+/// A generation's data from its games, all `total` of them in index order (every tenth game held
+/// out for validation, by its index).
+pub fn played(total: u64, games: &[GameData]) -> Played {
+    let mut data = Data::default();
+    let mut results = [0u64; 3];
+    for g in games {
+        let y = match g.w {
+            0 => 1.0,
+            1 => 0.0,
+            _ => 0.5,
+        };
+        results[match g.w {
+            0 => 0,
+            1 => 2,
+            _ => 1,
+        }] += 1;
+        for row in &g.rows {
+            data.push(row, y, g.i % 10 == 9);
+        }
+    }
+    Played {
+        data,
+        games: total,
+        results,
     }
 }
 
@@ -137,29 +190,28 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
-type GameRows = (Vec<Vec<(u32, i16)>>, i8);
-
 fn play_width<B: BitSet>(
     rules: &Arc<Rules<B>>,
     t: &TrainSettings,
     generation: u32,
     weights: Option<Arc<Weights>>,
     threads: usize,
+    indices: &[u64],
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Vec<GameData>>, String> {
     use rayon::prelude::*;
     let settings = selfplay_settings(t, generation_seed(t.seed, generation, 0), t.games);
     let features = Features::new(rules);
-    let games: Vec<Option<GameRows>> = pool(threads)?.install(|| {
-        (0..t.games)
-            .into_par_iter()
+    let games: Vec<Option<GameData>> = pool(threads)?.install(|| {
+        indices
+            .par_iter()
             .map_init(
                 || {
                     let mut e = Searcher::new(rules.clone(), TT_MIB);
                     e.set_weights(weights.clone());
                     (e, Vec::with_capacity(128), Vec::new())
                 },
-                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<Position<B>>), i| {
+                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<Position<B>>), &i| {
                     if crate::interrupt::requested() {
                         return None;
                     }
@@ -190,36 +242,12 @@ fn play_width<B: BitSet>(
                         })
                         .collect();
                     progress();
-                    Some((rows, rec.w))
+                    Some(GameData { i, rows, w: rec.w })
                 },
             )
             .collect()
     });
-    if games.iter().any(Option::is_none) {
-        return Ok(None);
-    }
-    let mut data = Data::default();
-    let mut results = [0u64; 3];
-    for (i, (rows, w)) in games.into_iter().flatten().enumerate() {
-        let y = match w {
-            0 => 1.0,
-            1 => 0.0,
-            _ => 0.5,
-        };
-        results[match w {
-            0 => 0,
-            1 => 2,
-            _ => 1,
-        }] += 1;
-        for row in &rows {
-            data.push(row, y, i % 10 == 9);
-        }
-    }
-    Ok(Some(Played {
-        data,
-        games: t.games,
-        results,
-    }))
+    Ok(games.into_iter().collect())
 }
 
 /// A match's result for the first engine: wins, draws, losses.

@@ -1,0 +1,581 @@
+//! Training past one machine. A generation's self-play games are seeded by (seed, generation,
+//! index), so they split into shards like self-play's (`train --generation G --shard K/N --data
+//! FILE` plays the games of shard K and writes their positions), and `train merge` puts every
+//! generation's shards back in game order and fits exactly what the single run fits after
+//! generation G: the same weights file, bit for bit. Generation G + 1's shards play with those
+//! weights (`--from`), so a run of G generations is G array jobs, each followed by a merge.
+//!
+//! A data file records the build, the run's settings, the generation, the evaluation its games
+//! were played with and the shards it holds: a merge refuses files of other runs, builds or
+//! evaluations, a shard twice, and names the shards and generations that are missing.
+
+use super::cli::{
+    bad, bar, command_line, file_stem, fit_step, generation_line, not_folder, settings, threads,
+    Generation, RunJson, TrainArgs,
+};
+use super::{duel, play_games, played, Data, GameData, TrainSettings};
+use crate::search::weights::Weights;
+use crate::selfplay::cli::write_atomic;
+use crate::shard::{self, Shard, ShardError, ShardSet, DAMELAB_VERSION};
+use crate::Variant;
+use miette::Report;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The first field of a data file, and the format version this build reads and writes.
+pub const FORMAT: &str = "damelab-train-data";
+pub const VERSION: u32 = 1;
+
+/// What `played_with` says of generation 1's games.
+pub const DERIVED: &str = "derived";
+
+/// The run a data file belongs to: the variant as given, its rules' fingerprint and the training
+/// settings (the pull `l2` as its shortest exact decimal text, so that it reads back bit for bit).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataSettings {
+    pub variant: String,
+    pub rules_fingerprint: String,
+    pub seed: u64,
+    pub generations: u32,
+    pub games: u64,
+    pub nodes: Option<u64>,
+    pub depth: Option<u32>,
+    pub opening_plies: u32,
+    pub max_plies: u32,
+    pub epochs: u32,
+    pub match_games: u64,
+    pub l2: String,
+}
+
+impl DataSettings {
+    fn new(variant: &str, fingerprint: String, t: &TrainSettings) -> DataSettings {
+        DataSettings {
+            variant: variant.to_string(),
+            rules_fingerprint: fingerprint,
+            seed: t.seed,
+            generations: t.generations,
+            games: t.games,
+            nodes: t.nodes,
+            depth: t.depth,
+            opening_plies: t.opening_plies,
+            max_plies: t.max_plies,
+            epochs: t.epochs,
+            match_games: t.match_games,
+            l2: t.l2.to_string(),
+        }
+    }
+
+    fn train(&self) -> Result<TrainSettings, String> {
+        let l2: f64 = self
+            .l2
+            .parse()
+            .map_err(|_| format!("`l2` is `{}`, not a number", self.l2))?;
+        Ok(TrainSettings {
+            seed: self.seed,
+            generations: self.generations,
+            games: self.games,
+            nodes: self.nodes,
+            depth: self.depth,
+            opening_plies: self.opening_plies,
+            max_plies: self.max_plies,
+            epochs: self.epochs,
+            match_games: self.match_games,
+            l2,
+        })
+    }
+}
+
+/// One game's positions: each row its features as `index, value` pairs, flat.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRows {
+    pub i: u64,
+    /// 0: the first side won, 1: the second, -1: a draw.
+    pub w: i8,
+    pub rows: Vec<Vec<i64>>,
+}
+
+/// A shard's data file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DataFile {
+    pub format: String,
+    pub version: u32,
+    pub damelab: String,
+    pub settings: DataSettings,
+    /// From 1.
+    pub generation: u32,
+    /// The evaluation the games were played with: `derived`, or the weights' digest.
+    pub played_with: String,
+    pub shards: ShardSet,
+    /// The shard's games, ascending by index.
+    pub games: Vec<GameRows>,
+}
+
+fn to_rows(g: &GameData) -> GameRows {
+    GameRows {
+        i: g.i,
+        w: g.w,
+        rows: g
+            .rows
+            .iter()
+            .map(|r| r.iter().flat_map(|&(i, v)| [i as i64, v as i64]).collect())
+            .collect(),
+    }
+}
+
+/// A game read back, its features checked against the layout's `len` weights.
+fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, String> {
+    let bad = || format!("`{name}`: game {} holds a malformed position", g.i + 1);
+    if !(-1..=1).contains(&g.w) {
+        return Err(format!("`{name}`: game {} has result {}", g.i + 1, g.w));
+    }
+    let rows = g
+        .rows
+        .iter()
+        .map(|r| {
+            if r.len() % 2 != 0 {
+                return Err(bad());
+            }
+            r.chunks(2)
+                .map(|p| match (u32::try_from(p[0]), i16::try_from(p[1])) {
+                    (Ok(i), Ok(v)) if (i as usize) < len => Ok((i, v)),
+                    _ => Err(bad()),
+                })
+                .collect()
+        })
+        .collect::<Result<_, _>>()?;
+    Ok(GameData {
+        i: g.i,
+        rows,
+        w: g.w,
+    })
+}
+
+fn digest(w: Option<&Weights>) -> String {
+    w.map_or_else(|| DERIVED.to_string(), Weights::digest)
+}
+
+/// `damelab train … --generation G [--shard K/N|auto] [--from W] --data FILE`.
+pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    let v = Variant::load(&a.variant).map_err(Report::new)?;
+    let t = settings(a)?;
+    let threads = threads(a.threads)?;
+    let g = a.generation.unwrap_or(1);
+    if g == 0 || g > t.generations {
+        return Err(bad(
+            format!("--generation {g} is out of range"),
+            &format!(
+                "give a generation from 1 to {} (the run's --generations)",
+                t.generations
+            ),
+        ));
+    }
+    for (flag, given) in [
+        ("--out", a.out.is_some()),
+        ("--svg", a.svg.is_some()),
+        ("--json", a.json.is_some()),
+    ] {
+        if given {
+            return Err(bad(
+                format!("{flag} is not written with --generation"),
+                "a generation's shard writes its data (--data); `train merge` writes the weights",
+            ));
+        }
+    }
+    let Some(data) = &a.data else {
+        return Err(bad(
+            "--generation needs --data FILE".into(),
+            "give the file the shard's positions go to, e.g. `--data gen1-shard1.json`",
+        ));
+    };
+    not_folder(data)?;
+    let weights = match (g, &a.from) {
+        (1, Some(_)) => {
+            return Err(bad(
+                "generation 1 plays with the derived evaluation: --from is not read".into(),
+                "leave --from out for generation 1",
+            ))
+        }
+        (1, None) => None,
+        (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
+        (_, None) => {
+            return Err(bad(
+                format!(
+                    "generation {g} needs --from, the weights of generation {}",
+                    g - 1
+                ),
+                &format!(
+                    "give the file `train merge` wrote for generation {}: `--from gen{}.weights`",
+                    g - 1,
+                    g - 1
+                ),
+            ))
+        }
+    };
+    let shard = shard::resolve(a.shard.as_deref(), a.shards, &|name| {
+        std::env::var(name).ok()
+    })
+    .map_err(Report::new)?
+    .unwrap_or(Shard::WHOLE);
+    let indices: Vec<u64> = shard.items(t.games).collect();
+    crate::interrupt::install();
+    crate::interrupt::reset();
+    out(&format!(
+        "{}: generation {g} of `{}`, shard {shard}: {} of {} games, evaluation {}",
+        v.name(),
+        command_line(v.name(), &t),
+        indices.len(),
+        t.games,
+        crate::search::weights::describe(weights.as_ref()),
+    ));
+    let b = bar(indices.len() as u64, &format!("generation {g} self-play"));
+    let playing = weights.clone().map(Arc::new);
+    let games = play_games(&v.rules, &t, g - 1, playing, threads, &indices, &|| {
+        b.inc(1)
+    })
+    .map_err(|e| bad(e, ""))?;
+    b.finish_and_clear();
+    let Some(games) = games else {
+        return Err(bad(
+            "interrupted: no data written".into(),
+            "run the shard again; its games are seeded, so the same ones are played",
+        ));
+    };
+    let p = played(t.games, &games);
+    let file = DataFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        damelab: DAMELAB_VERSION.into(),
+        settings: DataSettings::new(&a.variant, crate::selfplay::fingerprint(&v.rules), &t),
+        generation: g,
+        played_with: digest(weights.as_ref()),
+        shards: ShardSet::of(shard),
+        games: games.iter().map(to_rows).collect(),
+    };
+    let text = serde_json::to_string(&file)
+        .map_err(|e| bad(format!("cannot write the data as JSON: {e}"), ""))?;
+    write_atomic(data, text.as_bytes())?;
+    let [w, d, l] = p.results;
+    out(&format!(
+        "generation {g}, shard {shard}: {} games (+{w} ={d} -{l}), {} positions; wrote {}",
+        games.len(),
+        p.data.rows(),
+        data.display()
+    ));
+    Ok(())
+}
+
+/// Read a data file, its format and version checked.
+pub fn read(path: &Path) -> Result<DataFile, String> {
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    parse(&path.display().to_string(), &text)
+}
+
+/// A data file's text (`name` for messages), checked as [`read`] does.
+pub fn parse(name: &str, text: &str) -> Result<DataFile, String> {
+    #[derive(Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+        #[serde(default)]
+        version: u64,
+    }
+    let head: Head =
+        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+    if head.format != FORMAT || head.version != VERSION as u64 {
+        return Err(format!(
+            "`{name}` is not a training data file of version {VERSION} (format `{}`, version {})",
+            head.format, head.version
+        ));
+    }
+    let f: DataFile = serde_json::from_str(text)
+        .map_err(|e| format!("`{name}` is not a valid training data file: {e}"))?;
+    if f.generation == 0 || f.generation > f.settings.generations || !f.shards.is_valid() {
+        return Err(format!("`{name}`: its generation or shards are malformed"));
+    }
+    let games = f.settings.games;
+    let mut last = None;
+    for g in &f.games {
+        if g.i >= games || !f.shards.holds(g.i) || last.is_some_and(|l| l >= g.i) {
+            return Err(format!(
+                "`{name}`: game {} is not one of its shards' games, in order",
+                g.i + 1
+            ));
+        }
+        last = Some(g.i);
+    }
+    if f.games.len() as u64 != f.shards.items(games) {
+        return Err(format!(
+            "`{name}` holds {} games, but its shards have {}",
+            f.games.len(),
+            f.shards.items(games)
+        ));
+    }
+    Ok(f)
+}
+
+/// The merged run: its settings, every generation's data (in order) and the last generation's
+/// figures from its games.
+pub struct Merged {
+    pub variant: Variant,
+    pub settings: TrainSettings,
+    /// The last generation, from 1.
+    pub generation: u32,
+    pub data: Data,
+    /// The last generation's results (first side's wins, draws, second side's wins).
+    pub results: [u64; 3],
+    /// The evaluation the last generation played with.
+    pub played_with: String,
+}
+
+/// Put the data files of generations 1 to G together: one run, build and split per generation,
+/// every shard once, every generation there.
+pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Report> {
+    let help = "give the data files `train --generation G --shard K/N --data FILE` wrote, every \
+                shard of every generation from 1 to the one to fit";
+    let Some(first) = files.first() else {
+        return Err(bad("no data files to merge".into(), help));
+    };
+    let v = Variant::load(&first.settings.variant).map_err(Report::new)?;
+    if crate::selfplay::fingerprint(&v.rules) != first.settings.rules_fingerprint {
+        return Err(bad(
+            format!(
+                "the rules of `{}` changed since the data was played",
+                first.settings.variant
+            ),
+            "merge with the rules the games were played under",
+        ));
+    }
+    let t = first.settings.train().map_err(|e| bad(e, help))?;
+    let last = files.iter().map(|f| f.generation).max().unwrap_or(1);
+    let layout = crate::search::learned::Layout::new(v.rules.as_ref());
+    let mut data = Data::default();
+    let mut results = [0; 3];
+    let mut played_with = String::new();
+    // One run and one build: every file against the first.
+    let lead = serde_json::to_value(&first.settings).unwrap_or_default();
+    for (i, f) in files.iter().enumerate() {
+        if f.damelab != first.damelab {
+            return Err(Report::new(ShardError::BuildDiffers {
+                a: names[0].clone(),
+                va: first.damelab.clone(),
+                b: names[i].clone(),
+                vb: f.damelab.clone(),
+            }));
+        }
+        let diffs = shard::differences(
+            &lead,
+            &serde_json::to_value(&f.settings).unwrap_or_default(),
+        );
+        if !diffs.is_empty() {
+            return Err(Report::new(ShardError::SettingsDiffer {
+                a: names[0].clone(),
+                b: names[i].clone(),
+                differences: diffs.join(", "),
+            }));
+        }
+    }
+    for g in 1..=last {
+        let of_g: Vec<usize> = (0..files.len())
+            .filter(|&i| files[i].generation == g)
+            .collect();
+        if of_g.is_empty() {
+            return Err(bad(
+                format!("generation {g} is missing: the files hold generations up to {last}"),
+                &format!(
+                    "the fit of generation {last} uses the positions of every generation before \
+                     it: give generation {g}'s data files too"
+                ),
+            ));
+        }
+        // Within a generation: one evaluation, one split, every shard once.
+        let stamps: Vec<shard::Stamp> = of_g
+            .iter()
+            .map(|&i| shard::Stamp {
+                name: &names[i],
+                format: &files[i].format,
+                version: files[i].version,
+                damelab: &files[i].damelab,
+                settings: serde_json::json!({ "played_with": files[i].played_with }),
+                shards: &files[i].shards,
+            })
+            .collect();
+        let set = shard::check_mergeable(&stamps).map_err(Report::new)?;
+        shard::require_whole(&set, t.games, false).map_err(|e| {
+            bad(
+                format!("generation {g} is incomplete: {e}"),
+                "play the missing shards (the same command with `--shard K/N`) and merge all the \
+                 files again: a fit needs every game of every generation",
+            )
+        })?;
+        let expected = if g == 1 { Some(DERIVED) } else { None };
+        let with = &files[of_g[0]].played_with;
+        if expected.is_some_and(|e| e != with) || (g > 1 && with == DERIVED) {
+            return Err(bad(
+                format!(
+                    "generation {g}'s games were played with the {} evaluation",
+                    if g == 1 { "learned" } else { "derived" }
+                ),
+                "generation 1 plays with the derived evaluation, each later one with the weights \
+                 of the generation before (--from)",
+            ));
+        }
+        let mut games: Vec<GameData> = Vec::with_capacity(t.games as usize);
+        for &i in &of_g {
+            for gr in &files[i].games {
+                games.push(from_rows(gr, layout.len, &names[i]).map_err(|e| bad(e, help))?);
+            }
+        }
+        games.sort_by_key(|g| g.i);
+        let p = played(t.games, &games);
+        data.extend(&p.data);
+        results = p.results;
+        played_with = with.clone();
+    }
+    Ok(Merged {
+        variant: v,
+        settings: t,
+        generation: last,
+        data,
+        results,
+        played_with,
+    })
+}
+
+/// `damelab train merge FILES… [--from W] [-o OUT] [--json J]`.
+pub fn merge_command(
+    paths: &[PathBuf],
+    from: Option<&Path>,
+    weights_out: Option<&Path>,
+    threads_arg: Option<usize>,
+    json: Option<&Path>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Report> {
+    let threads = threads(threads_arg)?;
+    for p in [weights_out, json].into_iter().flatten() {
+        not_folder(p)?;
+    }
+    let help = "give the data files `train --generation G --data FILE` wrote";
+    let files = paths
+        .iter()
+        .map(|p| read(p).map_err(|e| bad(e, help)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    let m = merge_files(&names, &files)?;
+    let (v, t, g) = (&m.variant, &m.settings, m.generation);
+    let start = match (g, from) {
+        (1, Some(_)) => {
+            return Err(bad(
+                "generation 1 starts from the derived evaluation: --from is not read".into(),
+                "leave --from out when merging generation 1",
+            ))
+        }
+        (1, None) => None,
+        (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
+        (_, None) => {
+            return Err(bad(
+                format!(
+                    "merging generation {g} needs --from, the weights its games were played with"
+                ),
+                &format!(
+                    "give the weights `train merge` wrote for generation {}",
+                    g - 1
+                ),
+            ))
+        }
+    };
+    if digest(start.as_ref()) != m.played_with {
+        return Err(bad(
+            format!(
+                "generation {g}'s games were played with weights {}, not those of `{}` ({})",
+                m.played_with,
+                from.map_or(String::new(), |p| p.display().to_string()),
+                digest(start.as_ref())
+            ),
+            "give as --from the weights file the shards of this generation played with",
+        ));
+    }
+    let derived = Weights::derived(&v.rules);
+    let anchor = super::fit::dequantise(&derived.values);
+    let mut current = derived.clone();
+    current.variant = v.name().to_string();
+    current.made_by = command_line(v.name(), t);
+    if let Some(s) = &start {
+        current.values = s.values.clone();
+    }
+    crate::interrupt::install();
+    crate::interrupt::reset();
+    out(&format!(
+        "{}: `{}`: generation {g} merged",
+        v.name(),
+        command_line(v.name(), t)
+    ));
+    let Some(step) = fit_step(&m.data, &current.values, &anchor, t, g - 1) else {
+        return Err(bad(
+            "interrupted: no weights written".into(),
+            "run the merge again",
+        ));
+    };
+    current.values = step.values.clone();
+    let against = if t.match_games > 0 {
+        let b = bar(t.match_games, &format!("generation {g} match"));
+        let r = duel(
+            &v.rules,
+            t,
+            g - 1,
+            Some(Arc::new(current.clone())),
+            None,
+            threads,
+            &|| b.inc(1),
+        )
+        .map_err(|e| bad(e, ""))?;
+        b.finish_and_clear();
+        if r.is_none() {
+            return Err(bad(
+                "interrupted during the generation match: no weights written".into(),
+                "run the merge again",
+            ));
+        }
+        r
+    } else {
+        None
+    };
+    let held = m.data.held_out.iter().filter(|h| **h).count();
+    let gen = Generation {
+        generation: g,
+        games: t.games,
+        results: m.results,
+        positions: m.data.rows() - held,
+        held_out: held,
+        k: step.k,
+        loss_before: step.loss_before,
+        loss_after: step.loss_after,
+        validation_before: step.validation_before,
+        validation_after: step.validation_after,
+        against_derived: against,
+    };
+    out(&generation_line(&gen));
+    let path = weights_out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from(format!("{}.weights", file_stem(v.name()))));
+    write_atomic(&path, current.to_text().as_bytes())?;
+    out(&format!(
+        "wrote {} ({} weights, generation {g} of {})",
+        path.display(),
+        current.values.len(),
+        t.generations
+    ));
+    if let Some(p) = json {
+        let file = RunJson {
+            format: "damelab-train",
+            variant: v.name(),
+            settings: t,
+            generations: std::slice::from_ref(&gen),
+        };
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
+        write_atomic(p, text.as_bytes())?;
+    }
+    Ok(())
+}
