@@ -29,6 +29,7 @@ fn main() {
             max_plies: 400,
             opening_plies: 0,
             eval: None,
+            tables: None,
         };
         // As `selfplay::run` does: on the narrowest bit-set width the board fits.
         let (n, plies, secs) = match (&rules.narrow, &rules.mid) {
@@ -56,6 +57,7 @@ fn main() {
             max_plies: 400,
             opening_plies: 4,
             eval: None,
+            tables: None,
         };
         let (plies, secs, st) = match (&rules.narrow, &rules.mid) {
             (Some(n), _) => engine_game(n, &settings),

@@ -341,7 +341,7 @@ fn a_rated_run_quotes_its_strength_and_merges_from_shards() {
         "{s2}"
     );
     let j = json(&dir.join("whole.json"));
-    assert_eq!(j["version"], 3);
+    assert_eq!(j["version"], 4);
     assert_eq!(j["rating"]["games"], 6);
     assert_eq!(j["rating"]["reference"], "depth=1");
     assert_eq!(

@@ -43,6 +43,7 @@ mod scale;
 mod search;
 mod search_strength;
 mod selfplay_cli;
+mod selfplay_tables;
 mod train;
 mod train_shards;
 mod verify;

@@ -173,6 +173,7 @@ fn settings(variant: &str, games: u64, random: bool) -> Settings {
         max_plies: 200,
         opening_plies: 4,
         eval: None,
+        tables: None,
     }
 }
 

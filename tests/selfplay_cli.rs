@@ -66,32 +66,43 @@ fn selfplay_writes_json_and_svg_and_merge_reads_them() {
     assert!(text(&merged.stdout).contains("games            6"));
     // Another version is refused.
     let other = scratch("other.json");
-    let v3 = text(&std::fs::read(&json).unwrap());
+    let v4 = text(&std::fs::read(&json).unwrap());
     assert!(
-        v3.contains("\"version\": 3") && v3.contains("\"rating\": null"),
-        "{v3}"
+        v4.contains("\"version\": 4") && v4.contains("\"rating\": null"),
+        "{v4}"
     );
-    let body = v3.replacen("\"version\": 3", "\"version\": 99", 1);
+    let body = v4.replacen("\"version\": 4", "\"version\": 99", 1);
     std::fs::write(&other, body).unwrap();
     fails(&["selfplay", "merge", other.to_str().unwrap()], "version");
-    // A file of version 2 (before the strength was recorded) is read, and merged into version 3.
-    let old = scratch("v2.json");
-    let body = v3
-        .replacen("\"version\": 3", "\"version\": 2", 1)
-        .replacen("  \"rate_against\": null,\n", "", 1)
-        .replacen("  \"rating\": null,\n", "", 1);
-    assert!(!body.contains("rating"), "{body}");
-    std::fs::write(&old, body).unwrap();
-    let again = scratch("v3.json");
-    let o = damelab(&[
-        "selfplay",
-        "merge",
-        old.to_str().unwrap(),
-        "--json",
-        again.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert_eq!(text(&std::fs::read(&again).unwrap()), v3);
+    // Files of version 3 (before the endgame tables' counts) and 2 (before the strength was
+    // recorded too) are read, and merged into version 4.
+    let mut doc: serde_json::Value = serde_json::from_str(&v4).unwrap();
+    let report = doc["report"].as_object_mut().unwrap();
+    assert_eq!(report.remove("tables_reached"), Some(0.into()));
+    assert_eq!(report.remove("tables_decided"), Some(0.into()));
+    doc["version"] = 3.into();
+    for version in [3, 2] {
+        if version == 2 {
+            let top = doc.as_object_mut().unwrap();
+            top.remove("rate_against");
+            top.remove("rating");
+            doc["version"] = 2.into();
+        }
+        let old = scratch(&format!("v{version}.json"));
+        let body = serde_json::to_string_pretty(&doc).unwrap();
+        assert!(!body.contains("tables") && body.contains("rating") == (version == 3));
+        std::fs::write(&old, body).unwrap();
+        let again = scratch("again.json");
+        let o = damelab(&[
+            "selfplay",
+            "merge",
+            old.to_str().unwrap(),
+            "--json",
+            again.to_str().unwrap(),
+        ]);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(text(&std::fs::read(&again).unwrap()), v4);
+    }
     // A shard of another variant is refused.
     let eng = scratch("english.json");
     let o = damelab(&[

@@ -495,6 +495,10 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     bar.finish_and_clear();
     let st = standings(&cfg.engines, &games, sprt.as_ref());
     out(standings_text(&st).trim_end());
+    let tables_decided = tables.is_some().then(|| super::tables_decided(&games));
+    if let Some(n) = tables_decided {
+        out(&tables_line(n, games.len()));
+    }
     let finished = match finish {
         Finish::Complete => "complete",
         Finish::Stopped => "sprt",
@@ -526,6 +530,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             shards: shard.map_or_else(ShardSet::whole, ShardSet::of),
             finished: finished.into(),
             standings: st,
+            tables_decided,
             games,
         };
         write_json(p, &doc)?;
@@ -544,6 +549,11 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     }
     Ok(())
+}
+
+/// The report's line on the games the endgame tables decided (adjudicated).
+fn tables_line(decided: u64, games: usize) -> String {
+    format!("endgame tables decided {decided} of {games} games (adjudicated on reaching a position of their materials)")
 }
 
 /// Check before any game that a file can be written there (nothing is left behind).
@@ -685,6 +695,9 @@ fn merge(
         merged.settings.seed
     ));
     out(standings_text(&merged.standings).trim_end());
+    if let Some(n) = merged.tables_decided {
+        out(&tables_line(n, merged.games.len()));
+    }
     if let Some(p) = pdn {
         crate::selfplay::cli::write_atomic(p, text.as_bytes())?;
     }

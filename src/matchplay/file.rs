@@ -53,6 +53,10 @@ pub struct MatchFile {
     /// an interval bound of a lopsided match is infinite, which JSON writes as `null`).
     #[serde(default, skip_deserializing)]
     pub standings: Vec<Standing>,
+    /// The games the endgame tables decided, when they adjudicate (written for the reader, like
+    /// the standings; see [`super::tables_decided`]).
+    #[serde(default, skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub tables_decided: Option<u64>,
     pub games: Vec<GameRecord>,
 }
 
@@ -237,6 +241,11 @@ pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String>
         shards,
         finished: "complete".into(),
         standings: standings_of(&first.names(), &games, None),
+        tables_decided: first
+            .settings
+            .tables
+            .is_some()
+            .then(|| super::tables_decided(&games)),
         games,
     })
 }

@@ -200,6 +200,18 @@ pub fn opening_of(cfg: &Config, round: u64) -> Opening {
     }
 }
 
+/// How the reason of a game the endgame tables adjudicated begins.
+pub const TABLES_REASON: &str = "adjudicated by the endgame tables";
+
+/// The games the endgame tables decided: a game reaching a position of a material they hold ends
+/// there with the tables' value (see [`play_game`]).
+pub fn tables_decided(games: &[GameRecord]) -> u64 {
+    games
+        .iter()
+        .filter(|g| g.reason.starts_with(TABLES_REASON))
+        .count() as u64
+}
+
 /// Play one game; `None` when it was abandoned (Ctrl-C, or the match stopped).
 pub fn play_game(
     cfg: &Config,
@@ -279,9 +291,7 @@ pub fn play_game(
             if let Some((winner, what)) = said {
                 end = Some(End {
                     winner,
-                    reason: format!(
-                        "adjudicated by the endgame tables: {what} for the side to move"
-                    ),
+                    reason: format!("{TABLES_REASON}: {what} for the side to move"),
                 });
                 break;
             }

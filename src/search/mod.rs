@@ -287,6 +287,11 @@ impl<B: BitSet> Searcher<B> {
         self.cancel = cancel;
     }
 
+    /// The outside oracle the search uses, if any ([`Searcher::set_probe`]).
+    pub fn probe(&self) -> Option<&Probe<B>> {
+        self.probe.as_ref()
+    }
+
     /// Use an outside oracle (e.g. endgame tables) at every node.
     pub fn set_probe(&mut self, probe: Option<Probe<B>>) {
         if let Some(n) = &mut self.narrow {

@@ -148,6 +148,17 @@ impl EndgameTables {
         &self.dir
     }
 
+    /// The names of the materials with a table file, sorted, comma-separated (`KK v K, K v K`).
+    pub fn materials(&self) -> String {
+        let mut names: Vec<String> = self
+            .tables
+            .keys()
+            .map(|m| m.name(self.rules.as_ref()))
+            .collect();
+        names.sort();
+        names.join(", ")
+    }
+
     /// The table value of `pos` for the side to move, if its material has a usable table.
     pub fn value<B: BitSet>(&self, pos: &Position<B>) -> Option<Value> {
         if pos.occupied().count() > self.max_pieces {

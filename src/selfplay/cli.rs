@@ -276,6 +276,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         a.random,
         a.json.is_some(),
     )?;
+    let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
     let settings = Settings {
         variant: v.name().to_string(),
         rules_fingerprint: fingerprint(&v.rules),
@@ -293,6 +294,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         eval: weights
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
+        tables,
     };
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
@@ -301,18 +303,6 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         indicatif::ProgressBar::hidden()
     };
     let t = std::time::Instant::now();
-    let probe = match &a.tables {
-        Some(dir) => {
-            let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
-            out(&format!(
-                "endgame tables: {} materials in {}",
-                t.len(),
-                t.dir().display()
-            ));
-            Some(t.probe())
-        }
-        None => None,
-    };
     let pdn = a.pdn.is_some();
     let aids = super::Aids { probe, weights };
     let played = super::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
@@ -347,6 +337,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     file.rating = rating;
     out(&header(&file));
     out(file.report.text().trim_end());
+    if let Some(line) = tables_line(&file) {
+        out(&line);
+    }
     if file.rate_against.is_some() {
         out(&super::strength::line(&file));
     }
@@ -360,6 +353,44 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         pdn: a.pdn.as_deref(),
     };
     write_outputs(&file, &outputs, &played.pdn.concat())
+}
+
+/// The endgame tables in `dir` as the engines' oracle, and the materials they hold (for the
+/// settings); nothing without a directory.
+pub(crate) fn open_tables(
+    v: &Variant,
+    dir: Option<&Path>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(Option<crate::search::Probe>, Option<String>), Diag> {
+    let Some(dir) = dir else {
+        return Ok((None, None));
+    };
+    let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
+    out(&format!(
+        "endgame tables: {} materials in {}",
+        t.len(),
+        t.dir().display()
+    ));
+    Ok((Some(t.probe()), Some(t.materials())))
+}
+
+/// The report's line on the endgame tables, for a run played with them: how many games reached
+/// a position of their materials, and how many of those the tables decided.
+pub(crate) fn tables_line(f: &RunFile) -> Option<String> {
+    f.settings.tables.as_ref()?;
+    let r = &f.report;
+    let differ = r.tables_reached - r.tables_decided;
+    Some(format!(
+        "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
+        r.tables_decided,
+        r.games,
+        r.tables_reached,
+        if differ > 0 {
+            format!(", {differ} of them ended otherwise than the tables said")
+        } else {
+            String::new()
+        }
+    ))
 }
 
 pub(crate) fn header(f: &RunFile) -> String {
@@ -662,6 +693,9 @@ fn merge(
     };
     out(&header(&merged));
     out(merged.report.text().trim_end());
+    if let Some(line) = tables_line(&merged) {
+        out(&line);
+    }
     if merged.rate_against.is_some() {
         out(&super::strength::line(&merged));
     }

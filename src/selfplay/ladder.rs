@@ -177,6 +177,10 @@ pub struct Rung {
     /// How games ended: each way's share of the games.
     pub ends: Vec<(End, Share)>,
     pub rating: Option<super::Rating>,
+    /// The games the endgame tables decided ([`super::GameRecord::tables_decided`]), in a
+    /// ladder played with them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables_decided: Option<Share>,
 }
 
 impl Rung {
@@ -209,6 +213,11 @@ impl Rung {
                 })
                 .collect(),
             rating: f.rating.clone(),
+            tables_decided: f
+                .settings
+                .tables
+                .is_some()
+                .then(|| share(f.report.tables_decided, n)),
         }
     }
 }
@@ -373,6 +382,20 @@ impl LadderFile {
                 ends.join(", ")
             ));
         }
+        if self.rungs.iter().any(|r| r.tables_decided.is_some()) {
+            out.push_str("decided by the endgame tables\n");
+            for r in &self.rungs {
+                if let Some(t) = &r.tables_decided {
+                    out.push_str(&format!(
+                        "  {:<12} {} of {} games ({})\n",
+                        format!("{k}={}", r.value),
+                        t.count,
+                        r.games,
+                        pct(t.rate)
+                    ));
+                }
+            }
+        }
         if let Some(l) = &self.levelling {
             out.push_str(&format!(
                 "draw rate {k}={} to {k}={}: {:+.1} points, 95% CI [{:+.1}, {:+.1}]: {}\n",
@@ -474,18 +497,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         false,
         a.json.is_some(),
     )?;
-    let probe = match &a.tables {
-        Some(dir) => {
-            let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
-            out(&format!(
-                "endgame tables: {} materials in {}",
-                t.len(),
-                t.dir().display()
-            ));
-            Some(t.probe())
-        }
-        None => None,
-    };
+    let (probe, tables) = cli::open_tables(&v, a.tables.as_deref(), out)?;
     let aids = super::Aids { probe, weights };
     let eval = aids
         .weights
@@ -510,6 +522,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             max_plies: a.max_plies,
             opening_plies: a.opening_plies,
             eval: eval.clone(),
+            tables: tables.clone(),
         };
         let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
             let b = indicatif::ProgressBar::new(a.games);
@@ -642,6 +655,7 @@ mod tests {
             length_mean: mean_interval(&[]),
             ends: Vec::new(),
             rating: None,
+            tables_decided: None,
         }
     }
 

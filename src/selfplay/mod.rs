@@ -22,9 +22,11 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// The name and version of the JSON format. Version 3 added the strength of play measured by a
-/// match (`rate_against`, `rating`); files of version 2 (without them) are read too.
+/// match (`rate_against`, `rating`), version 4 the endgame tables the engines used (`tables`) and
+/// what they said of each game (`tb`, and the report's `tables_reached`, `tables_decided`); files
+/// of versions 2 and 3 (without them) are read too.
 pub const FORMAT: &str = "damelab-selfplay";
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 /// The oldest version read.
 pub const OLDEST_VERSION: u32 = 2;
 /// Transposition table per engine in self-play (cleared before each game).
@@ -50,6 +52,9 @@ pub struct Settings {
     /// absent for the derived evaluation.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub eval: Option<String>,
+    /// The materials of the endgame tables both engines use (`--tables`), absent without them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tables: Option<String>,
 }
 
 /// How a game ended.
@@ -102,6 +107,20 @@ pub struct GameRecord {
     /// Positions played in which the side to move had a capture.
     pub caps: u32,
     pub promos: u32,
+    /// The endgame tables' value of the first position played from whose material they hold, as
+    /// a result: the side it wins for (0 or 1) or -1 for a draw. Absent when no such position
+    /// occurred (always, without tables). The game was decided by the tables when this is its
+    /// result `w` ([`GameRecord::tables_decided`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tb: Option<i8>,
+}
+
+impl GameRecord {
+    /// Whether the game reached a position of a material the tables hold and ended with the
+    /// result the tables gave that position.
+    pub fn tables_decided(&self) -> bool {
+        self.tb == Some(self.w)
+    }
 }
 
 /// The seed of game `index` of a run seeded with `seed`.
@@ -135,15 +154,28 @@ pub fn play_game_into<B: BitSet>(
     if let Some(m) = moves.as_deref_mut() {
         m.clear();
     }
-    let mut record = |_: &Position<B>, mv: &Move<B>, _: bool| {
+    let probe = engine.as_ref().and_then(|e| e.probe().cloned());
+    // The tables' verdict on the first position of their materials (see `GameRecord::tb`).
+    let mut tb: Option<i8> = None;
+    let mut record = |pos: &Position<B>, mv: &Move<B>, _: bool| {
         if let Some(m) = moves.as_deref_mut() {
             m.push(*mv);
+        }
+        if tb.is_none() {
+            if let Some(score) = probe.as_ref().and_then(|p| p(pos)) {
+                let mover = pos.turn() as i8;
+                tb = Some(match score.signum() {
+                    1 => mover,
+                    -1 => 1 - mover,
+                    _ => -1,
+                });
+            }
         }
     };
     match engine {
         Some(e) => {
             e.clear();
-            play_game_with(
+            let mut rec = play_game_with(
                 rules,
                 settings,
                 true,
@@ -151,7 +183,9 @@ pub fn play_game_into<B: BitSet>(
                 buf,
                 &mut |pos, history, limits| e.search(pos, history, limits, &mut |_| {}).best,
                 &mut record,
-            )
+            );
+            rec.tb = tb;
+            rec
         }
         None => play_game_with(
             rules,
@@ -212,6 +246,7 @@ pub fn play_game_with<B: BitSet>(
         moves: 0,
         caps: 0,
         promos: 0,
+        tb: None,
     };
     // A material rule decides before any other end: the generator gives no move in a position it
     // decides, so it is looked at only when a game ends.
@@ -366,6 +401,14 @@ pub struct Report {
     pub ends: Vec<(End, u64)>,
     /// log10 of b^d: mean branching factor to the power of the mean game length.
     pub complexity_log10: f64,
+    /// Games that reached a position of a material the endgame tables hold (0 without tables;
+    /// absent in files of versions 2 and 3).
+    #[serde(default)]
+    pub tables_reached: u64,
+    /// Games decided by the tables: they reached such a position and ended with the result the
+    /// tables gave the first of them ([`GameRecord::tables_decided`]).
+    #[serde(default)]
+    pub tables_decided: u64,
 }
 
 fn percentile(sorted: &[u32], p: f64) -> u32 {
@@ -434,6 +477,8 @@ impl Report {
             },
             ends: ENDS.iter().map(|&e| (e, count(&|g| g.end == e))).collect(),
             complexity_log10: if b > 0.0 { mean * b.log10() } else { 0.0 },
+            tables_reached: count(&|g| g.tb.is_some()),
+            tables_decided: count(&|g| g.tables_decided()),
         }
     }
 

@@ -53,6 +53,7 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
     }
     let mut seen = std::collections::HashSet::with_capacity(f.games.len());
     let mut draws = 0u64;
+    let (mut reached, mut decided) = (0u64, 0u64);
     for g in &f.games {
         if g.i >= s.games {
             return bad(format!(
@@ -88,7 +89,22 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
                 g.i
             ));
         }
+        if g.tb.is_some_and(|t| !(-1..=1).contains(&t)) || (g.tb.is_some() && s.tables.is_none()) {
+            return bad(format!(
+                "game {} has the tables' verdict `{:?}` (0, 1 or -1, and only in a run with tables)",
+                g.i, g.tb
+            ));
+        }
         draws += (g.w == -1) as u64;
+        reached += g.tb.is_some() as u64;
+        decided += g.tables_decided() as u64;
+    }
+    if f.report.tables_reached != reached || f.report.tables_decided != decided {
+        return bad(format!(
+            "its report says the tables were reached in {} games and decided {} where its \
+             records have {reached} and {decided}",
+            f.report.tables_reached, f.report.tables_decided
+        ));
     }
     // The stored figures must be those of the records.
     let r = &f.report;

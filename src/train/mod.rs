@@ -109,6 +109,7 @@ fn selfplay_settings(t: &TrainSettings, seed: u64, games: u64) -> Settings {
         max_plies: t.max_plies,
         opening_plies: t.opening_plies,
         eval: None,
+        tables: None,
     }
 }
 

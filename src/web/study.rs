@@ -91,6 +91,7 @@ pub async fn start(
         eval: weights
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
+        tables: None,
     };
     let t = register(
         &app,
