@@ -5,7 +5,9 @@
 //! and sees the arrow, imports a PDN game. A screenshot of each step goes to
 //! `target/web-screenshots/`; the page-load and server timings are printed.
 //!
-//! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed.
+//! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed. The server
+//! runs in the test's process; with `DAMELAB_SERVE_BIN=target/release/damelab` it is that binary
+//! instead (`damelab serve dameo --port 0`), for the page-load timings of a release build.
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
