@@ -673,3 +673,35 @@ fn stops_are_refused_with_a_priority_that_grows_with_every_jump() {
     let spec = damelab::lang::load("t.rules", "t", text).expect("loads");
     assert!(spec.captures.may_stop);
 }
+
+#[test]
+fn huffing_is_read_and_refused_with_optional_captures() {
+    let ghanaian = load_variant("ghanaian");
+    assert!(ghanaian.captures.huffing);
+    assert!(ghanaian.captures.compulsory);
+    assert!(!load_variant("international").captures.huffing);
+    let text = |rules: &str| {
+        format!(
+            "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+             piece man \"M\"\nsetup white man a1..h3\n\
+             man: step forward-diagonal; capture jump diagonal\n\
+             captures: {rules}\n"
+        )
+    };
+    for rules in ["optional, huffing", "huffing, optional"] {
+        let err = damelab::lang::load("t.rules", "t", &text(rules)).expect_err(rules);
+        let shown = format!("{:?}", miette::Report::new(err));
+        assert!(shown.contains("nothing to huff"), "{rules}: {shown}");
+        assert!(shown.contains("capturing is optional here"), "{shown}");
+        assert!(shown.contains("but huffing punishes"), "{shown}");
+    }
+    // Huffing goes with stops and with a priority.
+    for rules in [
+        "huffing",
+        "compulsory, huffing, may stop after any jump",
+        "huffing, priority most pieces",
+    ] {
+        let spec = damelab::lang::load("t.rules", "t", &text(rules)).expect(rules);
+        assert!(spec.captures.huffing, "{rules}");
+    }
+}
