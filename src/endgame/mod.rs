@@ -63,7 +63,7 @@ pub enum EndgameError {
     #[error("endgame tables do not handle huffing ({variant})")]
     #[diagnostic(help(
         "a position under huffing also carries the pieces open to a huff, which the tables do \
-         not index; play such endgames out with `damelab search` or self-play instead"
+         not index; search such endgames with `damelab analyse`, or play them out by self-play"
     ))]
     Huffing { variant: String },
     #[error("cannot read the material `{text}`")]
