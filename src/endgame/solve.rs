@@ -206,6 +206,11 @@ impl<'r, B: BitSet> Tables<'r, B> {
     /// memory the whole build would take.
     pub fn estimate(&self, root: &Material) -> Result<Estimate, EndgameError> {
         let rules = self.rules;
+        if rules.huffing {
+            return Err(EndgameError::Huffing {
+                variant: rules.spec.name.clone(),
+            });
+        }
         let mut seen: HashSet<Material> = HashSet::new();
         let mut stack = vec![*root];
         seen.insert(*root);
