@@ -211,7 +211,11 @@ pub fn describe(rules: &Rules) -> String {
     let _ = writeln!(
         w,
         "  {}",
-        if c.compulsory {
+        if c.huffing {
+            "capturing is due but not forced: a player who has a capture and moves quietly \
+             instead may have one of the pieces that could have captured removed by the opponent \
+             (huffed), who then makes its own move"
+        } else if c.compulsory {
             "capturing is compulsory"
         } else {
             "capturing is optional"

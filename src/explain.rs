@@ -197,6 +197,12 @@ fn generate(rules: &Rules, pos: &Position) -> Result<Vec<Move>, TooManyRoutes> {
 
 /// The squares a move text names, if every part is a playable square.
 fn squares(rules: &Rules, text: &str) -> Option<Vec<Sq>> {
+    let text = text.trim();
+    // `*33,28-32`: the huffed piece named first is no square of the move.
+    let text = match text.strip_prefix('*') {
+        Some(rest) => rest.split_once(',').map_or(rest, |(_, m)| m),
+        None => text,
+    };
     text.trim()
         .split(['-', 'x', 'X', ':'])
         .map(|p| rules.geo.parse(p.trim()))
@@ -246,6 +252,28 @@ fn explain_legal(
         ));
     }
     out.push('\n');
+    if let Some(h) = mv.huff {
+        let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
+        out.push_str(&format!(
+            "before it, the {} {} on {} is huffed: it could have captured on the last move and \
+             did not\n",
+            spec.sides[hs].name,
+            spec.pieces[hk].name,
+            rules.geo.name(h)
+        ));
+    }
+    if mv.due > 0 {
+        let names: Vec<String> = mv
+            .due_squares()
+            .iter()
+            .map(|&s| rules.geo.name(s))
+            .collect();
+        out.push_str(&format!(
+            "a capture was due: after this quiet move the opponent may huff the piece{} now on {}\n",
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        ));
+    }
     if mv.is_capture() {
         let others = legal
             .iter()
@@ -279,7 +307,7 @@ fn explain_legal(
         if rules.may_stop {
             out.push_str(&stops(rules, legal, mv));
         }
-    } else if rules.compulsory {
+    } else if rules.compulsory && mv.due == 0 {
         out.push_str("no capture is available\n");
     }
     Ok(out)

@@ -220,6 +220,10 @@ pub struct CaptureSpec {
     /// of its jumps (each such stop is a move of its own).
     #[serde(default, skip_serializing_if = "is_false")]
     pub may_stop: bool,
+    /// `huffing`: a player who has a capture due may play a quiet move instead; the opponent may
+    /// then remove (huff) one of the pieces that could have captured, together with its own move.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub huffing: bool,
     /// Ordered lexicographic criteria; empty = free choice among all complete sequences.
     pub priority: Vec<Criterion>,
 }

@@ -37,6 +37,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "philippine-dama",
         include_str!("../variants/philippine-dama.rules"),
     ),
+    ("ghanaian", include_str!("../variants/ghanaian.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

@@ -23,8 +23,8 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     want.sort();
     let name = |m: &RefMove| {
         format!(
-            "{:?}->{:?} x{:?} k{}",
-            m.from, m.to, m.captured, m.kind_after
+            "{:?}{:?}->{:?} x{:?} k{} due{:?}",
+            m.huff, m.from, m.to, m.captured, m.kind_after, m.due
         )
     };
 
@@ -74,6 +74,7 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     let mut ids: Vec<_> = merged.iter().map(|m| from_engine(rules, m).id()).collect();
     ids.sort();
     let mut want_ids: Vec<_> = want.iter().map(|m| m.id()).collect();
+    want_ids.sort();
     want_ids.dedup();
     if ids != want_ids {
         problems.push(format!(
@@ -134,6 +135,22 @@ const MIXED: &[(&str, &str)] = &[
          man: step forward-diagonal; capture jump diagonal in one line; promote to king on far rank\n\
          king: slide diagonal up to 3; capture fly diagonal up to 3\n\
          captures: may stop after any jump, promotion mid-capture stops\n",
+    ),
+    (
+        "huffing-stops-immediate",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h3\n\
+         man: step forward-diagonal; capture jump forward-diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal\n\
+         captures: huffing, may stop after any jump, removed immediately, priority most kings\n",
+    ),
+    (
+        "huffing-most-pieces",
+        "variant \"T\"\nboard 8x8, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a2..h3\n\
+         man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
+         king: slide orthogonal; capture fly orthogonal\n\
+         captures: huffing, no 180 turn, priority most pieces\n",
     ),
 ];
 

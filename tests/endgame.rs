@@ -19,6 +19,7 @@ fn opts() -> Options {
         cache: None,
         max_memory: 1 << 30,
         progress: false,
+        watch: None,
     }
 }
 

@@ -673,3 +673,70 @@ fn stops_are_refused_with_a_priority_that_grows_with_every_jump() {
     let spec = damelab::lang::load("t.rules", "t", text).expect("loads");
     assert!(spec.captures.may_stop);
 }
+
+#[test]
+fn huffing_is_read_and_refused_with_optional_captures() {
+    let ghanaian = load_variant("ghanaian");
+    assert!(ghanaian.captures.huffing);
+    assert!(ghanaian.captures.compulsory);
+    assert!(!load_variant("international").captures.huffing);
+    let text = |rules: &str| {
+        format!(
+            "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+             piece man \"M\"\nsetup white man a1..h3\n\
+             man: step forward-diagonal; capture jump diagonal\n\
+             captures: {rules}\n"
+        )
+    };
+    for rules in ["optional, huffing", "huffing, optional"] {
+        let err = damelab::lang::load("t.rules", "t", &text(rules)).expect_err(rules);
+        let shown = format!("{:?}", miette::Report::new(err));
+        assert!(shown.contains("nothing to huff"), "{rules}: {shown}");
+        assert!(shown.contains("capturing is optional here"), "{shown}");
+        assert!(shown.contains("but huffing punishes"), "{shown}");
+    }
+    // Huffing goes with stops and with a priority.
+    for rules in [
+        "huffing",
+        "compulsory, huffing, may stop after any jump",
+        "huffing, priority most pieces",
+    ] {
+        let spec = damelab::lang::load("t.rules", "t", &text(rules)).expect(rules);
+        assert!(spec.captures.huffing, "{rules}");
+    }
+}
+
+#[test]
+fn a_missed_capture_is_carried_by_the_fen_and_huffed_by_a_move() {
+    use damelab::engine::GenOptions;
+    use damelab::notation::{move_to_string, parse_fen, parse_move, to_fen};
+    let v = damelab::variant::Variant::load("ghanaian").expect("bundled");
+    let rules = &v.rules;
+    let pos = parse_fen(rules, "W:W33,45:B28,10").expect("fen");
+    let mut legal = Vec::new();
+    rules.generate(&pos, &mut legal, GenOptions::default());
+    let quiet = parse_move(rules, &legal, "45-40").expect("a quiet move is legal");
+    assert_eq!(quiet.due_squares().len(), 1, "33 could have captured");
+    let after = pos.play(&quiet);
+    let fen = to_fen(rules, &after);
+    assert_eq!(fen, "B:W33,40:B10,28:*33");
+    assert_eq!(parse_fen(rules, &fen).expect("reads back"), after);
+    rules.generate(&after, &mut legal, GenOptions::default());
+    let huff = parse_move(rules, &legal, "*33,28-32").expect("huff and move");
+    assert_eq!(move_to_string(rules, &huff), "*33,28-32");
+    let declined = parse_move(rules, &legal, "28x39").expect("declining is legal");
+    assert_eq!(declined.huff, None);
+    assert!(
+        parse_move(rules, &legal, "*33,28x39").is_err(),
+        "after the huff there is nothing to take"
+    );
+    assert!(
+        parse_move(rules, &legal, "*40,10-14").is_err(),
+        "40 is not open"
+    );
+    let huffed = after.play(&huff);
+    assert_eq!(to_fen(rules, &huffed), "W:W40:B10,32");
+    // A variant without huffing refuses the field.
+    let intl = damelab::variant::Variant::load("international").expect("bundled");
+    assert!(parse_fen(&intl.rules, "B:W33,40:B10,28:*33").is_err());
+}

@@ -49,6 +49,7 @@ mod train_shards;
 mod verify;
 mod web_api;
 mod web_browser;
+mod web_firefox;
 mod widths;
 
 /// The slow reference move generator the agreement and width tests compare against.

@@ -285,6 +285,7 @@ fn english_kk_v_k(dir: &std::path::Path) -> (Arc<Rules>, Position, u16) {
         cache: Some(dir.to_path_buf()),
         max_memory: 1 << 30,
         progress: false,
+        watch: None,
     };
     t.solve(&m, &opts).expect("the tables build");
     let table = &t.tables[&m];

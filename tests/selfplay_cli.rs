@@ -222,6 +222,7 @@ fn analyse_uses_endgame_tables() {
         cache: Some(dir.clone()),
         max_memory: 1 << 30,
         progress: false,
+        watch: None,
     };
     t.solve(&m, &opts).unwrap();
     assert!(t.tables[&m].loaded);

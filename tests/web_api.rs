@@ -48,6 +48,7 @@ fn start_in(variant: &str, root: &Path) -> Server {
         host: "127.0.0.1".into(),
         port: 0,
         root: root.to_path_buf(),
+        cache: Some(root.join("tables")),
     };
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let (atx, arx) = std::sync::mpsc::channel();
@@ -302,6 +303,59 @@ fn pdn_import_of_several_games() {
         &post(&srv, "/api/pdn/import", json!({ "text": text, "game": 5 })),
         422,
     );
+}
+
+#[test]
+fn pdn_import_keeps_variations() {
+    let srv = start("international");
+    // A variation of Black's first move (with one of its own), and one of Black's recapture.
+    let text = "[Event \"v\"]\n1. 32-28 19-23 (1... 18-23 2. 37-32 (2. 31-27) 12-18) \
+                2. 28x19 14x23 (2... 13x24) *\n";
+    let s = ok(post(&srv, "/api/pdn/import", json!({ "text": text })));
+    assert_eq!(s["ply"], 4, "the main line's end");
+    assert_eq!(s["last"]["text"], "14x23");
+    let nodes = s["tree"]["nodes"].as_array().unwrap();
+    assert_eq!(nodes.len(), 1 + 4 + 3 + 1 + 1, "{nodes:?}");
+    let text_of = |i: &Value| nodes[i.as_u64().unwrap() as usize]["text"].clone();
+    let after_first = nodes[1]["children"].as_array().unwrap();
+    assert_eq!(
+        after_first.iter().map(text_of).collect::<Vec<_>>(),
+        [json!("19-23"), json!("18-23")]
+    );
+    let var = &nodes[after_first[1].as_u64().unwrap() as usize];
+    let replies: Vec<Value> = var["children"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(text_of)
+        .collect();
+    assert_eq!(
+        replies,
+        [json!("37-32"), json!("31-27")],
+        "the nested variation"
+    );
+    let recaptures = nodes[3]["children"].as_array().unwrap();
+    assert_eq!(
+        recaptures.iter().map(text_of).collect::<Vec<_>>(),
+        [json!("14x23"), json!("13x24")]
+    );
+    // Out again, with the same variations.
+    let pdn = ok(get(&srv, "/api/pdn/export"))["pdn"]
+        .as_str()
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        pdn.contains("(1... 18-23 2. 37-32 (2. 31-27) 2... 12-18)") && pdn.contains("(2... 13x24)"),
+        "{pdn}"
+    );
+    // A variation that does not replay is cut where it stops, with a note.
+    let bad = "1. 32-28 19-23 (1... 18-23 2. 28x19) *";
+    let s = ok(post(&srv, "/api/pdn/import", json!({ "text": bad })));
+    assert_eq!(s["tree"]["nodes"].as_array().unwrap().len(), 4);
+    let notes = s["pdn"]["notes"].to_string();
+    assert!(notes.contains("variation"), "{notes}");
 }
 
 #[test]
@@ -662,6 +716,113 @@ fn engine_move_probe_and_study() {
     let r = ok(post(&srv, "/api/study", json!({ "games": 1, "depth": 1 })));
     ok(post(&srv, "/api/study/stop", json!({})));
     let _ = events(&srv, r["stream"].as_str().unwrap(), "done", 30);
+}
+
+#[test]
+fn endgame_build_with_progress_then_probe() {
+    let root = scratch("endgame");
+    let srv = start_in("russian", &root);
+    // Refused: not a material, more than the page may build.
+    assert_error(
+        &post(&srv, "/api/endgame", json!({ "material": "Q v K" })),
+        422,
+    );
+    let r = post(
+        &srv,
+        "/api/endgame",
+        json!({ "material": "MMMMMM v MMMMMM" }),
+    );
+    assert_error(&r, 422);
+    assert!(r.body.contains("damelab endgame"), "{}", r.body);
+    assert_error(
+        &post(&srv, "/api/endgame", json!({ "material": "K".repeat(300) })),
+        422,
+    );
+    let r = ok(post(&srv, "/api/endgame", json!({ "material": "KK v K" })));
+    assert!(r["tables"].as_u64().unwrap() >= 3, "{r}");
+    // One study at a time: neither self-play nor another build while it runs.
+    assert_error(&post(&srv, "/api/study", json!({ "games": 1 })), 409);
+    assert_error(
+        &post(&srv, "/api/endgame", json!({ "material": "K v K" })),
+        409,
+    );
+    let ev = events(&srv, r["stream"].as_str().unwrap(), "done", 120);
+    let progress: Vec<&Value> = ev
+        .iter()
+        .filter(|(n, _)| n == "progress")
+        .map(|(_, v)| v)
+        .collect();
+    assert!(!progress.is_empty(), "{ev:?}");
+    assert!(
+        progress
+            .iter()
+            .all(|p| p["done"].as_u64() <= p["total"].as_u64()),
+        "{progress:?}"
+    );
+    let done = &ev.iter().find(|(n, _)| n == "done").expect("done").1;
+    assert_eq!(done["stopped"], false, "{done}");
+    assert!(
+        done["text"].as_str().unwrap().contains("tables: "),
+        "{done}"
+    );
+    let files = std::fs::read_dir(root.join("tables")).map_or(0, |d| d.count());
+    assert!(files >= 3, "the tables are in the cache ({files} files)");
+    // The probe reads the table built (nothing to build now).
+    ok(post(&srv, "/api/fen", json!({ "fen": "W:WKa1,Kc1:BKh8" })));
+    let p = ok(post(&srv, "/api/probe", json!({})));
+    let text = p["text"].as_str().unwrap();
+    assert!(
+        text.contains("KK v K: ") && !text.contains("building"),
+        "{text}"
+    );
+
+    // Stopped from the page: a bigger build, stopped after its first progress.
+    let r = ok(post(
+        &srv,
+        "/api/endgame",
+        json!({ "material": "KKK v KM" }),
+    ));
+    let path = r["stream"].as_str().unwrap().to_string();
+    let stopper = std::thread::spawn({
+        let addr = srv.addr;
+        move || {
+            std::thread::sleep(Duration::from_millis(600));
+            let srv = Server {
+                addr,
+                stop: None,
+                thread: None,
+            };
+            ok(post(&srv, "/api/study/stop", json!({})));
+        }
+    });
+    let ev = events(&srv, &path, "done", 60);
+    stopper.join().unwrap();
+    let done = &ev.iter().find(|(n, _)| n == "done").expect("done").1;
+    assert_eq!(done["stopped"], true, "{done}");
+
+    // Cancelled when the page goes away: the stream is dropped after its first progress, and
+    // the server is free for another study within a few seconds.
+    let r = ok(post(
+        &srv,
+        "/api/endgame",
+        json!({ "material": "KKK v KM" }),
+    ));
+    let ev = events(&srv, r["stream"].as_str().unwrap(), "progress", 30);
+    assert!(ev.iter().any(|(n, _)| n == "progress"), "{ev:?}");
+    let t = Instant::now();
+    loop {
+        let r = post(&srv, "/api/study", json!({ "games": 1, "depth": 1 }));
+        if r.status == 200 {
+            let _ = events(&srv, r.json()["stream"].as_str().unwrap(), "done", 30);
+            break;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "the build stopped: {}",
+            r.body
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
 }
 
 #[test]

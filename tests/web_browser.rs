@@ -6,9 +6,10 @@
 //! `target/web-screenshots/`; the page-load and server timings are printed.
 //!
 //! Skips (with the reason printed) when `chromium` or `chromedriver` is not installed. It takes
-//! about 10 s, so a plain `cargo test` leaves it out; `.ci/run` runs it in release, where the
-//! page-load timing it prints is the one that counts:
-//! `cargo test --release --test it -- --include-ignored web_browser::`.
+//! about 10 s, so a plain `cargo test` leaves it out; `.ci/run` runs it in release:
+//! `cargo test --release --test it -- --include-ignored web_browser::`. The server runs in the
+//! test's process; with `DAMELAB_SERVE_BIN=target/release/damelab` it is that binary instead
+//! (`damelab serve dameo --port 0`), for the page-load timings of a release build.
 
 use serde_json::{json, Value};
 use std::io::{Read, Write};
@@ -17,7 +18,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn find(names: &[&str]) -> Option<PathBuf> {
+pub(crate) fn find(names: &[&str]) -> Option<PathBuf> {
     for n in names {
         for dir in ["/usr/bin", "/usr/lib/chromium", "/usr/local/bin"] {
             let p = Path::new(dir).join(n);
@@ -39,7 +40,7 @@ fn free_port() -> u16 {
 
 /// One HTTP/1.1 exchange (at most 60 s). chromedriver keeps connections open whatever the
 /// request says, so the body is read by its length, not to the end of the connection.
-fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
+pub(crate) fn http(addr: SocketAddr, method: &str, path: &str, body: Option<&Value>) -> Value {
     let mut s = TcpStream::connect(addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(60))).unwrap();
     let b = body.map(|b| b.to_string()).unwrap_or_default();
@@ -266,6 +267,23 @@ impl Driver {
         let _ = std::fs::write(self.shots.join(format!("{name}.png")), png);
     }
 
+    /// A screenshot of one element only (the pictures in docs/web.md: smaller than the window's).
+    fn shot_of(&self, css: &str, name: &str) {
+        let find = json!({ "using": "css selector", "value": css });
+        let e = self.cmd("POST", "element", Some(find));
+        let Some(id) = e
+            .as_object()
+            .and_then(|o| o.values().next())
+            .and_then(Value::as_str)
+        else {
+            panic!("no element `{css}` to take a picture of: {e}");
+        };
+        let v = self.cmd("GET", &format!("element/{id}/screenshot"), None);
+        let png = base64(v.as_str().unwrap_or(""));
+        let _ = std::fs::create_dir_all(&self.shots);
+        let _ = std::fs::write(self.shots.join(format!("{name}.png")), png);
+    }
+
     fn step(&mut self, name: &str) {
         self.n += 1;
         let n = self.n;
@@ -289,14 +307,20 @@ impl Driver {
     }
 }
 
-struct Server {
-    addr: SocketAddr,
+pub(crate) struct Server {
+    pub(crate) addr: SocketAddr,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
     thread: Option<std::thread::JoinHandle<()>>,
+    /// The server as a process of its own (`DAMELAB_SERVE_BIN`).
+    child: Option<Child>,
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
+        if let Some(c) = self.child.as_mut() {
+            let _ = c.kill();
+            let _ = c.wait();
+        }
         if let Some(s) = self.stop.take() {
             let _ = s.send(());
         }
@@ -307,14 +331,52 @@ impl Drop for Server {
 }
 
 fn serve(root: &Path) -> Server {
-    let v = damelab::Variant::load("dameo").unwrap();
+    serve_variant(root, "dameo")
+}
+
+/// `damelab serve VARIANT --port 0` run by the binary `bin` in `root` (its table cache under it),
+/// for timings of the release binary: `DAMELAB_SERVE_BIN=target/release/damelab`.
+fn serve_binary(bin: &Path, root: &Path, variant: &str) -> Server {
+    let mut child = Command::new(bin)
+        .args(["serve", variant, "--port", "0"])
+        .current_dir(root)
+        .env("DAMELAB_CACHE", root.join("tables"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server binary starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    let _ = std::io::BufRead::read_line(&mut out, &mut line);
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("`damelab serve` printed no address: {line:?}"));
+    Server {
+        addr,
+        stop: None,
+        thread: None,
+        child: Some(child),
+    }
+}
+
+/// The server on a bundled variant, with its table cache under `root`: in this process, or the
+/// binary `DAMELAB_SERVE_BIN` names.
+pub(crate) fn serve_variant(root: &Path, variant: &str) -> Server {
+    if let Some(bin) = std::env::var_os("DAMELAB_SERVE_BIN") {
+        return serve_binary(Path::new(&bin), root, variant);
+    }
+    let v = damelab::Variant::load(variant).unwrap();
     let opts = damelab::web::Options {
         variant: v,
-        text: damelab::variants::bundled("dameo").unwrap().to_string(),
+        text: damelab::variants::bundled(variant).unwrap().to_string(),
         path: None,
         host: "127.0.0.1".into(),
         port: 0,
         root: root.to_path_buf(),
+        cache: Some(root.join("tables")),
     };
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let (atx, arx) = std::sync::mpsc::channel();
@@ -338,6 +400,7 @@ fn serve(root: &Path) -> Server {
         addr,
         stop: Some(tx),
         thread: Some(thread),
+        child: None,
     }
 }
 
@@ -348,7 +411,7 @@ fn set_select(d: &Driver, id: &str, value: &str) {
 }
 
 #[test]
-#[ignore = "real browser, about 10 s: run by .ci/run (`cargo test --test it -- --include-ignored web_browser::`)"]
+#[ignore = "real browser, about 10 s: run by .ci/run (`cargo test --release --test it -- --include-ignored web_browser::`)"]
 fn the_workbench_in_headless_chromium() {
     let (Some(chromium), Some(chromedriver)) = (
         find(&["chromium", "chromium-browser"]),
@@ -423,6 +486,7 @@ fn the_workbench_in_headless_chromium() {
         5,
     );
     d.step("international-capture");
+    d.shot_of("#play", "docs-capture");
 
     // 4. A multi-capture with a route choice (Russian: two routes through c3).
     set_select(&d, "variant", "russian");
@@ -477,6 +541,7 @@ fn the_workbench_in_headless_chromium() {
     );
     d.js("document.getElementById('rules-box').scrollIntoView();");
     d.step("rules-diagnostic");
+    d.shot_of("#rules-box", "docs-rules-diagnostic");
     d.js("const t = document.getElementById('rules'); t.value = t.value.replace('stpe', 'step'); t.dispatchEvent(new Event('input'));");
     d.wait(
         "document.getElementById('diagnostics').textContent === 'no errors'",
@@ -496,6 +561,7 @@ fn the_workbench_in_headless_chromium() {
     d.wait("document.querySelector('#board .arrow')", 15);
     d.wait("document.querySelector('#lines .done')", 15);
     d.step("analysis-arrow");
+    d.shot_of("#play", "docs-analysis");
 
     // 7. PDN import.
     set_select(&d, "variant", "international");
@@ -509,8 +575,49 @@ fn the_workbench_in_headless_chromium() {
     d.wait("document.querySelectorAll('#moves .mv').length === 5", 10);
     d.wait("document.getElementById('pdn-games').length === 2", 5);
     d.step("pdn-imported");
+    // A game with variations: they come in as the move tree's branches.
+    d.js("document.getElementById('pdn').value = '1. 32-28 19-23 (1... 18-23 2. 37-32 (2. 31-27)) 2. 28x19 14x23 *';");
+    d.click("#import");
+    d.wait(
+        "state.tree.nodes.length === 8 && document.querySelectorAll('#moves .variation').length === 2",
+        10,
+    );
+    d.js("document.getElementById('moves').scrollIntoView();");
+    d.step("pdn-variations");
+    d.js("window.scrollTo(0, 0);");
 
-    // 8. A phone's width.
+    // 8. An endgame build from the Studies panel, its progress bar, then a probe of its tables.
+    d.js("document.getElementById('study-box').open = true;");
+    d.js("document.getElementById('material').value = 'KK v K';");
+    d.click("#endgame");
+    d.wait(
+        "document.getElementById('study-status').textContent.endsWith(': done')",
+        120,
+    );
+    d.wait(
+        "document.getElementById('study-text').textContent.includes('tables: ')",
+        5,
+    );
+    d.js("document.getElementById('study-box').scrollIntoView();");
+    d.step("endgame-built");
+    d.shot_of("#study-box", "docs-endgame");
+    d.js("window.scrollTo(0, 0);");
+    d.js("document.getElementById('fen').value = 'W:WK46,K50:BK5';");
+    d.click("#set-fen");
+    d.wait("document.querySelectorAll('#board .piece').length === 3", 5);
+    d.click("#probe");
+    d.wait(
+        "document.getElementById('message').textContent.includes('KK v K: ')",
+        30,
+    );
+    let probed = d.js("return document.getElementById('message').textContent");
+    assert!(
+        !probed.as_str().unwrap_or("").contains("building"),
+        "the probe reads the tables built: {probed}"
+    );
+    d.step("endgame-probe");
+
+    // 9. A phone's width.
     d.cmd(
         "POST",
         "window/rect",

@@ -2,7 +2,7 @@
 
 use super::material::Material;
 use super::report;
-use super::solve::{human_bytes, Options, Tables};
+use super::solve::{human_bytes, Estimate, Options, Tables};
 use super::store;
 use super::EndgameError;
 use crate::Variant;
@@ -100,6 +100,7 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
         cache,
         max_memory,
         progress: !args.json,
+        watch: None,
     };
     let mut tables = Tables::new(rules);
     let t = Instant::now();
@@ -171,15 +172,39 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
         return Ok((format!("{text}\n"), tables.unsaved));
     }
     let mut out = report::text(&summary);
+    out.push_str(&tables_line(&tables, &est, secs));
+    Ok((out, tables.unsaved))
+}
+
+/// The report's text for a build that ended (the root solved): its summary and the tables line.
+pub fn report_text(tables: &Tables, est: &Estimate, root: &Material, secs: f64) -> Option<String> {
+    let summary = report::summarize(tables, root)?;
+    let mut out = report::text(&summary);
+    out.push_str(&tables_line(tables, est, secs));
+    Some(out)
+}
+
+/// `tables: 5 materials, 32864 positions (estimated memory 10 MiB); built …`.
+fn tables_line(tables: &Tables, est: &Estimate, secs: f64) -> String {
+    let built: u64 = tables
+        .tables
+        .values()
+        .filter(|t| !t.loaded)
+        .map(|t| t.values.len() as u64)
+        .sum();
+    let rate = if built > 0 && secs > 0.0 {
+        built as f64 / secs
+    } else {
+        0.0
+    };
     let loaded = tables.tables.values().filter(|t| t.loaded).count();
-    out.push_str(&format!(
+    format!(
         "tables: {} materials, {} positions (estimated memory {}); {}\n",
         est.materials.len(),
         est.positions,
         human_bytes(est.bytes),
         build_words(built, loaded, secs, rate)
-    ));
-    Ok((out, tables.unsaved))
+    )
 }
 
 /// How the tables came to be: built (with the speed), loaded from the cache, or both.

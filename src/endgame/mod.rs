@@ -60,6 +60,12 @@ use miette::Diagnostic;
 /// Why an endgame table cannot be built.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 pub enum EndgameError {
+    #[error("endgame tables do not handle huffing ({variant})")]
+    #[diagnostic(help(
+        "a position under huffing also carries the pieces open to a huff, which the tables do \
+         not index; search such endgames with `damelab analyse`, or play them out by self-play"
+    ))]
+    Huffing { variant: String },
     #[error("cannot read the material `{text}`")]
     #[diagnostic(help(
         "write the first side's pieces, `v`, then the second side's, with the piece letters \

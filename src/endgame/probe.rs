@@ -10,8 +10,17 @@ use crate::Variant;
 /// Tables up to this many positions (the material and all it reaches) are built on demand.
 pub const ON_DEMAND: u64 = 4_000_000;
 
-/// The text `probe` prints for a position.
+/// The text `probe` prints for a position (tables read from and written to the default cache).
 pub fn probe(variant: &Variant, pos: &Position) -> Result<String, miette::Report> {
+    probe_in(variant, pos, store::default_dir())
+}
+
+/// [`probe`] with the cache folder given (`None`: none).
+pub fn probe_in(
+    variant: &Variant,
+    pos: &Position,
+    cache: Option<std::path::PathBuf>,
+) -> Result<String, miette::Report> {
     let rules = &variant.rules;
     let m = Material::of(pos);
     if m.total() == 0 {
@@ -19,7 +28,6 @@ pub fn probe(variant: &Variant, pos: &Position) -> Result<String, miette::Report
     }
     let mut tables = Tables::new(rules);
     let est = tables.estimate(&m).map_err(miette::Report::new)?;
-    let cache = store::default_dir();
     let mut out = String::new();
     // The position's own table is enough when the cache has it.
     if let Some(dir) = &cache {
@@ -53,6 +61,7 @@ pub fn probe(variant: &Variant, pos: &Position) -> Result<String, miette::Report
         cache,
         max_memory: super::cli::DEFAULT_MAX_MEMORY,
         progress: false,
+        watch: None,
     };
     tables.solve_fast(&m, &opts).map_err(miette::Report::new)?;
     for note in &tables.notes {

@@ -13,6 +13,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Instant;
 
 /// Positions per parallel work unit.
@@ -41,6 +43,33 @@ pub struct Options {
     pub max_memory: u64,
     /// Draw progress bars (only when stderr is a terminal).
     pub progress: bool,
+    /// A second way to stop the build and to follow it (the web page's), besides Ctrl-C.
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// A build followed from elsewhere: a stop flag polled where Ctrl-C is, and the progress so far.
+#[derive(Debug, Default)]
+pub struct Watch {
+    pub cancel: Arc<AtomicBool>,
+    /// Positions done: those of the tables finished (built or loaded), plus the current table's
+    /// positions whose moves have been generated.
+    pub done: AtomicU64,
+    /// The index (in [`Estimate::materials`]) of the table being worked on.
+    pub table: AtomicUsize,
+}
+
+impl Watch {
+    pub fn new(cancel: Arc<AtomicBool>) -> Watch {
+        Watch {
+            cancel,
+            ..Watch::default()
+        }
+    }
+}
+
+/// Whether the build should stop: Ctrl-C, or the watcher's flag.
+fn stopping(watch: Option<&Watch>) -> bool {
+    interrupt::requested() || watch.is_some_and(|w| w.cancel.load(Ordering::Relaxed))
 }
 
 /// Notes a build has for the user (a rebuilt cache file, a cache that cannot be written).
@@ -177,6 +206,11 @@ impl<'r, B: BitSet> Tables<'r, B> {
     /// memory the whole build would take.
     pub fn estimate(&self, root: &Material) -> Result<Estimate, EndgameError> {
         let rules = self.rules;
+        if rules.huffing {
+            return Err(EndgameError::Huffing {
+                variant: rules.spec.name.clone(),
+            });
+        }
         let mut seen: HashSet<Material> = HashSet::new();
         let mut stack = vec![*root];
         seen.insert(*root);
@@ -282,7 +316,17 @@ impl<'r, B: BitSet> Tables<'r, B> {
             Vec::new()
         };
         let (mut built_positions, mut built_seconds) = (0u64, 0.0f64);
+        let watch = opts.watch.as_deref();
+        let mut finished = 0u64;
         for (k, m) in est.materials.iter().enumerate() {
+            if let Some(w) = watch {
+                w.table.store(k, Ordering::Relaxed);
+                w.done.store(finished, Ordering::Relaxed);
+            }
+            finished += self.len_of(m);
+            if stopping(watch) {
+                return Err(EndgameError::Interrupted);
+            }
             if self.tables.contains_key(m) {
                 continue;
             }
@@ -317,7 +361,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 format!("table {} of {} ({eta})", k + 1, est.materials.len())
             });
             let t = Instant::now();
-            let values = self.build(m, &index, place)?;
+            let values = self.build(m, &index, place, watch)?;
             built_positions += index.len();
             built_seconds += t.elapsed().as_secs_f64();
             let table = Table {
@@ -335,6 +379,9 @@ impl<'r, B: BitSet> Tables<'r, B> {
             }
             self.tables.insert(*m, table);
         }
+        if let Some(w) = watch {
+            w.done.store(finished, Ordering::Relaxed);
+        }
         Ok(est)
     }
 
@@ -348,6 +395,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
         material: &Material,
         index: &Indexer,
         progress: Option<String>,
+        watch: Option<&Watch>,
     ) -> Result<Vec<Packed>, EndgameError> {
         let rules = self.rules;
         let n = index.len() as usize;
@@ -371,7 +419,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             .enumerate()
             .map(|(ci, (vals, cnts))| {
                 let mut out = Init::default();
-                if interrupt::requested() {
+                if stopping(watch) {
                     return out;
                 }
                 let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
@@ -445,10 +493,13 @@ impl<'r, B: BitSet> Tables<'r, B> {
                     }
                 }
                 bar.inc(CHUNK as u64);
+                if let Some(w) = watch {
+                    w.done.fetch_add(vals.len() as u64, Ordering::Relaxed);
+                }
                 out
             })
             .collect();
-        if interrupt::requested() {
+        if stopping(watch) {
             bar.finish_and_clear();
             return Err(EndgameError::Interrupted);
         }
@@ -488,7 +539,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                     .par_chunks(1024)
                     .map(|qs| {
                         let mut out = Vec::new();
-                        if interrupt::requested() {
+                        if stopping(watch) {
                             return out;
                         }
                         let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
@@ -498,7 +549,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                         out
                     })
                     .collect();
-                if interrupt::requested() {
+                if stopping(watch) {
                     bar.finish_and_clear();
                     return Err(EndgameError::Interrupted);
                 }

@@ -3,6 +3,7 @@
 pub mod bits;
 pub mod draws;
 pub mod geometry;
+pub mod huff;
 pub mod movegen;
 pub mod moves;
 pub mod outcome;

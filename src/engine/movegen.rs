@@ -171,6 +171,9 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(());
         }
+        if self.huffing {
+            return self.huff_moves(pos, out, opts, budget);
+        }
         let side = pos.turn();
         // Most positions have no capture: one bulk test spares the capture search its setup.
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -189,6 +192,9 @@ impl<B: BitSet> Rules<B> {
     pub fn has_moves(&self, pos: &Position<B>) -> bool {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return false;
+        }
+        if self.huffing {
+            return self.huff_has_moves(pos);
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -238,6 +244,9 @@ impl<B: BitSet> Rules<B> {
         buf.clear();
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(0);
+        }
+        if self.huffing {
+            return self.huff_count(pos, buf, opts, budget);
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -355,7 +364,7 @@ impl<B: BitSet> Rules<B> {
     /// number is wanted: moves taking one piece (never the same move twice) are counted without
     /// being built, and `out` holds only the others.
     #[allow(clippy::too_many_arguments)]
-    fn capture_search(
+    pub(super) fn capture_search(
         &self,
         pos: &Position<B>,
         side: usize,
@@ -458,7 +467,7 @@ impl<B: BitSet> Rules<B> {
         (0..self.kinds).any(|k| kinds & (1 << k) != 0 && pos.kind_bits(side, k).any())
     }
 
-    fn generate_quiet(&self, pos: &Position<B>, side: usize, out: &mut Vec<Move<B>>) {
+    pub(super) fn generate_quiet(&self, pos: &Position<B>, side: usize, out: &mut Vec<Move<B>>) {
         let next = &self.geo.next;
         let empty = !pos.occupied();
         for kind in 0..self.kinds {
@@ -520,6 +529,9 @@ impl<B: BitSet> Rules<B> {
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
     /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
     pub fn nth_quiet(&self, pos: &Position<B>, mut k: usize) -> Move<B> {
+        if self.huffing {
+            return self.huff_nth_quiet(pos, k);
+        }
         let rules = self;
         let next = &rules.geo.next;
         let empty = !pos.occupied();
@@ -611,7 +623,7 @@ impl<B: BitSet> Rules<B> {
     /// Quiet moves counted without building them (bulk counting at perft's last ply): steps and
     /// slides of all pieces of a kind at once, by shifting their bit set; leaps square by square.
     #[inline(always)]
-    fn count_quiet(&self, pos: &Position<B>, side: usize) -> u64 {
+    pub(super) fn count_quiet(&self, pos: &Position<B>, side: usize) -> u64 {
         let empty = !pos.occupied() & self.playable;
         let mut n = 0u64;
         for kind in 0..self.kinds {
@@ -998,6 +1010,8 @@ impl<B: BitSet> Search<'_, B> {
             captured: self.captured,
             path: self.path,
             run: false,
+            huff: None,
+            due: 0,
         };
         if !self.keep_duplicates {
             // A scan while the list is short, a hash set once it is long: linear overall.

@@ -19,6 +19,13 @@ pub struct Move<B: BitSet = Bits> {
     pub path: B::Route,
     /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
     pub run: bool,
+    /// Under `huffing`: the enemy piece removed (huffed) before this move, if any.
+    pub huff: Option<Sq>,
+    /// Under `huffing`, for a quiet move played while a capture was due: the number of the
+    /// mover's pieces that could have captured, whose squares (after this move) follow the route
+    /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
+    /// uses one square of its route, so the space is always there and costs the move nothing.
+    pub due: u8,
 }
 
 impl Move {
@@ -42,6 +49,8 @@ impl<B: BitSet> Move<B> {
             captured: B::ZERO,
             path,
             run: false,
+            huff: None,
+            due: 0,
         }
     }
 
@@ -58,13 +67,22 @@ impl<B: BitSet> Move<B> {
         self.captured.count()
     }
 
-    /// The identity of a move (docs/notation.md): origin, destination, captured set and resulting piece.
+    /// The identity of a move (docs/notation.md): origin, destination, captured set and resulting
+    /// piece, and the piece huffed before it.
     #[inline(always)]
     pub fn same_move(&self, other: &Move<B>) -> bool {
         self.from == other.from
             && self.to == other.to
             && self.captured == other.captured
             && self.kind_after == other.kind_after
+            && self.huff == other.huff
+    }
+
+    /// Under `huffing`: the squares of the mover's pieces that could have captured and did not
+    /// (empty for any other move).
+    pub fn due_squares(&self) -> &[Sq] {
+        let n = self.path_len as usize;
+        &self.path.as_ref()[n..n + self.due as usize]
     }
 }
 
@@ -90,11 +108,13 @@ impl<B: BitSet> Move<B> {
             path: {
                 // The route fits: both widths hold every capture the board allows.
                 let mut p = C::ROUTE;
-                let n = self.path_len as usize;
+                let n = self.path_len as usize + self.due as usize;
                 p.as_mut()[..n].copy_from_slice(&self.path.as_ref()[..n]);
                 p
             },
             run: self.run,
+            huff: self.huff,
+            due: self.due,
         }
     }
 }

@@ -25,6 +25,10 @@ pub struct Position<B: BitSet = Bits> {
     /// [`Position::play`] leave them as they are. Not part of the placement: see
     /// [`Position::same_placement`].
     pub counters: [u8; MAX_MOVE_COUNT_RULES],
+    /// Under `huffing`: the pieces of the side not to move that could have captured on its last
+    /// move and did not; the side to move may huff one of them with its move. Always empty in
+    /// variants without huffing.
+    pub huff: B,
 }
 
 /// A run of quiet moves in a row by one piece: where it stands now, and how many moves.
@@ -49,16 +53,18 @@ impl<B: BitSet> Position<B> {
             turn: turn as u8,
             runs: [Run::default(); 2],
             counters: [0; MAX_MOVE_COUNT_RULES],
+            huff: B::ZERO,
         }
     }
 
-    /// The same position for repetition: the same pieces, side to move and runs of quiet moves,
-    /// whatever the move-count counters say.
+    /// The same position for repetition: the same pieces, side to move, runs of quiet moves and
+    /// pieces open to a huff, whatever the move-count counters say.
     pub fn same_placement(&self, other: &Position<B>) -> bool {
         self.sides == other.sides
             && self.kinds == other.kinds
             && self.turn == other.turn
             && self.runs == other.runs
+            && self.huff == other.huff
     }
 
     #[inline(always)]
@@ -125,7 +131,11 @@ impl<B: BitSet> Position<B> {
         let me = self.turn as usize;
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
-        let cap = mv.captured;
+        // A huffed piece leaves the board with the captured ones (it is the enemy's too).
+        let cap = match mv.huff {
+            None => mv.captured,
+            Some(h) => mv.captured | B::bit(h),
+        };
         // The new position is built whole, every set in registers: writing fields into a copy of
         // `self` and then returning the copy makes the processor wait for the small stores to
         // reach the wide loads.
@@ -181,6 +191,13 @@ impl<B: BitSet> Position<B> {
             turn: self.turn ^ 1,
             runs,
             counters: self.counters,
+            huff: if mv.due == 0 {
+                B::ZERO
+            } else {
+                mv.due_squares()
+                    .iter()
+                    .fold(B::ZERO, |h, &sq| h | B::bit(sq))
+            },
         }
     }
 }
@@ -194,6 +211,7 @@ impl<B: BitSet> Position<B> {
             turn: self.turn,
             runs: self.runs,
             counters: self.counters,
+            huff: self.huff.to::<C>(),
         }
     }
 }

@@ -160,6 +160,9 @@ pub struct Rules<B: BitSet = Bits> {
     pub directed: bool,
     /// `may stop after any jump`.
     pub may_stop: bool,
+    /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
+    /// position, so variants without it pay nothing.
+    pub huffing: bool,
     pub mid_capture: MidCapturePromotion,
     pub key: Vec<KeyField>,
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
@@ -320,6 +323,7 @@ impl<B: BitSet> Rules<B> {
             no_180: spec.captures.no_180_turn,
             directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
             may_stop: spec.captures.may_stop,
+            huffing: spec.captures.huffing,
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,

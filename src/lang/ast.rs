@@ -195,6 +195,8 @@ pub enum CaptureRule {
     MidCapture(MidCaptureText),
     /// `may stop after any jump`.
     MayStop,
+    /// `huffing`.
+    Huffing,
     Priority(Vec<Spanned<CriterionText>>),
 }
 

@@ -281,6 +281,19 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error(
+        "`huffing` with `optional` captures: no capture is ever due, so there is nothing to huff"
+    )]
+    #[diagnostic(code(rules::conflict))]
+    HuffingOptional {
+        #[label("capturing is optional here")]
+        optional: SourceSpan,
+        #[label("but huffing punishes a capture not taken")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(rules::conflict))]
     Conflict {

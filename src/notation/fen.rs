@@ -1,7 +1,9 @@
 //! The FEN (docs/notation.md): `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
-//! numbered boards, `W:W31-50:B1-20`.
+//! numbered boards, `W:W31-50:B1-20`. Under huffing, a last field `*` lists the pieces of the side
+//! not to move that may be huffed (`B:W31-50:B1-19,23:*33`).
 
 use super::InputError;
+use crate::engine::bits::BitSet;
 use crate::engine::geometry::BitIter;
 use crate::engine::{Position, Rules};
 use crate::spec::Notation;
@@ -75,6 +77,12 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         fields.push((at, f));
         at += f.len() + 1;
     }
+    // The pieces open to a huff: `*` and their squares, after the groups (and counters).
+    let huff = fields
+        .iter()
+        .skip(1)
+        .position(|(_, f)| f.trim_start().starts_with('*'))
+        .map(|i| fields.remove(i + 1));
     // Trailing `H…` and `F…` counters, when their letter is not a side's.
     while fields.len() > 3 {
         let (f_at, raw) = fields[fields.len() - 1];
@@ -222,7 +230,71 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
             parse_item(rules, input, this_at, item, side, &mut pos)?;
         }
     }
+    if let Some((hat, f)) = huff {
+        parse_huff(rules, input, hat, f, &mut pos)?;
+    }
     Ok(pos)
+}
+
+/// `*33,38`: the squares of the pieces that could have captured on the last move and did not;
+/// each must hold a piece of the side not to move, in a variant with huffing.
+fn parse_huff(
+    rules: &Rules,
+    input: &str,
+    at: usize,
+    field: &str,
+    pos: &mut Position,
+) -> Result<(), Box<InputError>> {
+    let at = at + (field.len() - field.trim_start().len());
+    let f = field.trim();
+    if !rules.huffing {
+        return Err(err(
+            input,
+            at,
+            f.len(),
+            "this variant has no huffing".into(),
+            "pieces open to a huff",
+            "the `*` field lists the pieces that may be huffed, in variants whose captures \
+             say `huffing`; remove it"
+                .into(),
+        ));
+    }
+    let other = 1 - pos.turn();
+    let mut iat = at + 1;
+    for item in f[1..].split(',') {
+        let this_at = iat + (item.len() - item.trim_start().len());
+        iat += item.len() + 1;
+        let item = item.trim();
+        let Some(sq) = rules.geo.parse(item) else {
+            return Err(err(
+                input,
+                this_at,
+                item.len(),
+                format!("`{item}` is not a playable square"),
+                "square expected",
+                "after `*` come the squares of the pieces that may be huffed, separated by \
+                 commas, as in `:*33,38`"
+                    .into(),
+            ));
+        };
+        if !pos.sides[other].has(sq) {
+            return Err(err(
+                input,
+                this_at,
+                item.len(),
+                format!(
+                    "no piece of side `{}` on {item} to huff",
+                    rules.side_letter(other)
+                ),
+                "not a piece of the side that just moved",
+                "only the pieces of the side not to move, which could have captured on its last \
+                 move, may be huffed"
+                    .into(),
+            ));
+        }
+        pos.huff |= crate::engine::geometry::Bits::bit(sq);
+    }
+    Ok(())
 }
 
 /// `12,0`: per move-count rule of the variant, in file order, the single moves since its count
@@ -426,6 +498,18 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
         out.push(':');
         let counts: Vec<String> = pos.counters[..n].iter().map(|c| c.to_string()).collect();
         out.push_str(&counts.join(","));
+    }
+    if pos.huff.any() {
+        let mut squares: Vec<(usize, u8)> = BitIter(pos.huff)
+            .map(|sq| match geo.notation {
+                Notation::Numbered => (geo.number[sq as usize] as usize, sq),
+                Notation::Algebraic => (sq as usize, sq),
+            })
+            .collect();
+        squares.sort_unstable();
+        let names: Vec<String> = squares.iter().map(|&(_, sq)| geo.name(sq)).collect();
+        out.push_str(":*");
+        out.push_str(&names.join(","));
     }
     out
 }

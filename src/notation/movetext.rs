@@ -1,6 +1,7 @@
 //! Move notation: `c3-c4` for a quiet move, `c3xe5xc7` for a capture through each landing square
 //! (numbered boards: `32-28`, `28x19x10`). Input may name just origin and destination of a capture
-//! (`c3xc7`) when that names one move.
+//! (`c3xc7`) when that names one move. Under huffing, a move that huffs a piece first names it:
+//! `*23,32-28` (huff the piece on 23, then play 32-28).
 
 use super::InputError;
 use crate::engine::{Move, Rules, Sq};
@@ -8,7 +9,11 @@ use crate::engine::{Move, Rules, Sq};
 pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
     let geo = &rules.geo;
     let sep = if mv.is_capture() { "x" } else { "-" };
-    let mut s = geo.name(mv.from);
+    let mut s = match mv.huff {
+        Some(h) => format!("*{},", geo.name(h)),
+        None => String::new(),
+    };
+    s.push_str(&geo.name(mv.from));
     for &sq in mv.route() {
         s.push_str(sep);
         s.push_str(&geo.name(sq));
@@ -18,9 +23,53 @@ pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
 
 /// Find the legal move (among `legal`) that `input` names.
 pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Box<InputError>> {
+    let geo = &rules.geo;
+    let trimmed = input.trim_start();
+    // `*23,`: the piece huffed before the move; the moves that huff it, or those that huff none.
+    let (huff, input) = match trimmed.strip_prefix('*') {
+        None => (None, input),
+        Some(rest) => {
+            let lead = input.len() - trimmed.len();
+            let (name, after) = rest.split_once(',').unwrap_or((rest, ""));
+            let Some(sq) = geo.parse(name.trim()) else {
+                return Err(InputError::new(
+                    "move",
+                    input,
+                    (lead, name.len() + 1),
+                    format!("`*{name}` does not name a piece to huff"),
+                    "not a square",
+                    Some("a move that huffs a piece names its square first: `*23,32-28`".into()),
+                ));
+            };
+            if !legal.iter().any(|m| m.huff == Some(sq)) {
+                return Err(InputError::new(
+                    "move",
+                    input,
+                    (lead, name.len() + 1),
+                    format!("the piece on {} may not be huffed here", geo.name(sq)),
+                    "no huff",
+                    Some(
+                        "a piece may be huffed only right after a move on which it could have \
+                         captured and did not"
+                            .into(),
+                    ),
+                ));
+            }
+            (
+                Some(sq),
+                &input[lead + 1 + name.len() + usize::from(!after.is_empty())..],
+            )
+        }
+    };
+    let huffed: Vec<Move>;
+    let legal = if rules.huffing {
+        huffed = legal.iter().filter(|m| m.huff == huff).copied().collect();
+        &huffed[..]
+    } else {
+        legal
+    };
     let text = input.trim();
     let lead = input.len() - input.trim_start().len();
-    let geo = &rules.geo;
     let mut squares: Vec<Sq> = Vec::new();
     let mut capture = false;
     let mut at = lead;

@@ -683,6 +683,11 @@ fn standard_name(name: String) -> String {
 
 /// Squares (`32`, `c3`) joined by `-`, `x` or `:`.
 fn looks_like_move(s: &str) -> bool {
+    // `*23,32-28`: a move that huffs the piece on 23 first.
+    let s = match s.strip_prefix('*').and_then(|r| r.split_once(',')) {
+        Some((huffed, rest)) if looks_like_move(&format!("{huffed}-{huffed}")) => rest,
+        _ => s,
+    };
     let parts: Vec<&str> = s.split(['-', 'x', 'X', ':']).collect();
     parts.len() >= 2
         && parts.iter().all(|p| {

@@ -91,9 +91,10 @@ fn explain(game: &Game, text: &str) -> Result<String, Report> {
     why.map_err(Report::new)
 }
 
-/// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`) rather than a command?
+/// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`, a huff `*33,28-32`) rather
+/// than a command?
 fn looks_like_move(word: &str) -> bool {
-    let b = word.as_bytes();
+    let b = word.strip_prefix('*').unwrap_or(word).as_bytes();
     match b {
         [d, ..] if d.is_ascii_digit() => true,
         [l, d, ..] => l.is_ascii_alphabetic() && d.is_ascii_digit(),

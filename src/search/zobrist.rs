@@ -45,12 +45,24 @@ impl Keys {
     fn runs<B: BitSet>(&self, pos: &Position<B>) -> u64 {
         let r = pos.runs;
         if (r[0].count | r[1].count) == 0 {
-            return 0;
+            return if pos.huff.none() { 0 } else { self.huff(pos) };
         }
         let mut s = (r[0].sq as u64) | (r[0].count as u64) << 8;
         s |= ((r[1].sq as u64) | (r[1].count as u64) << 8) << 16;
         let mut st = s ^ 0xA5A5_0000_0000_0000;
-        splitmix(&mut st)
+        splitmix(&mut st) ^ self.huff(pos)
+    }
+
+    /// The pieces open to a huff (huffing variants only), mixed like the runs: with the state
+    /// that is not the placement.
+    #[inline(never)]
+    fn huff<B: BitSet>(&self, pos: &Position<B>) -> u64 {
+        let mut h = 0;
+        for sq in BitIter(pos.huff) {
+            let mut st = (sq as u64) ^ 0x5A5A_0000_0000_0000;
+            h ^= splitmix(&mut st);
+        }
+        h
     }
 
     /// The one key set of the process (the keys are fixed, so every user may share them).
@@ -103,6 +115,9 @@ impl Keys {
         let mut h = parent_hash ^ self.turn ^ self.runs(parent);
         h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];
         for sq in BitIter(mv.captured & parent.sides[1 - me]) {
+            h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
+        }
+        if let Some(sq) = mv.huff {
             h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
         }
         h ^= self.piece[me][mv.kind_after as usize][mv.to as usize];

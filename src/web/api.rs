@@ -346,9 +346,9 @@ pub async fn pdn_import(
         })?;
         let game = replayed.game;
         let mut tree = super::tree::Tree::new(c.rules().clone(), *game.start());
-        for mv in game.moves() {
-            tree.play(*mv).ok_or_else(tree_full)?;
-        }
+        // The main line, then its variations (with theirs) as the tree's other branches.
+        tree.add_line(0, game.moves(), &replayed.variations)
+            .ok_or_else(tree_full)?;
         c.cancel_job();
         c.tree = tree;
         Ok(replayed.notes)

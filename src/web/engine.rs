@@ -34,6 +34,7 @@ pub enum Pending {
         cancel: Arc<AtomicBool>,
     },
     Study(super::study::StudyJob),
+    Endgame(super::endgame::EndgameJob),
 }
 
 /// Sets the stop flag when dropped: when the stream or request that owns it ends, for whatever
@@ -196,6 +197,7 @@ pub async fn stream(
             cancel,
         }) => Ok(analysis_stream(game, limits, cancel)),
         Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
+        Some(Pending::Endgame(job)) => Ok(super::endgame::run_stream(app.clone(), job)),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,
             "no such stream, or it was opened already",
@@ -290,24 +292,26 @@ pub async fn engine_move(
     Ok(Json(state))
 }
 
-/// `POST /api/probe`: the endgame table's value of the position (small tables are built on
-/// demand, up to [`crate::endgame::probe::ON_DEMAND`] positions).
+/// `POST /api/probe`: the endgame table's value of the position, from the server's table cache
+/// (small tables are built on demand, up to [`crate::endgame::probe::ON_DEMAND`] positions).
 pub async fn probe(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
     let (job, _) = with_client(&app, &headers, |c| Ok((c.variant.clone(), *c.position())))?;
-    let text = tokio::task::spawn_blocking(move || crate::endgame::probe::probe(&job.0, &job.1))
-        .await
-        .map_err(|_| {
-            ApiError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the probe stopped unexpectedly",
-                "try again",
-            )
-        })?
-        .map_err(|e| {
-            ApiError::refused(
-                e.to_string(),
-                e.help().map(|h| h.to_string()).unwrap_or_default(),
-            )
-        })?;
+    let cache = app.cache.clone();
+    let text =
+        tokio::task::spawn_blocking(move || crate::endgame::probe::probe_in(&job.0, &job.1, cache))
+            .await
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the probe stopped unexpectedly",
+                    "try again",
+                )
+            })?
+            .map_err(|e| {
+                ApiError::refused(
+                    e.to_string(),
+                    e.help().map(|h| h.to_string()).unwrap_or_default(),
+                )
+            })?;
     Ok(Json(json!({ "text": text.trim_end() })))
 }

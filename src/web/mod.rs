@@ -4,10 +4,12 @@
 
 pub mod api;
 pub mod client;
+pub mod endgame;
 pub mod engine;
 pub mod files;
 pub mod guard;
 pub mod rules_api;
+pub mod selftest;
 pub mod study;
 pub mod tree;
 
@@ -27,14 +29,20 @@ use std::sync::{Arc, Mutex};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// The page's self-test, loaded only by `/?selftest=1`.
+const SELFTEST_JS: &str = include_str!("assets/selftest.js");
 
 /// The server's state: the clients' games, the start folder, work waiting for its stream, the
-/// running study.
+/// running study (self-play or an endgame build), the table cache.
 pub struct App {
     pub clients: client::Clients,
     pub root: files::Root,
     pub streams: Mutex<HashMap<String, engine::Pending>>,
     pub study: Mutex<Option<Arc<AtomicBool>>>,
+    /// The endgame table cache (`probe` reads it, a build from the page writes it).
+    pub cache: Option<PathBuf>,
+    /// The page self-tests' results (see [`selftest`]).
+    pub selftests: Mutex<Vec<serde_json::Value>>,
 }
 
 /// What `damelab serve` was asked for.
@@ -47,6 +55,8 @@ pub struct Options {
     pub port: u16,
     /// The folder files are read from and written to (the one the server was started in).
     pub root: PathBuf,
+    /// The endgame table cache (`damelab endgame`'s default: [`crate::endgame::store::default_dir`]).
+    pub cache: Option<PathBuf>,
 }
 
 /// The router of the page and the API, with the checks of [`guard::guard`] on every request.
@@ -65,6 +75,8 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         root: files::Root(root),
         streams: Mutex::new(HashMap::new()),
         study: Mutex::new(None),
+        cache: opts.cache.clone(),
+        selftests: Mutex::new(Vec::new()),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {
@@ -103,6 +115,8 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/probe", post(engine::probe))
         .route("/study", post(study::start))
         .route("/study/stop", post(study::stop))
+        .route("/endgame", post(endgame::start))
+        .route("/selftest", get(selftest::results).post(selftest::record))
         .route("/stream/{token}", get(engine::stream));
     Ok(Router::new()
         .route("/", get(asset(INDEX_HTML, "text/html; charset=utf-8")))
@@ -111,6 +125,10 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
             get(asset(APP_JS, "text/javascript; charset=utf-8")),
         )
         .route("/app.css", get(asset(APP_CSS, "text/css; charset=utf-8")))
+        .route(
+            "/selftest.js",
+            get(asset(SELFTEST_JS, "text/javascript; charset=utf-8")),
+        )
         .nest("/api", api)
         .with_state(app)
         .layer(DefaultBodyLimit::max(guard::MAX_BODY_BYTES))
@@ -232,6 +250,7 @@ pub fn cli(variant: &str, host: &str, port: u16, open: bool) -> Result<(), miett
         host: host.to_string(),
         port,
         root,
+        cache: crate::endgame::store::default_dir(),
     };
     run(opts, open).map_err(|e| {
         miette::miette!(

@@ -144,6 +144,33 @@ impl Tree {
         true
     }
 
+    /// Add a line of moves from node `from` (each legal where it is played), with its
+    /// variations (a variation at `ply` replaces the line's move `ply`, so it branches off from
+    /// the node before it), recursively; the line is added before its variations, so it stays the
+    /// first child (the main line) where it is new. The current node is left at the line's end.
+    /// `None` when the tree is full.
+    pub fn add_line(
+        &mut self,
+        from: usize,
+        moves: &[Move],
+        variations: &[crate::pdn::Variation<Move>],
+    ) -> Option<usize> {
+        self.current = from;
+        let mut line = vec![from];
+        for mv in moves {
+            line.push(self.play(*mv)?);
+        }
+        let end = self.current;
+        for v in variations {
+            // The reader and the replay keep `ply` within the line; a stray one is skipped.
+            if let Some(&at) = line.get(v.ply) {
+                self.add_line(at, &v.moves, &v.variations)?;
+            }
+        }
+        self.current = end;
+        Some(end)
+    }
+
     /// The main line from the root: first children all the way.
     pub fn main_line(&self) -> Vec<usize> {
         let mut line = vec![0];
@@ -229,10 +256,21 @@ impl Tree {
         let result = crate::pdn::result_token(&main);
         let mut words = self.movetext();
         words.push(result.to_string());
+        // A `(` goes with the word after it: a line never ends with one.
+        let mut glued: Vec<String> = Vec::with_capacity(words.len());
+        let mut open = String::new();
+        for w in words {
+            if w == "(" {
+                open.push('(');
+            } else {
+                glued.push(format!("{}{w}", std::mem::take(&mut open)));
+            }
+        }
+        let words = glued;
         let mut out = format!("{head}\n\n");
         let mut line = String::new();
         for w in words {
-            let glue = !line.is_empty() && !line.ends_with('(') && w != ")";
+            let glue = !line.is_empty() && w != ")";
             if !line.is_empty() && line.len() + 1 + w.len() > 79 {
                 out.push_str(&line);
                 out.push('\n');
@@ -259,6 +297,32 @@ mod tests {
         t.rules
             .generate(&t.nodes[t.current].pos, &mut out, GenOptions::default());
         out[i]
+    }
+
+    #[test]
+    fn a_line_with_nested_variations_is_added_as_a_tree() {
+        use crate::pdn::Variation;
+        let v = Variant::load("international").unwrap();
+        // Moves found by playing them: a b on the main line; b2 c2 instead of b; c3 instead of c2.
+        let mut t = Tree::new(v.rules.clone(), v.rules.start);
+        let a = first_move(&t, 0);
+        t.play(a);
+        let (b, b2) = (first_move(&t, 0), first_move(&t, 1));
+        t.play(b2);
+        let (c2, c3) = (first_move(&t, 0), first_move(&t, 1));
+        let mut var = Variation::new(1, vec![b2, c2]);
+        var.variations.push(Variation::new(1, vec![c3]));
+        let mut t = Tree::new(v.rules.clone(), v.rules.start);
+        let end = t.add_line(0, &[a, b], &[var]).unwrap();
+        assert_eq!(t.current, end);
+        assert_eq!(t.main_line(), vec![0, 1, 2], "the main line is a b");
+        assert_eq!(t.nodes[1].children.len(), 2, "b2 is a variation of b");
+        let at_b2 = t.nodes[1].children[1];
+        assert!(t.nodes[at_b2].mv.unwrap().same_move(&b2));
+        assert_eq!(t.nodes[at_b2].children.len(), 2, "c3 is a variation of c2");
+        assert_eq!(t.nodes.len(), 6);
+        let words = t.movetext().join(" ");
+        assert_eq!(words.matches('(').count(), 2, "{words}");
     }
 
     #[test]

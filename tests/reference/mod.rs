@@ -22,11 +22,22 @@ pub struct RefMove {
     pub route: Vec<C>,
     /// The captured squares in the order taken.
     pub order: Vec<C>,
+    /// Under huffing: the enemy piece removed before the move.
+    pub huff: Option<C>,
+    /// Under huffing: the pieces that had a capture and, this move being quiet, may be huffed
+    /// next (where they stand after the move).
+    pub due: BTreeSet<C>,
 }
 
 impl RefMove {
-    pub fn id(&self) -> (C, C, BTreeSet<C>, u8) {
-        (self.from, self.to, self.captured.clone(), self.kind_after)
+    pub fn id(&self) -> (C, C, BTreeSet<C>, u8, Option<C>) {
+        (
+            self.from,
+            self.to,
+            self.captured.clone(),
+            self.kind_after,
+            self.huff,
+        )
     }
 }
 
@@ -46,6 +57,8 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
         kind_after: m.kind_after,
         route: m.route().iter().map(|&s| c(s)).collect(),
         order: rules.capture_order(m).iter().map(|&s| c(s)).collect(),
+        huff: m.huff.map(c),
+        due: m.due_squares().iter().map(|&s| c(s)).collect(),
     }
 }
 
@@ -395,7 +408,34 @@ impl Board<'_> {
 }
 
 /// Every legal move of `pos` by the reference rules, every route of every capture kept.
+///
+/// Huffing, from its definition: the side to move may first remove one enemy piece that could
+/// have captured on the last move and did not (or remove none), then it moves as in the position
+/// that leaves; capturing is due but a quiet move stays legal, and a quiet move played while some
+/// capture was legal leaves every piece that had a capture open to a huff on the next turn.
 pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
+    if !rules.spec.captures.huffing {
+        return plain_moves(rules, pos);
+    }
+    let mut base = *pos;
+    base.huff = Default::default();
+    let mut out = plain_moves(rules, &base);
+    for sq in 0..=255u8 {
+        let open = damelab::engine::BitSet::has(pos.huff, sq);
+        if open && pos.at(sq).is_some_and(|(s, _)| s != pos.turn()) {
+            let mut without = base;
+            without.clear(sq);
+            let (f, r) = rules.geo.coord(sq);
+            for mut m in plain_moves(rules, &without) {
+                m.huff = Some((f as i32, r as i32));
+                out.push(m);
+            }
+        }
+    }
+    out
+}
+
+fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
     let spec = &rules.spec;
     let side = pos.turn();
     let mut pieces = BTreeMap::new();
@@ -439,12 +479,19 @@ pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                 kind_after: board.promotion(s.kind, s.cur).unwrap_or(s.kind),
                 route: s.route.clone(),
                 order: s.taken.iter().map(|&(t, _)| t).collect(),
+                huff: None,
+                due: BTreeSet::new(),
             });
         }
     }
-    if !out.is_empty() && spec.captures.compulsory {
+    if !out.is_empty() && spec.captures.compulsory && !spec.captures.huffing {
         return out;
     }
+    let capturers: BTreeSet<C> = if spec.captures.huffing {
+        out.iter().map(|m| m.from).collect()
+    } else {
+        BTreeSet::new()
+    };
 
     // Quiet moves.
     let mut quiet = BTreeSet::new();
@@ -516,6 +563,11 @@ pub fn moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
             kind_after: board.promotion(kind, to).unwrap_or(kind),
             route: vec![to],
             order: Vec::new(),
+            huff: None,
+            due: capturers
+                .iter()
+                .map(|&c| if c == from { to } else { c })
+                .collect(),
         });
     }
     out

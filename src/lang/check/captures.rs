@@ -21,6 +21,7 @@ impl Checker<'_> {
                 CaptureRule::EqualOrLowerRank => "`only equal or lower rank`",
                 CaptureRule::MidCapture(_) => "promotion during a capture",
                 CaptureRule::MayStop => "`may stop after any jump`",
+                CaptureRule::Huffing => "`huffing`",
                 CaptureRule::Priority(_) => "the capture priority",
             };
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
@@ -57,13 +58,35 @@ impl Checker<'_> {
                     }
                 }
                 CaptureRule::MayStop => spec.may_stop = true,
+                CaptureRule::Huffing => spec.huffing = true,
                 CaptureRule::Priority(list) => {
                     spec.priority = self.priority(list, pieces, any_rank);
                 }
             }
         }
         self.stops_and_priority(rules);
+        self.huffing_and_optional(rules);
         spec
+    }
+
+    /// `huffing` punishes a capture that was due and not taken; under `optional` no capture is
+    /// ever due, so nothing could be huffed. The two clauses contradict each other; say so.
+    fn huffing_and_optional(&mut self, rules: &[Spanned<CaptureRule>]) {
+        let Some(huff) = rules.iter().find(|r| r.node == CaptureRule::Huffing) else {
+            return;
+        };
+        if let Some(optional) = rules
+            .iter()
+            .find(|r| r.node == CaptureRule::Compulsory(false))
+        {
+            self.errors.push(RuleError::HuffingOptional {
+                optional: optional.span.into(),
+                span: huff.span.into(),
+                help: "remove `optional` (capturing is then due, and a capture not taken may be \
+                       huffed), or remove `huffing` (a player may then decline any capture freely)"
+                    .to_string(),
+            });
+        }
     }
 
     /// `may stop after any jump` with a priority that counts what is taken: a capture that goes on
@@ -213,6 +236,7 @@ pub(crate) fn default_captures() -> CaptureSpec {
         equal_or_lower_rank_only: false,
         mid_capture_promotion: MidCapturePromotion::AtEnd,
         may_stop: false,
+        huffing: false,
         priority: Vec::new(),
     }
 }

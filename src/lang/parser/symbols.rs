@@ -52,12 +52,13 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::direction => "a direction",
         Rule::captures_section => "a `captures:` section",
         Rule::capture_rule => {
-            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …`, `may stop after any jump` or `priority …`)"
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `huffing` or `priority …`)"
         }
         Rule::removal => "`removed immediately` or `removed at end of turn`",
         Rule::end_of_turn => "`at end of turn`",
         Rule::no_180_turn => "`no 180 turn`",
         Rule::may_stop => "`may stop after any jump`",
+        Rule::huffing => "`huffing`",
         Rule::equal_or_lower => "`only equal or lower rank`",
         Rule::mid_capture => "`promotion mid-capture …` or `promotion at end of move`",
         Rule::mid_capture_then => "`mid-capture continues` or `mid-capture stops`",
@@ -202,6 +203,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_may => "`may`",
         Rule::kw_stop => "`stop`",
         Rule::kw_any => "`any`",
+        Rule::kw_huffing => "`huffing`",
         Rule::kw_repetition => "`repetition`",
     }
 }

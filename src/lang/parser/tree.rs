@@ -374,6 +374,7 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
         Rule::no_180_turn => CaptureRule::No180Turn,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::may_stop => CaptureRule::MayStop,
+        Rule::huffing => CaptureRule::Huffing,
         Rule::mid_capture => {
             let form = significant(inner)
                 .next()

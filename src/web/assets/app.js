@@ -549,26 +549,44 @@ async function editSquare(sq) {
 
 // ------------------------------------------------------------------------ study
 
+// A study's stream: `progress` moves the bar, `done` or `failed` ends it with its text (and,
+// for self-play, its chart).
+function follow(r, label) {
+  $("study-text").textContent = "";
+  $("study-chart").removeAttribute("src");
+  $("study-progress").value = 0;
+  $("study-status").textContent = label;
+  const es = new EventSource(r.stream);
+  es.addEventListener("progress", (ev) => {
+    const p = JSON.parse(ev.data);
+    $("study-progress").max = Math.max(p.total, 1);
+    $("study-progress").value = p.done;
+    $("study-status").textContent = p.material
+      ? `${label}: table ${p.table} of ${p.tables} (${p.material}), ${Math.floor(100 * p.done / Math.max(p.total, 1))}%`
+      : `${label}: ${p.done} of ${p.total} games`;
+  });
+  const end = (ev) => {
+    const d = JSON.parse(ev.data);
+    $("study-text").textContent = d.error ? d.error : d.text || "stopped before the first game ended";
+    if (d.svg) $("study-chart").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(d.svg);
+    if (!d.error && !d.stopped) $("study-progress").value = $("study-progress").max;
+    $("study-status").textContent = `${label}: ` + (d.error ? "failed" : d.stopped ? "stopped" : "done");
+    es.close();
+  };
+  es.addEventListener("done", end);
+  es.addEventListener("failed", end);
+  es.onerror = () => es.close();
+}
+
 function study() {
-  api("study", { games: Number($("games").value), depth: Number($("study-depth").value) }).then((r) => {
-    $("study-text").textContent = "";
-    $("study-chart").removeAttribute("src");
-    const es = new EventSource(r.stream);
-    es.addEventListener("progress", (ev) => {
-      const p = JSON.parse(ev.data);
-      $("study-progress").max = p.total;
-      $("study-progress").value = p.done;
-    });
-    const end = (ev) => {
-      const d = JSON.parse(ev.data);
-      $("study-text").textContent = d.error ? d.error : d.text || "stopped before the first game ended";
-      if (d.svg) $("study-chart").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(d.svg);
-      es.close();
-    };
-    es.addEventListener("done", end);
-    es.addEventListener("failed", end);
-    es.onerror = () => es.close();
-  }).catch((e) => fail(e, $("study-text")));
+  api("study", { games: Number($("games").value), depth: Number($("study-depth").value) })
+    .then((r) => follow(r, "self-play")).catch((e) => fail(e, $("study-text")));
+}
+
+function endgame() {
+  api("endgame", { material: $("material").value })
+    .then((r) => follow(r, `${r.material} (${r.tables} tables, ${r.positions} positions)`))
+    .catch((e) => fail(e, $("study-text")));
 }
 
 // ------------------------------------------------------------------------ wiring
@@ -640,6 +658,7 @@ function wire() {
   $("pdn-games").onchange = () => importGame(Number($("pdn-games").value));
   $("export").onclick = () => api("pdn/export").then((r) => { $("pdn").value = r.pdn; download(state.variant.name + ".pdn", r.pdn); }).catch((e) => fail(e, $("pdn-msg")));
   $("study").onclick = study;
+  $("endgame").onclick = endgame;
   $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
   $("variant").onchange = () => api("variant", { name: $("variant").value }).then((s) => { show(s); loadRules(); }).catch(fail);
 }
@@ -660,3 +679,10 @@ async function main() {
 }
 
 main();
+// `?selftest=1`: the scripted check of the page (see selftest.js), for browsers tested without a
+// WebDriver.
+if (new URLSearchParams(location.search).has("selftest")) {
+  const t = document.createElement("script");
+  t.src = "/selftest.js";
+  document.body.append(t);
+}
