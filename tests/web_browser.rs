@@ -337,7 +337,10 @@ fn serve(root: &Path) -> Server {
 /// `damelab serve VARIANT --port 0` run by the binary `bin` in `root` (its table cache under it),
 /// for timings of the release binary: `DAMELAB_SERVE_BIN=target/release/damelab`.
 fn serve_binary(bin: &Path, root: &Path, variant: &str) -> Server {
-    let mut child = Command::new(bin)
+    // A relative path would be taken from `root`, the child's folder: make it whole first.
+    let bin = std::fs::canonicalize(bin)
+        .unwrap_or_else(|e| panic!("DAMELAB_SERVE_BIN `{}`: {e}", bin.display()));
+    let mut child = Command::new(&bin)
         .args(["serve", variant, "--port", "0"])
         .current_dir(root)
         .env("DAMELAB_CACHE", root.join("tables"))
