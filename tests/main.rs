@@ -50,6 +50,7 @@ mod verify;
 mod web_api;
 mod web_browser;
 mod web_firefox;
+mod web_streams;
 mod widths;
 
 /// The slow reference move generator the agreement and width tests compare against.
