@@ -382,6 +382,34 @@ impl fmt::Display for ShardSet {
     }
 }
 
+/// A JSON file's `format` and `version` checked before the whole is read, so a file of another
+/// kind or version gets that message rather than a field-by-field parse error. `what` names the
+/// kind in the message ("a match file", "a training data file").
+pub fn check_head(
+    name: &str,
+    text: &str,
+    format: &str,
+    version: u64,
+    what: &str,
+) -> Result<(), String> {
+    #[derive(Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+        #[serde(default)]
+        version: u64,
+    }
+    let head: Head =
+        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+    if head.format != format || head.version != version {
+        return Err(format!(
+            "`{name}` is not {what} of version {version} (format `{}`, version {})",
+            head.format, head.version
+        ));
+    }
+    Ok(())
+}
+
 /// Whether the games read from shards' PDN files (their 0-based indices, sorted) are exactly the
 /// games of the merged run (`merged`, 0-based): none twice, none missing. The error names them.
 pub fn check_pdn_games(have: &[u64], merged: impl Iterator<Item = u64>) -> Result<(), String> {

@@ -81,21 +81,13 @@ pub fn read(path: &Path) -> Result<MatchFile, String> {
 /// A match file's text (read from `path`), checked as [`read`] does.
 pub fn parse(path: &Path, text: &str) -> Result<MatchFile, String> {
     let name = path.display();
-    #[derive(Deserialize)]
-    struct Head {
-        #[serde(default)]
-        format: String,
-        #[serde(default)]
-        version: u64,
-    }
-    let head: Head =
-        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
-    if head.format != FORMAT || head.version != VERSION as u64 {
-        return Err(format!(
-            "`{name}` is not a match file of version {VERSION} (format `{}`, version {})",
-            head.format, head.version
-        ));
-    }
+    crate::shard::check_head(
+        &name.to_string(),
+        text,
+        FORMAT,
+        VERSION as u64,
+        "a match file",
+    )?;
     let f: MatchFile = serde_json::from_str(text)
         .map_err(|e| format!("`{name}` is not a valid match file: {e}"))?;
     check(&f).map_err(|why| format!("`{name}` is not a sound match file: {why}"))?;

@@ -274,21 +274,7 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
 
 /// A data file's text (`name` for messages), checked as [`read`] does.
 pub fn parse(name: &str, text: &str) -> Result<DataFile, String> {
-    #[derive(Deserialize)]
-    struct Head {
-        #[serde(default)]
-        format: String,
-        #[serde(default)]
-        version: u64,
-    }
-    let head: Head =
-        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
-    if head.format != FORMAT || head.version != VERSION as u64 {
-        return Err(format!(
-            "`{name}` is not a training data file of version {VERSION} (format `{}`, version {})",
-            head.format, head.version
-        ));
-    }
+    crate::shard::check_head(name, text, FORMAT, VERSION as u64, "a training data file")?;
     let f: DataFile = serde_json::from_str(text)
         .map_err(|e| format!("`{name}` is not a valid training data file: {e}"))?;
     if f.generation == 0 || f.generation > f.settings.generations || !f.shards.is_valid() {
