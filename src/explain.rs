@@ -252,7 +252,7 @@ fn explain_legal(
         ));
     }
     out.push('\n');
-    if let Some(h) = mv.huff {
+    if let Some(h) = mv.huff() {
         let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
         out.push_str(&format!(
             "before it, the {} {} on {} is huffed: it could have captured on the last move and \

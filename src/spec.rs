@@ -287,7 +287,9 @@ fn is_false(b: &bool) -> bool {
 }
 
 /// The most move-count draw rules a variant may have (a position keeps one counter per rule).
-pub const MAX_MOVE_COUNT_RULES: usize = 4;
+/// Three, the most any known variant has (international, Canadian, Malaysian, Sri Lankan): with
+/// the set of pieces open to a huff, a position of 64 bits then stays within 64 bytes.
+pub const MAX_MOVE_COUNT_RULES: usize = 3;
 
 /// `draw after N moves [each] without … [with … against …] [if claimed]`: the game is drawn when
 /// `plies` single moves (either side's) have been played since the last reset — a capture (with

@@ -725,7 +725,7 @@ fn a_missed_capture_is_carried_by_the_fen_and_huffed_by_a_move() {
     let huff = parse_move(rules, &legal, "*33,28-32").expect("huff and move");
     assert_eq!(move_to_string(rules, &huff), "*33,28-32");
     let declined = parse_move(rules, &legal, "28x39").expect("declining is legal");
-    assert_eq!(declined.huff, None);
+    assert_eq!(declined.huff(), None);
     assert!(
         parse_move(rules, &legal, "*33,28x39").is_err(),
         "after the huff there is nothing to take"

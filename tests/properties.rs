@@ -115,7 +115,7 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
         prop_assert_eq!(
             next.sides[1 - me].count(),
             // A huffed piece leaves the board too.
-            pos.sides[1 - me].count() - m.captures() - u32::from(m.huff.is_some()),
+            pos.sides[1 - me].count() - m.captures() - u32::from(m.huff().is_some()),
             "{}: `{}`",
             ctx,
             text
@@ -157,7 +157,7 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             ..GenOptions::default()
         },
     );
-    let id = |m: &Move| (m.from, m.to, m.captured, m.kind_after, m.huff);
+    let id = |m: &Move| (m.from, m.to, m.captured, m.kind_after, m.huff());
     let mut a: Vec<_> = legal.iter().map(id).collect();
     let mut b: Vec<_> = kept.iter().map(id).collect();
     a.sort();

@@ -10,7 +10,8 @@
 //! with one. Only the next move may huff: every move sets the record afresh.
 //!
 //! The generator takes this path once per position when the rules file asks for huffing
-//! ([`Rules::huffing`]); no other variant pays for it. Bulk counting is not used here: the moves
+//! ([`Rules::huffing`]); no other variant pays for it. Its entry points are out of line (`#[cold]`,
+//! never inlined), so that the generator's own entry points inline as they did before huffing. Bulk counting is not used here: the moves
 //! are built and counted.
 
 use super::bits::{BitIter, BitSet};
@@ -23,6 +24,8 @@ impl<B: BitSet> Rules<B> {
     /// Every legal move of `pos` under huffing (the caller has cleared `out` and checked the
     /// material rules): first the moves that huff nothing, captures first, then those that huff
     /// each piece open to it in turn (lowest square first).
+    #[cold]
+    #[inline(never)]
     pub(super) fn huff_moves(
         &self,
         pos: &Position<B>,
@@ -39,7 +42,7 @@ impl<B: BitSet> Rules<B> {
                 let start = out.len();
                 self.huff_plain(&without, out, opts, budget)?;
                 for m in &mut out[start..] {
-                    m.huff = Some(x);
+                    m.set_huff(x);
                 }
             }
             Ok(())
@@ -89,6 +92,8 @@ impl<B: BitSet> Rules<B> {
 
     /// [`Rules::has_moves`] under huffing: a move that declines the huff, or one after some huff
     /// (removing a piece may free a square).
+    #[cold]
+    #[inline(never)]
     pub(super) fn huff_has_moves(&self, pos: &Position<B>) -> bool {
         let side = pos.turn();
         let any = |p: &Position<B>| {
@@ -106,6 +111,8 @@ impl<B: BitSet> Rules<B> {
     /// [`Rules::count_moves_within`] under huffing: the whole list is built; `buf` keeps its
     /// leading captures (those that huff nothing), as the callers expect, and the rest is reached
     /// through [`Rules::nth_quiet`].
+    #[cold]
+    #[inline(never)]
     pub(super) fn huff_count(
         &self,
         pos: &Position<B>,
@@ -117,19 +124,21 @@ impl<B: BitSet> Rules<B> {
         let n = buf.len() as u64;
         let captures = buf
             .iter()
-            .take_while(|m| m.is_capture() && m.huff.is_none())
+            .take_while(|m| m.is_capture() && m.huff().is_none())
             .count();
         buf.truncate(captures);
         Ok(n)
     }
 
     /// [`Rules::nth_quiet`] under huffing: move `k` after the leading captures of the list.
+    #[cold]
+    #[inline(never)]
     pub(super) fn huff_nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
         let mut all = Vec::new();
         // Within the budget the callers' count was made with: no budget here either.
         let _ = self.huff_moves(pos, &mut all, GenOptions::default(), u64::MAX);
         all.iter()
-            .skip_while(|m| m.is_capture() && m.huff.is_none())
+            .skip_while(|m| m.is_capture() && m.huff().is_none())
             .nth(k)
             .copied()
             .expect("nth_quiet: k is below the count of moves after the captures")

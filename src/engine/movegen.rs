@@ -1010,7 +1010,7 @@ impl<B: BitSet> Search<'_, B> {
             captured: self.captured,
             path: self.path,
             run: false,
-            huff: None,
+            huffs: false,
             due: 0,
         };
         if !self.keep_duplicates {

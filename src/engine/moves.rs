@@ -19,8 +19,11 @@ pub struct Move<B: BitSet = Bits> {
     pub path: B::Route,
     /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
     pub run: bool,
-    /// Under `huffing`: the enemy piece removed (huffed) before this move, if any.
-    pub huff: Option<Sq>,
+    /// Under `huffing`: an enemy piece is removed (huffed) before this move; its square follows
+    /// the due squares in `path` (see [`Move::huff`]). A flag and not an `Option<Sq>`, so that
+    /// the move stays as small as it was before huffing (80 bytes in 64 bits): move lists are
+    /// written at every node.
+    pub huffs: bool,
     /// Under `huffing`, for a quiet move played while a capture was due: the number of the
     /// mover's pieces that could have captured, whose squares (after this move) follow the route
     /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
@@ -49,7 +52,7 @@ impl<B: BitSet> Move<B> {
             captured: B::ZERO,
             path,
             run: false,
-            huff: None,
+            huffs: false,
             due: 0,
         }
     }
@@ -75,7 +78,28 @@ impl<B: BitSet> Move<B> {
             && self.to == other.to
             && self.captured == other.captured
             && self.kind_after == other.kind_after
-            && self.huff == other.huff
+            && self.huff() == other.huff()
+    }
+
+    /// Under `huffing`: the enemy piece removed (huffed) before this move, if any.
+    #[inline]
+    pub fn huff(&self) -> Option<Sq> {
+        if self.huffs {
+            Some(self.path.as_ref()[self.path_len as usize + self.due as usize])
+        } else {
+            None
+        }
+    }
+
+    /// Mark the move as huffing the piece on `sq` (after its due squares are set). There is
+    /// always room: the route, the due squares and the huffed piece are squares of distinct
+    /// pieces and one landing, fewer than the route holds.
+    pub fn set_huff(&mut self, sq: Sq) {
+        let i = self.path_len as usize + self.due as usize;
+        if let Some(slot) = self.path.as_mut().get_mut(i) {
+            *slot = sq;
+            self.huffs = true;
+        }
     }
 
     /// Under `huffing`: the squares of the mover's pieces that could have captured and did not
@@ -108,13 +132,32 @@ impl<B: BitSet> Move<B> {
             path: {
                 // The route fits: both widths hold every capture the board allows.
                 let mut p = C::ROUTE;
-                let n = self.path_len as usize + self.due as usize;
+                let n = self.path_len as usize + self.due as usize + usize::from(self.huffs);
                 p.as_mut()[..n].copy_from_slice(&self.path.as_ref()[..n]);
                 p
             },
             run: self.run,
-            huff: self.huff,
+            huffs: self.huffs,
             due: self.due,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Move;
+
+    /// Move lists are written at every node: huffing's fields must not make a move bigger than it
+    /// was before them (80 bytes in 64 bits, 160 in 128).
+    #[test]
+    fn a_move_is_as_small_as_before_huffing() {
+        assert_eq!(std::mem::size_of::<Move<u64>>(), 80);
+        assert_eq!(std::mem::size_of::<Move<u128>>(), 160);
+    }
+
+    /// A position of 64 bits fits one cache line, huffing's set of pieces included.
+    #[test]
+    fn a_position_fits_a_cache_line() {
+        assert_eq!(std::mem::size_of::<crate::engine::Position<u64>>(), 64);
     }
 }

@@ -132,7 +132,7 @@ impl<B: BitSet> Position<B> {
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
         // A huffed piece leaves the board with the captured ones (it is the enemy's too).
-        let cap = match mv.huff {
+        let cap = match mv.huff() {
             None => mv.captured,
             Some(h) => mv.captured | B::bit(h),
         };

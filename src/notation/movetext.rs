@@ -9,7 +9,7 @@ use crate::engine::{Move, Rules, Sq};
 pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
     let geo = &rules.geo;
     let sep = if mv.is_capture() { "x" } else { "-" };
-    let mut s = match mv.huff {
+    let mut s = match mv.huff() {
         Some(h) => format!("*{},", geo.name(h)),
         None => String::new(),
     };
@@ -41,7 +41,7 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
                     Some("a move that huffs a piece names its square first: `*23,32-28`".into()),
                 ));
             };
-            if !legal.iter().any(|m| m.huff == Some(sq)) {
+            if !legal.iter().any(|m| m.huff() == Some(sq)) {
                 return Err(InputError::new(
                     "move",
                     input,
@@ -63,7 +63,7 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     };
     let huffed: Vec<Move>;
     let legal = if rules.huffing {
-        huffed = legal.iter().filter(|m| m.huff == huff).copied().collect();
+        huffed = legal.iter().filter(|m| m.huff() == huff).copied().collect();
         &huffed[..]
     } else {
         legal

@@ -117,7 +117,7 @@ impl Keys {
         for sq in BitIter(mv.captured & parent.sides[1 - me]) {
             h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
         }
-        if let Some(sq) = mv.huff {
+        if let Some(sq) = mv.huff() {
             h ^= self.piece[1 - me][parent.kind_at(sq)][sq as usize];
         }
         h ^= self.piece[me][mv.kind_after as usize][mv.to as usize];

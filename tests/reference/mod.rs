@@ -57,7 +57,7 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
         kind_after: m.kind_after,
         route: m.route().iter().map(|&s| c(s)).collect(),
         order: rules.capture_order(m).iter().map(|&s| c(s)).collect(),
-        huff: m.huff.map(c),
+        huff: m.huff().map(c),
         due: m.due_squares().iter().map(|&s| c(s)).collect(),
     }
 }
