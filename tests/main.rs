@@ -20,6 +20,7 @@ mod fault_reads;
 mod faults;
 mod fuzz_afl;
 mod hub;
+mod k8s;
 mod ladder;
 mod lang;
 mod match_shards;
