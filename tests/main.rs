@@ -22,6 +22,7 @@ mod fuzz_afl;
 mod hub;
 mod k8s;
 mod ladder;
+mod ladder_shards;
 mod lang;
 mod match_shards;
 mod matches;

@@ -122,10 +122,10 @@ pub struct RunArgs {
     pub rate_games: u64,
     /// Play a ladder of strengths, `nodes=1000,10000,100000` or `depth=2,4,6` (bare: nodes per
     /// move 1000, 10000 and 100000), --games games a rung, and report each figure against
-    /// strength. Put the variant first.
+    /// strength (with --shard: the shard's games of every rung). Put the variant first.
     #[arg(long, value_name = "KEY=V1,V2,…", num_args = 0..=1,
           default_missing_value = super::ladder::DEFAULT_LADDER,
-          conflicts_with_all = ["depth", "nodes", "random", "shard", "shards"])]
+          conflicts_with_all = ["depth", "nodes", "random"])]
     pub ladder: Option<String>,
 }
 

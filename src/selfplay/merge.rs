@@ -198,9 +198,41 @@ pub(crate) fn merge(
             )
         })
     };
-    let mut files = Vec::with_capacity(json_paths.len());
-    for p in &json_paths {
+    let mixed = |p: &Path, ladder: bool| {
+        let (this, that) = if ladder {
+            ("a ladder file", "a run file")
+        } else {
+            ("not a ladder file", "one")
+        };
+        bad(
+            format!(
+                "`{}` is {this}, but `{}` is {that}",
+                p.display(),
+                json_paths[0].display()
+            ),
+            "merge the ladder files of one ladder's shards, or the run files of one run's",
+        )
+    };
+    let first = read(json_paths[0])?;
+    if is_ladder(&first) {
+        // The files of a ladder's shards are merged rung by rung.
+        let mut texts = vec![(json_paths[0], first)];
+        for p in &json_paths[1..] {
+            let text = read(p)?;
+            if !is_ladder(&text) {
+                return Err(mixed(p, false));
+            }
+            texts.push((*p, text));
+        }
+        return super::ladder_merge::merge(&texts, &pdn_paths, to, partial, rules, out);
+    }
+    let mut files = vec![parse_run(json_paths[0], &first)?];
+    drop(first);
+    for p in &json_paths[1..] {
         let text = read(p)?;
+        if is_ladder(&text) {
+            return Err(mixed(p, true));
+        }
         files.push(parse_run(p, &text)?);
     }
     let s = &files[0].settings;
@@ -245,3 +277,12 @@ pub(crate) fn merge(
     super::cli::write_outputs(&merged, to, &pdn)
 }
 
+/// Whether a JSON text is a ladder file (`selfplay --ladder --json`), by its format.
+fn is_ladder(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+    }
+    serde_json::from_str::<Head>(text).is_ok_and(|h| h.format == super::ladder::FORMAT)
+}

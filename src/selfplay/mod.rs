@@ -7,6 +7,7 @@ pub mod chart;
 pub mod cli;
 pub mod ladder;
 pub mod ladder_chart;
+pub mod ladder_merge;
 pub(crate) mod merge;
 pub mod pdn;
 pub mod playout;
