@@ -380,22 +380,54 @@ pub(crate) fn open_tables(
 }
 
 /// The report's line on the endgame tables, for a run played with them: how many games reached
-/// a position of their materials, and how many of those the tables decided.
+/// a position of their materials, and how many of those the tables decided; then, when the games
+/// record it, a line of the same per material (the first material of the tables each game
+/// reached), the materials most reached first.
 pub(crate) fn tables_line(f: &RunFile) -> Option<String> {
     f.settings.tables.as_ref()?;
     let r = &f.report;
     let differ = r.tables_reached - r.tables_decided;
-    Some(format!(
-        "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
-        r.tables_decided,
-        r.games,
-        r.tables_reached,
-        if differ > 0 {
-            format!(", {differ} of them ended otherwise than the tables said")
-        } else {
-            String::new()
+    // (material, games that reached it first, of them decided by the tables)
+    let mut by: Vec<(&str, u64, u64)> = Vec::new();
+    for g in &f.games {
+        if let Some(m) = g.tb_material.as_deref() {
+            let at = match by.iter().position(|b| b.0 == m) {
+                Some(at) => at,
+                None => {
+                    by.push((m, 0, 0));
+                    by.len() - 1
+                }
+            };
+            by[at].1 += 1;
+            by[at].2 += g.tables_decided() as u64;
         }
-    ))
+    }
+    by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let materials = if by.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = by
+            .iter()
+            .map(|(m, n, d)| format!("{m} {d} of {n}"))
+            .collect();
+        format!(
+            "\ntables decided   per material first reached: {}",
+            parts.join(", ")
+        )
+    };
+    Some(
+        format!(
+            "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
+            r.tables_decided,
+            r.games,
+            r.tables_reached,
+            if differ > 0 {
+                format!(", {differ} of them ended otherwise than the tables said")
+            } else {
+                String::new()
+            }
+        ) + &materials,
+    )
 }
 
 pub(crate) fn header(f: &RunFile) -> String {
