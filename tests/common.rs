@@ -6,7 +6,7 @@ use std::process::{Command, Output};
 
 /// Every variable `--shard auto` reads: removed from each command, so that a test run inside a
 /// Slurm job or a Kubernetes pod sees only what the test sets.
-const SCHEDULER_VARS: [&str; 8] = [
+pub const SCHEDULER_VARS: [&str; 8] = [
     "SLURM_ARRAY_TASK_ID",
     "SLURM_ARRAY_TASK_COUNT",
     "SLURM_ARRAY_TASK_MIN",

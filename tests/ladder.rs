@@ -175,7 +175,7 @@ fn bad_ladders_are_refused_precisely() {
         1,
         "ladder rung `depth=0` is out of range",
     );
-    // A ladder sets the limit itself; it is not sharded.
+    // A ladder sets the limit itself.
     let o = damelab(&[
         "selfplay",
         "english",
@@ -193,11 +193,13 @@ fn bad_ladders_are_refused_precisely() {
         "--games",
         "2",
         "--shard",
-        "1/2",
+        "auto",
         "--ladder",
         "depth=1,2",
     ]);
-    fails(&o, 1, "cannot be used with");
+    // It is sharded as a run is (tests/ladder_shards.rs): `--shard auto` outside a scheduler
+    // names the variables it looked for.
+    fails(&o, 1, "--shard auto found no array job");
     // A bad reference.
     let o = damelab(&[
         "selfplay",

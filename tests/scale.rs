@@ -387,3 +387,103 @@ fn selfplay_pdn_opens_in_the_workbench() {
     assert!(out.contains("opened game 2 of 3"), "{out}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn shards_of_a_rules_file_merge_with_rules() {
+    let dir = scratch("rules");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let rules = root.join("examples/short-kings.rules");
+    let r = p(&rules);
+    ok(&run(&dir, "whole", r, &[], &[]));
+    for k in 1..=2 {
+        let s = format!("{k}/2");
+        ok(&run(&dir, &format!("shard-{k}"), r, &["--shard", &s], &[]));
+    }
+    let inputs: Vec<String> = ["shard-1.json", "shard-1.pdn", "shard-2.json", "shard-2.pdn"]
+        .iter()
+        .map(|f| p(&dir.join(f)).to_string())
+        .collect();
+    let (mj, mp) = (dir.join("merged.json"), dir.join("merged.pdn"));
+    let outputs = ["--json", p(&mj), "--pdn", p(&mp)];
+    // Found by its name, the rules file is not there: the diagnostic says what to give.
+    let e = fails(
+        &merge(&inputs, &outputs),
+        "played under the rules `short-kings`, which are not a bundled variant",
+    );
+    assert!(flat(&e).contains("--rules short-kings.rules"), "{e}");
+    assert!(!mj.exists());
+    let mut with_rules = outputs.to_vec();
+    with_rules.extend(["--rules", r]);
+    let report = ok(&merge(&inputs, &with_rules));
+    assert!(
+        report.starts_with("short-kings: 10 of 10 games"),
+        "{report}"
+    );
+    assert_eq!(
+        std::fs::read(&mj).unwrap(),
+        std::fs::read(dir.join("whole.json")).unwrap()
+    );
+    assert_eq!(
+        std::fs::read(&mp).unwrap(),
+        std::fs::read(dir.join("whole.pdn")).unwrap()
+    );
+    // Another variant's rules: both named, with their fingerprints.
+    let jsons = [inputs[0].clone(), inputs[2].clone()];
+    let russian = p(&root.join("variants/russian.rules")).to_string();
+    let e = fails(
+        &merge(&jsons, &["--rules", &russian]),
+        "holds the rules `russian` (fingerprint",
+    );
+    assert!(flat(&e).contains("not `short-kings` (fingerprint"), "{e}");
+    // The same name, the rules changed: kings that go three squares.
+    let changed = dir.join("short-kings.rules");
+    let text = std::fs::read_to_string(&rules)
+        .unwrap()
+        .replace("up to 2", "up to 3");
+    std::fs::write(&changed, text).unwrap();
+    let e = fails(
+        &merge(&jsons, &["--rules", p(&changed)]),
+        "is not the rules the files were played under: its rules fingerprint is",
+    );
+    assert!(
+        flat(&e).contains("changed since the games were played"),
+        "{e}"
+    );
+    // `match merge` finds the rules the same way.
+    let m = |k: u64| {
+        let (json, shard) = (dir.join(format!("m-{k}.json")), format!("{k}/2"));
+        let args = [
+            "match",
+            r,
+            "--engine",
+            "name=a nodes=200",
+            "--engine",
+            "name=b depth=1",
+            "--games",
+            "4",
+            "--no-tables",
+            "--max-plies",
+            "100",
+            "--shard",
+            &shard,
+            "--json",
+            p(&json),
+        ];
+        ok(&damelab(&args, &[]));
+        p(&json).to_string()
+    };
+    let files = [m(1), m(2)];
+    let merge_match = |extra: &[&str]| {
+        let mut args = vec!["match", "merge", files[0].as_str(), files[1].as_str()];
+        args.extend_from_slice(extra);
+        damelab(&args, &[])
+    };
+    fails(&merge_match(&[]), "which are not a bundled variant");
+    let out = ok(&merge_match(&["--rules", r]));
+    assert!(out.contains("(4 of 4 games, merged)"), "{out}");
+    fails(
+        &merge_match(&["--rules", &russian]),
+        "holds the rules `russian`",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

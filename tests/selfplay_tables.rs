@@ -79,9 +79,15 @@ fn selfplay_counts_the_games_the_tables_decided() {
     for g in j["games"].as_array().unwrap() {
         assert_eq!(g["tb"], 1, "{g}");
         assert_eq!(g["w"], 1, "{g}");
+        // The table that decided it: the start's material.
+        assert_eq!(g["tb_material"], "KK v KK", "{g}");
     }
     assert_eq!(j["report"]["tables_reached"], 8);
     assert_eq!(j["report"]["tables_decided"], 8);
+    assert!(
+        out.contains("tables decided   per material first reached: KK v KK 8 of 8"),
+        "{out}"
+    );
 
     // With random opening plies, some games leave the tables' result; the count is of those that
     // end with it, and the shards merge into exactly the single run.
@@ -91,6 +97,21 @@ fn selfplay_counts_the_games_the_tables_decided() {
     let games = j["games"].as_array().unwrap();
     let decided = games.iter().filter(|g| g["tb"] == g["w"]).count();
     assert!(games.iter().all(|g| g["tb"] == 1), "{j}");
+    // Per material: the games that reached each first, and of them those the tables decided.
+    let mut per: Vec<(String, usize, usize)> = Vec::new();
+    for g in games {
+        let m = g["tb_material"].as_str().expect("a material").to_string();
+        match per.iter_mut().find(|p| p.0 == m) {
+            Some(p) => {
+                p.1 += 1;
+                p.2 += (g["tb"] == g["w"]) as usize;
+            }
+            None => per.push((m, 1, (g["tb"] == g["w"]) as usize)),
+        }
+    }
+    for (m, n, d) in &per {
+        assert!(out.contains(&format!("{m} {d} of {n}")), "{m}: {out}");
+    }
     assert_eq!(j["report"]["tables_decided"], decided as u64);
     assert!(
         out.contains(&format!("decided {decided} of 8 games")),

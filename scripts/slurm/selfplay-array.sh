@@ -6,6 +6,12 @@
 #
 # e.g. scripts/slurm/selfplay-array.sh runs/dameo 32 dameo --games 100000 --depth 6 --seed 7
 #
+# A ladder of strengths the same way: each task plays its shard of every rung (and the rating
+# matches that fall to it), and the merge job merges the ladder files into the single machine's
+# ladder, e.g.
+#   scripts/slurm/selfplay-array.sh runs/dameo-ladder 64 dameo --games 10000 \
+#     --ladder nodes=1000,10000,100000 --rate-against nodes=1000
+#
 # OUTDIR (on a file system every node sees) receives shard-ID.json, shard-ID.pdn and shard-ID.log
 # per array task, then merged.json, merged.pdn, merged.svg and merged.log (the report). Do not give
 # --shard, --threads, --json, --pdn or --svg: the script sets them.

@@ -5,7 +5,9 @@
 # run played in one go, field by field. Then merge three of the four shards and expect the missing
 # one named and a non-zero exit. Then a two-generation training run as two array jobs of four
 # shards, each followed by its merge (train-array.sh): the last merge's weights file must be the
-# single run's, byte for byte. Exits non-zero on any difference, failure or time-out.
+# single run's, byte for byte. Then a rated ladder of two rungs as an array of four shards
+# (selfplay-array.sh with --ladder): the merged ladder file and PDN must be the single ladder's,
+# byte for byte. Exits non-zero on any difference, failure or time-out.
 #
 #   scripts/slurm/test-array.sh [path/to/damelab]   (default target/release/damelab)
 #
@@ -172,5 +174,46 @@ else
   echo "test-array: training: 2 generations of 4 shards merged, weights byte for byte equal"
 fi
 
+# A ladder: two rated rungs as an array of four shards with selfplay-array.sh (each task plays its
+# shard of both rungs, rung r's rating match falls to shard r); the merged ladder file and PDN must
+# be the single ladder's, byte for byte.
+largs=(english --games 8 --ladder nodes=100,300 --rate-against nodes=50 --rate-games 4 --seed 5 \
+  --max-plies 120)
+lids=$(DAMELAB=$BIN bash scripts/slurm/selfplay-array.sh "$work/ladder" 4 "${largs[@]}" | tail -n 1)
+larray=$(sed -n 's/^array=\([0-9]*\) merge=.*/\1/p' <<<"$lids")
+lmerge=$(sed -n 's/^array=[0-9]* merge=\([0-9]*\)$/\1/p' <<<"$lids")
+[ -n "$larray" ] && [ -n "$lmerge" ] || {
+  echo "test-array: no job ids from selfplay-array.sh for the ladder: \`$lids\`" >&2
+  exit 1
+}
+echo "test-array: ladder array job $larray, merge job $lmerge"
+"$BIN" selfplay "${largs[@]}" --threads 1 --json "$work/ladder-whole.json" \
+  --pdn "$work/ladder-whole.pdn" >/dev/null 2>&1
+while [ -n "$(squeue -h -j "$lmerge" -o %i 2>/dev/null)" ]; do
+  if [ $((SECONDS - start)) -ge "$LIMIT" ]; then
+    echo "test-array: the ladder jobs did not finish within ${LIMIT}s" >&2
+    squeue >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+for j in "$larray" "$lmerge"; do
+  st=$(scontrol -o show job "$j" | sed -n 's/.*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2/p')
+  if [ "$(grep -vc '^COMPLETED 0:0$' <<<"$st")" != 0 ]; then
+    echo "test-array: ladder job $j did not complete: $(tr '\n' ',' <<<"$st")" >&2
+    fail=1
+  fi
+done
+if ! diff -u "$work/ladder-whole.json" "$work/ladder/merged.json" >"$work/ladder.diff"; then
+  echo "test-array: the merged ladder differs from the single ladder's:" >&2
+  head -n 40 "$work/ladder.diff" >&2
+  fail=1
+elif ! cmp -s "$work/ladder-whole.pdn" "$work/ladder/merged.pdn"; then
+  echo "test-array: the merged ladder's PDN differs from the single ladder's" >&2
+  fail=1
+else
+  echo "test-array: ladder: 2 rungs of 4 shards merged, JSON and PDN byte for byte equal"
+fi
+
 [ $fail -eq 0 ] || exit 1
-echo "test-array: 4 shards on Slurm merged equal the single run, for self-play and training ($((SECONDS - start)) s)"
+echo "test-array: 4 shards on Slurm merged equal the single run, for self-play, training and a ladder ($((SECONDS - start)) s)"

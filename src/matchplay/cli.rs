@@ -46,6 +46,10 @@ pub enum MergeCommand {
         /// Merge even when shards are missing: the standings of the shards present, marked partial.
         #[arg(long)]
         partial: bool,
+        /// The rules file the games were played under, for rules that are not a bundled variant
+        /// (checked against the rules fingerprint the files record).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
     },
 }
 
@@ -594,9 +598,13 @@ pub fn command(c: &MatchCommand, out: &mut dyn FnMut(&str)) -> Result<(), Diag> 
                 json,
                 pdn,
                 partial,
+                rules,
             }),
             _,
-        ) => merge(files, json.as_deref(), pdn.as_deref(), *partial, out),
+        ) => {
+            let to = (json.as_deref(), pdn.as_deref());
+            merge(files, to, *partial, rules.as_deref(), out)
+        }
         (None, Some(run)) => run_match(run, out),
         (None, None) => Err(bad(
             "`match` needs a variant and two or more --engine",
@@ -609,9 +617,9 @@ pub fn command(c: &MatchCommand, out: &mut dyn FnMut(&str)) -> Result<(), Diag> 
 /// missing unless `partial`) and put together; the standings computed again from the games.
 fn merge(
     paths: &[PathBuf],
-    json: Option<&Path>,
-    pdn: Option<&Path>,
+    (json, pdn): (Option<&Path>, Option<&Path>),
     partial: bool,
+    rules: Option<&Path>,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Diag> {
     let help = "give the files `damelab match --shard K/N --json FILE` wrote";
@@ -643,16 +651,9 @@ fn merge(
         .iter()
         .map(|p| super::file::read(p).map_err(|e| bad(e, help)))
         .collect::<Result<Vec<_>, _>>()?;
-    let v = Variant::load(&files[0].settings.variant).map_err(Diag::new)?;
-    if crate::selfplay::fingerprint(&v.rules) != files[0].settings.rules_fingerprint {
-        return Err(bad(
-            format!(
-                "the rules of `{}` changed since the files were written",
-                files[0].settings.variant
-            ),
-            "merge with the rules the games were played under",
-        ));
-    }
+    let s = &files[0].settings;
+    // The rules are checked; what is merged is the files' own (the games are not replayed).
+    crate::selfplay::merge::rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
     let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
     let merged = super::file::merge(&names, &files).map_err(|e| {
         bad(

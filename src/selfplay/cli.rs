@@ -1,17 +1,17 @@
 //! The `selfplay` command of the command line (argument parsing and output; the work is in
 //! [`super`]).
 
-use super::pdn::{merge_pdn, PdnInput};
 use super::{
     chart, fingerprint, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION,
 };
 use crate::search::MAX_DEPTH;
-use crate::shard::{self, Shard, ShardSet, Stamp};
-use crate::{Rules, Variant};
+use crate::shard::{self, Shard, ShardSet};
+use crate::Variant;
 use miette::{miette, Report as Diag};
 use std::path::{Path, PathBuf};
 
 // Kept here for the front ends that found them in this module.
+pub use super::merge::{merge_files, merge_named};
 pub use crate::search::cli::{info_line, limits, MAX_SECONDS};
 
 /// The most games one run may play.
@@ -45,6 +45,10 @@ pub enum MergeCommand {
         /// Merge even when shards are missing: the figures of the shards present, marked partial.
         #[arg(long)]
         partial: bool,
+        /// The rules file the games were played under, for rules that are not a bundled variant
+        /// (checked against the rules fingerprint the files record).
+        #[arg(long, value_name = "FILE")]
+        rules: Option<PathBuf>,
     },
     /// Draw the draw rate against search depth (random play as depth 0), one line per variant,
     /// from the JSON files of several runs; or, from ladder files (`--ladder --json`), every
@@ -118,10 +122,10 @@ pub struct RunArgs {
     pub rate_games: u64,
     /// Play a ladder of strengths, `nodes=1000,10000,100000` or `depth=2,4,6` (bare: nodes per
     /// move 1000, 10000 and 100000), --games games a rung, and report each figure against
-    /// strength. Put the variant first.
+    /// strength (with --shard: the shard's games of every rung). Put the variant first.
     #[arg(long, value_name = "KEY=V1,V2,…", num_args = 0..=1,
           default_missing_value = super::ladder::DEFAULT_LADDER,
-          conflicts_with_all = ["depth", "nodes", "random", "shard", "shards"])]
+          conflicts_with_all = ["depth", "nodes", "random"])]
     pub ladder: Option<String>,
 }
 
@@ -163,7 +167,7 @@ pub(crate) fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(
 }
 
 /// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
-fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
+pub(crate) fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
     shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
     })
@@ -227,6 +231,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
                 svg,
                 pdn,
                 partial,
+                rules,
             }),
             _,
         ) => {
@@ -235,7 +240,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
                 svg: svg.as_deref(),
                 pdn: pdn.as_deref(),
             };
-            merge(files, &outputs, *partial, out)
+            super::merge::merge(files, &outputs, *partial, rules.as_deref(), out)
         }
         (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
         (None, Some(run)) => play(run, out),
@@ -375,22 +380,54 @@ pub(crate) fn open_tables(
 }
 
 /// The report's line on the endgame tables, for a run played with them: how many games reached
-/// a position of their materials, and how many of those the tables decided.
+/// a position of their materials, and how many of those the tables decided; then, when the games
+/// record it, a line of the same per material (the first material of the tables each game
+/// reached), the materials most reached first.
 pub(crate) fn tables_line(f: &RunFile) -> Option<String> {
     f.settings.tables.as_ref()?;
     let r = &f.report;
     let differ = r.tables_reached - r.tables_decided;
-    Some(format!(
-        "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
-        r.tables_decided,
-        r.games,
-        r.tables_reached,
-        if differ > 0 {
-            format!(", {differ} of them ended otherwise than the tables said")
-        } else {
-            String::new()
+    // (material, games that reached it first, of them decided by the tables)
+    let mut by: Vec<(&str, u64, u64)> = Vec::new();
+    for g in &f.games {
+        if let Some(m) = g.tb_material.as_deref() {
+            let at = match by.iter().position(|b| b.0 == m) {
+                Some(at) => at,
+                None => {
+                    by.push((m, 0, 0));
+                    by.len() - 1
+                }
+            };
+            by[at].1 += 1;
+            by[at].2 += g.tables_decided() as u64;
         }
-    ))
+    }
+    by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+    let materials = if by.is_empty() {
+        String::new()
+    } else {
+        let parts: Vec<String> = by
+            .iter()
+            .map(|(m, n, d)| format!("{m} {d} of {n}"))
+            .collect();
+        format!(
+            "\ntables decided   per material first reached: {}",
+            parts.join(", ")
+        )
+    };
+    Some(
+        format!(
+            "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
+            r.tables_decided,
+            r.games,
+            r.tables_reached,
+            if differ > 0 {
+                format!(", {differ} of them ended otherwise than the tables said")
+            } else {
+                String::new()
+            }
+        ) + &materials,
+    )
 }
 
 pub(crate) fn header(f: &RunFile) -> String {
@@ -428,14 +465,14 @@ pub(crate) fn header(f: &RunFile) -> String {
 }
 
 /// Where a run's or a merge's files go.
-struct Outputs<'a> {
-    json: Option<&'a Path>,
-    svg: Option<&'a Path>,
-    pdn: Option<&'a Path>,
+pub(crate) struct Outputs<'a> {
+    pub json: Option<&'a Path>,
+    pub svg: Option<&'a Path>,
+    pub pdn: Option<&'a Path>,
 }
 
 /// Write the files asked for; `pdn` is the games' PDN text.
-fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
+pub(crate) fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
     if let Some(p) = to.pdn {
         write_atomic(p, pdn.as_bytes())?;
     }
@@ -530,176 +567,6 @@ pub(crate) fn check_play_memory(
         "play fewer games a run: split it with `--shard K/N` and combine the files with `selfplay merge`",
     )
     .map_err(Diag::new)
-}
-
-/// Merge run files: the same settings, disjoint shards; the report is recomputed from the games.
-/// The files are named by their place (`file 1`, …) in messages; see [`merge_named`].
-pub fn merge_files(files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
-    let names: Vec<String> = (1..=files.len()).map(|i| format!("file {i}")).collect();
-    merge_named(&names, files, rules)
-}
-
-/// Merge run files named `names` (for messages): one format, build and settings, one split into
-/// shards, no shard twice (see [`shard::check_mergeable`]). A merge of every shard is the whole
-/// run (`1 of 1`, equal to the run played at once); a merge lacking shards says which it holds.
-pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
-    let Some(first) = files.first() else {
-        return Err(bad(
-            "no files to merge".into(),
-            "give the shards' JSON files",
-        ));
-    };
-    let held = shard::check_mergeable(&stamps(names, files)?).map_err(Diag::new)?;
-    let mut games: Vec<_> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
-    games.sort_by_key(|g| g.i);
-    if let Some(w) = games.windows(2).find(|w| w[0].i == w[1].i) {
-        return Err(bad(
-            format!("game {} appears in more than one file", w[0].i),
-            "merge each shard once",
-        ));
-    }
-    let shards = if held.is_whole() {
-        ShardSet::whole()
-    } else {
-        held
-    };
-    // The rating: played by shard 1 only; every copy of it must agree.
-    let mut ratings = files.iter().filter_map(|f| f.rating.as_ref());
-    let rating = ratings.next().cloned();
-    if ratings.any(|r| Some(r) != rating.as_ref()) {
-        return Err(bad(
-            "the files hold different ratings of the run's setting".into(),
-            "merge the files the shards of one run wrote, unedited",
-        ));
-    }
-    let mut file = RunFile::new(rules, first.settings.clone(), shards, games);
-    file.rate_against = first.rate_against.clone();
-    file.rating = rating;
-    Ok(file)
-}
-
-/// What [`shard::check_mergeable`] compares of each file.
-fn stamps<'a>(names: &'a [String], files: &'a [RunFile]) -> Result<Vec<Stamp<'a>>, Diag> {
-    names
-        .iter()
-        .zip(files)
-        .map(|(name, f)| {
-            let mut settings = serde_json::to_value(&f.settings)
-                .map_err(|e| bad(format!("cannot compare the settings: {e}"), ""))?;
-            // The reference of the rating is part of the run: shards rated against different
-            // ones are not merged.
-            if let (Some(r), Some(map)) = (&f.rate_against, settings.as_object_mut()) {
-                map.insert(
-                    "rate_against".into(),
-                    serde_json::json!({"reference": r.reference, "games": r.games}),
-                );
-            }
-            Ok(Stamp {
-                name,
-                format: &f.format,
-                version: f.version,
-                damelab: &f.damelab,
-                settings,
-                shards: &f.shards,
-            })
-        })
-        .collect()
-}
-
-/// Whether a file given to `merge` is a PDN file (by its extension); the others are JSON.
-fn is_pdn(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-}
-
-fn merge(
-    paths: &[PathBuf],
-    to: &Outputs,
-    partial: bool,
-    out: &mut dyn FnMut(&str),
-) -> Result<(), Diag> {
-    check_outputs(to.json, to.svg)?;
-    if let Some(p) = to.pdn {
-        check_writable(p)?;
-    }
-    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.iter().partition(|p| is_pdn(p));
-    match (pdn_paths.is_empty(), to.pdn) {
-        (false, None) => {
-            return Err(bad(
-                format!(
-                    "`{}` is a PDN file but no --pdn was given",
-                    pdn_paths[0].display()
-                ),
-                "give --pdn FILE to merge the shards' PDN files into it",
-            ))
-        }
-        (true, Some(_)) => {
-            return Err(bad(
-                "--pdn needs the shards' PDN files".into(),
-                "give each shard's `--pdn` file among the files to merge",
-            ))
-        }
-        _ => {}
-    }
-    if json_paths.is_empty() {
-        return Err(bad(
-            "no JSON files to merge".into(),
-            "give the shards' `--json` files",
-        ));
-    }
-    let files = json_paths
-        .iter()
-        .map(|p| read_run(p))
-        .collect::<Result<Vec<_>, _>>()?;
-    let v = load(&files[0].settings.variant)?;
-    if fingerprint(&v.rules) != files[0].settings.rules_fingerprint {
-        return Err(bad(
-            format!(
-                "the rules of `{}` changed since the files were written",
-                files[0].settings.variant
-            ),
-            "merge with the rules the games were played under",
-        ));
-    }
-    let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
-    let merged = merge_named(&names, &files, &v.rules)?;
-    shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
-    let pdn = if to.pdn.is_some() {
-        let inputs = pdn_paths
-            .iter()
-            .map(|p| {
-                std::fs::read(p)
-                    .map(|text| PdnInput {
-                        name: p.display().to_string(),
-                        text,
-                    })
-                    .map_err(|e| {
-                        bad(
-                            format!("cannot read `{}`: {e}", p.display()),
-                            "give the PDN files written by `selfplay --pdn`",
-                        )
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        merge_pdn(&inputs, &v.rules, &merged).map_err(|e| {
-            bad(
-                e,
-                "give the PDN file of every shard merged, as `selfplay --pdn` wrote it",
-            )
-        })?
-    } else {
-        String::new()
-    };
-    out(&header(&merged));
-    out(merged.report.text().trim_end());
-    if let Some(line) = tables_line(&merged) {
-        out(&line);
-    }
-    if merged.rate_against.is_some() {
-        out(&super::strength::line(&merged));
-    }
-    write_outputs(&merged, to, &pdn)
 }
 
 fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {

@@ -308,7 +308,7 @@ impl LadderFile {
             .unwrap_or_default();
         if let Some(s) = s {
             out.push_str(&format!(
-                "{} ladder: {} {}; {} games a rung, seed {}, {} random opening plies, cap {} plies{}\n",
+                "{} ladder: {} {}; {} games a rung, seed {}, {} random opening plies, cap {} plies{}{}\n",
                 self.variant,
                 k,
                 self.asked
@@ -323,7 +323,8 @@ impl LadderFile {
                 match &s.eval {
                     Some(e) => format!(", {e} evaluation"),
                     None => String::new(),
-                }
+                },
+                self.runs.first().map_or_else(String::new, |r| shards_part(&r.shards))
             ));
         }
         let rated = self.rungs.iter().any(|r| r.rating.is_some());
@@ -424,6 +425,17 @@ impl LadderFile {
     }
 }
 
+/// The header's words on the shards a ladder file holds: none for a whole ladder.
+fn shards_part(s: &ShardSet) -> String {
+    if s.is_whole() {
+        String::new()
+    } else if s.held.len() == 1 {
+        format!(", shard {}/{}", s.held[0], s.count)
+    } else {
+        format!(", {s} (partial)")
+    }
+}
+
 /// Read a ladder file (`--ladder --json`): every rung's run file checked as `selfplay merge`
 /// checks one, and the figures computed again from them.
 pub fn read(path: &Path, text: &str) -> Result<LadderFile, Diag> {
@@ -467,7 +479,15 @@ pub fn read(path: &Path, text: &str) -> Result<LadderFile, Diag> {
     Ok(LadderFile::new(&f.variant, &ladder, runs))
 }
 
-/// `selfplay VARIANT --ladder SPEC --games G …`: each rung a run of G games; Ctrl-C keeps the
+/// Whether the shard `shard` plays rung `i`'s rating match (`i` from 0): every rung's match is
+/// played by one shard, in turn (rung 1's by shard 1, rung 2's by shard 2, …), so that the
+/// rating games are shared out too; a whole ladder plays them all.
+pub fn rates(i: usize, shard: Option<crate::shard::Shard>) -> bool {
+    shard.is_none_or(|s| i as u64 % s.n + 1 == s.k)
+}
+
+/// `selfplay VARIANT --ladder SPEC --games G …`: each rung a run of G games (with `--shard K/N`,
+/// the shard's games of each rung, and the rating matches [`rates`] gives it); Ctrl-C keeps the
 /// rungs finished.
 pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     let ladder = parse(spec).map_err(|e| {
@@ -490,9 +510,10 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
     if let Some(p) = &a.pdn {
         cli::check_writable(p)?;
     }
+    let shard = cli::resolve_shard(a)?;
     cli::check_play_memory(
         a.games.saturating_mul(ladder.rungs.len() as u64),
-        None,
+        shard.map(|s| (s.k, s.n)),
         threads,
         false,
         a.json.is_some(),
@@ -505,7 +526,8 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         .map(|w| crate::search::weights::describe(Some(w)));
     crate::interrupt::install();
     crate::interrupt::reset();
-    let indices: Vec<u64> = (0..a.games).collect();
+    let indices = super::shard_indices(a.games, shard.map(|s| (s.k, s.n)));
+    let shards = shard.map_or_else(ShardSet::whole, ShardSet::of);
     let mut runs: Vec<RunFile> = Vec::new();
     let mut pdn = String::new();
     let t = std::time::Instant::now();
@@ -525,7 +547,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             tables: tables.clone(),
         };
         let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            let b = indicatif::ProgressBar::new(a.games);
+            let b = indicatif::ProgressBar::new(indices.len() as u64);
             if let Ok(style) =
                 indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {eta}")
             {
@@ -558,7 +580,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             break;
         };
         let rating = match &rate_against {
-            Some(req) => {
+            Some(req) if rates(i, shard) => {
                 match super::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)? {
                     Some(r) => Some(r),
                     None => {
@@ -567,9 +589,9 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
                     }
                 }
             }
-            None => None,
+            _ => None,
         };
-        let mut file = RunFile::new(&v.rules, settings, ShardSet::whole(), played.games);
+        let mut file = RunFile::new(&v.rules, settings, shards.clone(), played.games);
         file.rate_against = rate_against.clone();
         file.rating = rating;
         runs.push(file);
@@ -580,7 +602,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             i + 1,
             ladder.rungs.len(),
             ladder.key.name(),
-            a.games,
+            indices.len(),
             rung_start.elapsed().as_secs_f64()
         );
     }

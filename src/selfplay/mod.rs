@@ -7,6 +7,8 @@ pub mod chart;
 pub mod cli;
 pub mod ladder;
 pub mod ladder_chart;
+pub mod ladder_merge;
+pub(crate) mod merge;
 pub mod pdn;
 pub mod playout;
 pub mod strength;
@@ -113,6 +115,10 @@ pub struct GameRecord {
     /// result `w` ([`GameRecord::tables_decided`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tb: Option<i8>,
+    /// The material of that position, as the tables name it (`KK v K`): which table decided the
+    /// game, or would have. Absent with `tb` (and in files written before it was recorded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tb_material: Option<String>,
 }
 
 impl GameRecord {
@@ -157,6 +163,7 @@ pub fn play_game_into<B: BitSet>(
     let probe = engine.as_ref().and_then(|e| e.probe().cloned());
     // The tables' verdict on the first position of their materials (see `GameRecord::tb`).
     let mut tb: Option<i8> = None;
+    let mut tb_material: Option<String> = None;
     let mut record = |pos: &Position<B>, mv: &Move<B>, _: bool| {
         if let Some(m) = moves.as_deref_mut() {
             m.push(*mv);
@@ -169,6 +176,8 @@ pub fn play_game_into<B: BitSet>(
                     -1 => 1 - mover,
                     _ => -1,
                 });
+                // Once a game, at its first position in the tables.
+                tb_material = Some(crate::endgame::material::Material::of(pos).name(rules));
             }
         }
     };
@@ -185,6 +194,7 @@ pub fn play_game_into<B: BitSet>(
                 &mut record,
             );
             rec.tb = tb;
+            rec.tb_material = tb_material;
             rec
         }
         None => play_game_with(
@@ -247,6 +257,7 @@ pub fn play_game_with<B: BitSet>(
         caps: 0,
         promos: 0,
         tb: None,
+        tb_material: None,
     };
     // A material rule decides before any other end: the generator gives no move in a position it
     // decides, so it is looked at only when a game ends.

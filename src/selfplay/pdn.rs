@@ -82,9 +82,21 @@ pub struct PdnInput {
 /// game order. Every game must be one of `merged`'s, with the same result, and none may be
 /// missing or given twice.
 pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result<String, String> {
-    let expected_event = event(&merged.settings);
-    // (game index, text), for every game of every input.
-    let mut games: Vec<(u64, String)> = Vec::with_capacity(merged.games.len());
+    merge_pdn_runs(inputs, rules, std::slice::from_ref(merged))
+}
+
+/// The games of `inputs` (PDN files written by shards of the runs `runs`, as a ladder's shards
+/// write them: the games of each rung in turn) as one text, the runs in order and each run's games
+/// in game order. Each game is told to its run by its `Event` tag; it must be one of that run's,
+/// with the same result, and none may be missing or given twice.
+pub fn merge_pdn_runs(
+    inputs: &[PdnInput],
+    rules: &Rules,
+    runs: &[RunFile],
+) -> Result<String, String> {
+    let events: Vec<String> = runs.iter().map(|r| event(&r.settings)).collect();
+    // (run, game index, text), for every game of every input.
+    let mut games: Vec<(usize, u64, String)> = Vec::new();
     for input in inputs {
         let parsed = read_games(&input.text);
         let texts = split_games(&input.text);
@@ -102,11 +114,20 @@ pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result
                 return Err(format!("the game at {at} does not read: {e}"));
             }
             let event = g.tag("Event").unwrap_or_default();
-            if event != expected_event {
-                return Err(format!(
-                    "the game at {at} is of another run: `{event}`, not `{expected_event}`"
-                ));
-            }
+            let Some(run) = events.iter().position(|e| *e == event) else {
+                return Err(match events.as_slice() {
+                    [one] => format!("the game at {at} is of another run: `{event}`, not `{one}`"),
+                    _ => format!(
+                        "the game at {at} is of none of the runs merged: `{event}`, not one of {}",
+                        events
+                            .iter()
+                            .map(|e| format!("`{e}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            };
+            let merged = &runs[run];
             let round = g.tag("Round").unwrap_or_default();
             let index = match round.trim().parse::<u64>() {
                 Ok(r) if r >= 1 => r - 1,
@@ -131,14 +152,26 @@ pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result
                     index + 1
                 ));
             }
-            games.push((index, text.to_string()));
+            games.push((run, index, text.to_string()));
         }
     }
-    games.sort_by_key(|(i, _)| *i);
-    let have: Vec<u64> = games.iter().map(|(i, _)| *i).collect();
-    crate::shard::check_pdn_games(&have, merged.games.iter().map(|r| r.i))?;
+    games.sort_by_key(|(run, i, _)| (*run, *i));
+    for (r, merged) in runs.iter().enumerate() {
+        let have: Vec<u64> = games
+            .iter()
+            .filter(|(run, _, _)| *run == r)
+            .map(|(_, i, _)| *i)
+            .collect();
+        crate::shard::check_pdn_games(&have, merged.games.iter().map(|g| g.i)).map_err(|e| {
+            if runs.len() == 1 {
+                e
+            } else {
+                format!("{}: {e}", player(&merged.settings))
+            }
+        })?;
+    }
     let mut out = String::new();
-    for (_, t) in games {
+    for (_, _, t) in games {
         out.push_str(t.trim_end());
         out.push_str("\n\n");
     }

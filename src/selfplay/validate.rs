@@ -95,6 +95,12 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
                 g.i, g.tb
             ));
         }
+        if g.tb_material.is_some() && g.tb.is_none() {
+            return bad(format!(
+                "game {} names the tables' material but has no verdict of theirs",
+                g.i
+            ));
+        }
         draws += (g.w == -1) as u64;
         reached += g.tb.is_some() as u64;
         decided += g.tables_decided() as u64;

@@ -1,0 +1,288 @@
+//! `selfplay merge`: the JSON (and PDN) files of a run's shards put back together into exactly
+//! the run played in one go, and the rules they were played under found again — a bundled variant
+//! by its name, any other rules file given with `--rules FILE` — and checked against the
+//! fingerprint the files record.
+
+use super::cli::{bad, check_outputs, check_writable, header, parse_run, tables_line, Outputs};
+use super::pdn::{merge_pdn, PdnInput};
+use super::{fingerprint, RunFile};
+use crate::shard::{self, ShardSet, Stamp};
+use crate::{Rules, Variant};
+use miette::Report as Diag;
+use std::path::{Path, PathBuf};
+
+/// The rules a merge's files were played under: the rules file `file` when given, else the
+/// bundled variant the files name; either must have the fingerprint the files record
+/// (`recorded`), or the merge is refused, saying what differs.
+pub(crate) fn rules_for_merge(
+    file: Option<&Path>,
+    variant: &str,
+    recorded: &str,
+) -> Result<Variant, Diag> {
+    let v = match file {
+        Some(p) => Variant::from_path(p).map_err(Diag::new)?,
+        None => match Variant::load(variant) {
+            Ok(v) => v,
+            Err(crate::variant::LoadError::Unknown { .. }) => {
+                return Err(bad(
+                    format!(
+                        "the files were played under the rules `{variant}`, which are not a \
+                         bundled variant"
+                    ),
+                    &format!(
+                        "give the rules file they were played with: `--rules {variant}.rules` \
+                         (the file's path)"
+                    ),
+                ))
+            }
+            Err(e) => return Err(Diag::new(e)),
+        },
+    };
+    let have = fingerprint(&v.rules);
+    if have == recorded {
+        return Ok(v);
+    }
+    let help = "give the rules file the games were played with, unchanged: `--rules FILE`";
+    Err(match file {
+        Some(p) if v.name() != variant => bad(
+            format!(
+                "`{}` holds the rules `{}` (fingerprint {have}), not `{variant}` (fingerprint \
+                 {recorded}) that the files were played under",
+                p.display(),
+                v.name()
+            ),
+            help,
+        ),
+        Some(p) => bad(
+            format!(
+                "`{}` is not the rules the files were played under: its rules fingerprint is \
+                 {have}, the files' {recorded} (the rules `{variant}` changed since the games were \
+                 played)",
+                p.display()
+            ),
+            help,
+        ),
+        None => bad(
+            format!(
+                "the rules of `{variant}` changed since the files were written: their \
+                 fingerprint is {have}, the files' {recorded}"
+            ),
+            help,
+        ),
+    })
+}
+
+/// Merge run files: the same settings, disjoint shards; the report is recomputed from the games.
+/// The files are named by their place (`file 1`, …) in messages; see [`merge_named`].
+pub fn merge_files(files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
+    let names: Vec<String> = (1..=files.len()).map(|i| format!("file {i}")).collect();
+    merge_named(&names, files, rules)
+}
+
+/// Merge run files named `names` (for messages): one format, build and settings, one split into
+/// shards, no shard twice (see [`shard::check_mergeable`]). A merge of every shard is the whole
+/// run (`1 of 1`, equal to the run played at once); a merge lacking shards says which it holds.
+pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
+    let Some(first) = files.first() else {
+        return Err(bad(
+            "no files to merge".into(),
+            "give the shards' JSON files",
+        ));
+    };
+    let held = shard::check_mergeable(&stamps(names, files)?).map_err(Diag::new)?;
+    let mut games: Vec<_> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
+    games.sort_by_key(|g| g.i);
+    if let Some(w) = games.windows(2).find(|w| w[0].i == w[1].i) {
+        return Err(bad(
+            format!("game {} appears in more than one file", w[0].i),
+            "merge each shard once",
+        ));
+    }
+    let shards = if held.is_whole() {
+        ShardSet::whole()
+    } else {
+        held
+    };
+    // The rating: played by shard 1 only; every copy of it must agree.
+    let mut ratings = files.iter().filter_map(|f| f.rating.as_ref());
+    let rating = ratings.next().cloned();
+    if ratings.any(|r| Some(r) != rating.as_ref()) {
+        return Err(bad(
+            "the files hold different ratings of the run's setting".into(),
+            "merge the files the shards of one run wrote, unedited",
+        ));
+    }
+    let mut file = RunFile::new(rules, first.settings.clone(), shards, games);
+    file.rate_against = first.rate_against.clone();
+    file.rating = rating;
+    Ok(file)
+}
+
+/// What [`shard::check_mergeable`] compares of each file.
+fn stamps<'a>(names: &'a [String], files: &'a [RunFile]) -> Result<Vec<Stamp<'a>>, Diag> {
+    names
+        .iter()
+        .zip(files)
+        .map(|(name, f)| {
+            let mut settings = serde_json::to_value(&f.settings)
+                .map_err(|e| bad(format!("cannot compare the settings: {e}"), ""))?;
+            // The reference of the rating is part of the run: shards rated against different
+            // ones are not merged.
+            if let (Some(r), Some(map)) = (&f.rate_against, settings.as_object_mut()) {
+                map.insert(
+                    "rate_against".into(),
+                    serde_json::json!({"reference": r.reference, "games": r.games}),
+                );
+            }
+            Ok(Stamp {
+                name,
+                format: &f.format,
+                version: f.version,
+                damelab: &f.damelab,
+                settings,
+                shards: &f.shards,
+            })
+        })
+        .collect()
+}
+
+/// Whether a file given to `merge` is a PDN file (by its extension); the others are JSON.
+fn is_pdn(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
+}
+
+/// `selfplay merge FILE... [--rules FILE]`: check the files, merge them, report and write.
+pub(crate) fn merge(
+    paths: &[PathBuf],
+    to: &Outputs,
+    partial: bool,
+    rules: Option<&Path>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Diag> {
+    check_outputs(to.json, to.svg)?;
+    if let Some(p) = to.pdn {
+        check_writable(p)?;
+    }
+    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        paths.iter().partition(|p| is_pdn(p));
+    match (pdn_paths.is_empty(), to.pdn) {
+        (false, None) => {
+            return Err(bad(
+                format!(
+                    "`{}` is a PDN file but no --pdn was given",
+                    pdn_paths[0].display()
+                ),
+                "give --pdn FILE to merge the shards' PDN files into it",
+            ))
+        }
+        (true, Some(_)) => {
+            return Err(bad(
+                "--pdn needs the shards' PDN files".into(),
+                "give each shard's `--pdn` file among the files to merge",
+            ))
+        }
+        _ => {}
+    }
+    if json_paths.is_empty() {
+        return Err(bad(
+            "no JSON files to merge".into(),
+            "give the shards' `--json` files",
+        ));
+    }
+    let read = |p: &Path| {
+        crate::fsio::read_text(p, crate::fsio::Kind::RunJson).map_err(|e| {
+            bad(
+                format!("cannot read `{}`: {e}", p.display()),
+                "give the JSON files written by `selfplay --json`",
+            )
+        })
+    };
+    let mixed = |p: &Path, ladder: bool| {
+        let (this, that) = if ladder {
+            ("a ladder file", "a run file")
+        } else {
+            ("not a ladder file", "one")
+        };
+        bad(
+            format!(
+                "`{}` is {this}, but `{}` is {that}",
+                p.display(),
+                json_paths[0].display()
+            ),
+            "merge the ladder files of one ladder's shards, or the run files of one run's",
+        )
+    };
+    let first = read(json_paths[0])?;
+    if is_ladder(&first) {
+        // The files of a ladder's shards are merged rung by rung.
+        let mut texts = vec![(json_paths[0], first)];
+        for p in &json_paths[1..] {
+            let text = read(p)?;
+            if !is_ladder(&text) {
+                return Err(mixed(p, false));
+            }
+            texts.push((*p, text));
+        }
+        return super::ladder_merge::merge(&texts, &pdn_paths, to, partial, rules, out);
+    }
+    let mut files = vec![parse_run(json_paths[0], &first)?];
+    drop(first);
+    for p in &json_paths[1..] {
+        let text = read(p)?;
+        if is_ladder(&text) {
+            return Err(mixed(p, true));
+        }
+        files.push(parse_run(p, &text)?);
+    }
+    let s = &files[0].settings;
+    let v = rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
+    let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
+    let merged = merge_named(&names, &files, &v.rules)?;
+    shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
+    let pdn = if to.pdn.is_some() {
+        let inputs = pdn_paths
+            .iter()
+            .map(|p| {
+                std::fs::read(p)
+                    .map(|text| PdnInput {
+                        name: p.display().to_string(),
+                        text,
+                    })
+                    .map_err(|e| {
+                        bad(
+                            format!("cannot read `{}`: {e}", p.display()),
+                            "give the PDN files written by `selfplay --pdn`",
+                        )
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        merge_pdn(&inputs, &v.rules, &merged).map_err(|e| {
+            bad(
+                e,
+                "give the PDN file of every shard merged, as `selfplay --pdn` wrote it",
+            )
+        })?
+    } else {
+        String::new()
+    };
+    out(&header(&merged));
+    out(merged.report.text().trim_end());
+    if let Some(line) = tables_line(&merged) {
+        out(&line);
+    }
+    if merged.rate_against.is_some() {
+        out(&super::strength::line(&merged));
+    }
+    super::cli::write_outputs(&merged, to, &pdn)
+}
+
+/// Whether a JSON text is a ladder file (`selfplay --ladder --json`), by its format.
+fn is_ladder(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Head {
+        #[serde(default)]
+        format: String,
+    }
+    serde_json::from_str::<Head>(text).is_ok_and(|h| h.format == super::ladder::FORMAT)
+}
