@@ -191,11 +191,7 @@ impl<B: BitSet> Position<B> {
             turn: self.turn ^ 1,
             runs,
             counters: self.counters,
-            huff: if mv.due == 0 {
-                B::ZERO
-            } else {
-                due_set(mv)
-            },
+            huff: if mv.due == 0 { B::ZERO } else { due_set(mv) },
         }
     }
 }
