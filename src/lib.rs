@@ -20,6 +20,7 @@ pub mod search;
 pub mod selfplay;
 pub mod shard;
 pub mod spec;
+mod spec_board;
 mod spec_serde;
 pub mod train;
 pub mod util;
