@@ -35,6 +35,7 @@ pub mod describe;
 pub mod diagram;
 pub mod explain;
 pub mod render;
+mod render_lines;
 pub mod repl;
 pub mod verify;
 pub mod web;
