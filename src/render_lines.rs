@@ -102,7 +102,7 @@ fn hexagon(cells: &Cells) -> String {
             .filter_map(|(x, sq)| Some((if flip { -x } else { x }, sq?)))
             .collect();
         row.sort_by_key(|&(x, _)| x);
-        let (Some(&(x0, first)), Some(&(_, last))) = (row.first(), row.last()) else {
+        let (Some(&(_, first)), Some(&(_, last))) = (row.first(), row.last()) else {
             continue;
         };
         let mut line = if numbered {
@@ -127,7 +127,6 @@ fn hexagon(cells: &Cells) -> String {
                 col = at + width as i16;
             }
         }
-        let _ = x0;
         if !numbered {
             line.push_str(&format!("  {}", geo.name(last)));
         }
@@ -207,7 +206,7 @@ fn points(cells: &Cells) -> String {
             link.push_str(&pad);
             link.push(if has(f, r, 4) { '│' } else { ' ' });
             link.push(' ');
-            if let Some(&next) = files.get(j + 1) {
+            if j + 1 < files.len() {
                 let down_right = has(f, r, 3);
                 let up_right = has(f, below, 1);
                 link.push(match (down_right, up_right) {
@@ -216,7 +215,6 @@ fn points(cells: &Cells) -> String {
                     (false, true) => '╱',
                     _ => ' ',
                 });
-                let _ = next;
             }
         }
         out.push_str(link.trim_end());

@@ -64,7 +64,7 @@ impl BoardSpec {
     /// reaches the dark square two squares away.
     pub fn vector(&self, a: Angle) -> (i16, i16) {
         let (df, dr) = VECTORS[a as usize % 8];
-        let len = if a % 2 == 0 && self.squares != SquareSet::All {
+        let len = if a.is_multiple_of(2) && self.squares != SquareSet::All {
             2
         } else {
             1
@@ -87,7 +87,7 @@ impl BoardSpec {
         }
         match self.lines {
             Lines::EveryPoint => true,
-            Lines::Alquerque => a % 2 == 0 || (f + r) % 2 == 0,
+            Lines::Alquerque => a.is_multiple_of(2) || (f + r).is_multiple_of(2),
         }
     }
 
