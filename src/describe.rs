@@ -1,11 +1,11 @@
 //! `damelab rules`: the variant in plain English, generated from the compiled rules (never from
 //! stored text), so a rules file's author reads back what the file really says.
 
-use crate::engine::geometry::{BitIter, ANGLE_NAMES};
+use crate::engine::geometry::{BitIter, BitSet};
 use crate::engine::Rules;
 use crate::spec::{
-    AngleSet, CaptureOp, Criterion, Landing, MidCapturePromotion, Notation, QuietOp, Removal,
-    SquareSet, VariantSpec, Zone,
+    AngleSet, CaptureOp, Criterion, Landing, Lines, MidCapturePromotion, Notation, QuietOp,
+    Removal, Shape, SquareSet, VariantSpec, Zone,
 };
 use std::fmt::Write;
 
@@ -16,19 +16,49 @@ pub fn describe(rules: &Rules) -> String {
     let side = |s: usize| spec.sides[s].name.clone();
     let w = &mut out;
     let _ = writeln!(w, "{} ({})", spec.title, spec.name);
-    let squares = match spec.board.squares {
-        SquareSet::All => "all squares",
-        SquareSet::Dark => "the dark squares only (a1 dark)",
-        SquareSet::DarkA1Light => "the dark squares only (a1 light)",
+    let b = &spec.board;
+    let squares = match (b.shape, b.squares, b.points) {
+        (Shape::Hexagon, _, _) => "its cells, joined by six lines",
+        (_, SquareSet::All, true) => "the points where lines cross",
+        (_, SquareSet::All, false) => "all squares",
+        (_, SquareSet::Dark, _) => "the dark squares only (a1 dark)",
+        (_, SquareSet::DarkA1Light, _) => "the dark squares only (a1 light)",
     };
-    let notation = match spec.board.notation {
+    let notation = match b.notation {
         Notation::Algebraic => "algebraic notation (a1, b2, …)".to_string(),
         Notation::Numbered => format!("squares numbered 1-{}", rules.geo.numbered.len()),
     };
+    let outline = match b.shape {
+        Shape::Hexagon => format!(
+            "a hexagon of side {} ({} cells, files a-{} and ranks 1-{}, the upright line a1-{})",
+            b.hex_side(),
+            rules.geo.playable.count(),
+            (b'a' + b.width - 1) as char,
+            b.height,
+            rules.geo.algebraic(rules.geo.rotate(0))
+        ),
+        Shape::Rectangle => format!("{}x{}", b.width, b.height),
+    };
+    let lines = match b.lines {
+        Lines::Alquerque => {
+            " Lines: orthogonal through every point, diagonal only through the points whose \
+             file + rank is even (a1, c1, b2, …)."
+        }
+        Lines::EveryPoint => "",
+    };
+    let removed = if b.removed.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = b
+            .removed
+            .iter()
+            .map(|&(f, r)| format!("{}{}", (b'a' + f) as char, r + 1))
+            .collect();
+        format!(" Left out: {}.", names.join(", "))
+    };
     let _ = writeln!(
         w,
-        "\nBoard: {}x{}, played on {squares}; {notation}.",
-        spec.board.width, spec.board.height
+        "\nBoard: {outline}, played on {squares}; {notation}.{lines}{removed}"
     );
     let _ = writeln!(
         w,
@@ -39,7 +69,7 @@ pub fn describe(rules: &Rules) -> String {
         spec.sides[1].letter,
         side(spec.first_to_move as usize),
         capitalise(&side(0)),
-        ANGLE_NAMES[spec.forward as usize % 8],
+        spec.board.compass_name(spec.forward),
         side(1)
     );
 
@@ -352,21 +382,35 @@ pub fn describe(rules: &Rules) -> String {
 
 /// Directions of a set, named relative to the first side's forward when they form a known group.
 fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
+    let board = &spec.board;
     let f = spec.forward % 8;
     let rel = |offsets: &[u8]| offsets.iter().fold(0u8, |m, &o| m | 1 << ((f + o) % 8));
+    // The groups as drawn: on a hexagon (drawn turned by one angle) they turn with it, and a
+    // group keeps only the lines the board has (a hexagon's six are "in all directions").
+    let drawn = |set: AngleSet| {
+        (0..8u8)
+            .filter(|a| set & (1 << a) != 0)
+            .fold(0u8, |m, a| m | 1 << board.compass_angle(a))
+    };
+    let lines = board.line_angles();
     let groups: [(&str, AngleSet); 8] = [
-        ("in all eight directions", 0xFF),
-        ("orthogonally", 0b0101_0101),
-        ("diagonally", 0b1010_1010),
+        ("in all directions", lines),
+        ("orthogonally", drawn(0b0101_0101) & lines),
+        ("diagonally", drawn(0b1010_1010) & lines),
         ("forward", rel(&[0])),
         ("backward", rel(&[4])),
-        ("sideways", rel(&[2, 6])),
+        ("sideways", rel(&[2, 6]) & lines),
         ("diagonally forward", rel(&[1, 7])),
         ("diagonally backward", rel(&[3, 5])),
     ];
     let mut left = dirs;
     let mut parts = Vec::new();
     for (name, set) in groups {
+        let name = if name == "in all directions" && lines == 0xFF {
+            "in all eight directions"
+        } else {
+            name
+        };
         if set != 0 && left & set == set {
             parts.push(name.to_string());
             left &= !set;
@@ -374,12 +418,12 @@ fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
     }
     for a in 0..8u8 {
         if left & (1 << a) != 0 {
-            parts.push(ANGLE_NAMES[a as usize].to_string());
+            parts.push(board.compass_name(a).to_string());
         }
     }
     let compass: Vec<&str> = (0..8u8)
         .filter(|a| dirs & (1 << a) != 0)
-        .map(|a| ANGLE_NAMES[a as usize])
+        .map(|a| board.compass_name(a))
         .collect();
     format!("{} ({})", join_and(&parts), compass.join(", "))
 }

@@ -7,10 +7,10 @@
 //! (with an inner ring, like a draughts man), the second carries a crown, the third two crowns, and
 //! any further kind its letter. The output is plain text, deterministic (snapshots compare it).
 
-use crate::engine::geometry::{BitIter, Sq};
+use crate::engine::geometry::{BitIter, Sq, NONE};
 use crate::engine::BitSet;
 use crate::engine::{Move, Position, Rules};
-use crate::spec::{Notation, SquareSet};
+use crate::spec::{Notation, Shape, SquareSet};
 use std::fmt::Write;
 
 /// An sRGB colour.
@@ -76,6 +76,10 @@ pub struct Marks<'a> {
 
 /// Size of a square, in SVG user units.
 const SQ: f64 = 48.0;
+/// A hexagon's cell: its radius (centre to corner), for cells one `SQ` high flat to flat, and the
+/// distance between the centres of two neighbouring columns.
+const HEX_R: f64 = SQ / 1.732_050_8;
+const HEX_DX: f64 = HEX_R * 1.5;
 const LIGHT: &str = "#f0dfbf";
 const DARK: &str = "#b5875a";
 /// The second shade of an all-squares board (every square playable, pieces on both shades).
@@ -89,15 +93,28 @@ const CROSS: &str = "#c0141c";
 /// The SVG text of a diagram of `pos`.
 pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     let geo = &rules.geo;
+    let board = &rules.spec.board;
+    let hexagon = board.shape == Shape::Hexagon;
+    let lines_only = hexagon || board.points;
     let (w, h) = (geo.width as f64, geo.height as f64);
     let algebraic = geo.notation == Notation::Algebraic;
-    // Room for rank numbers on the left and file letters below (algebraic), a caption below.
-    let left = if algebraic { 22.0 } else { 8.0 };
+    // Room for rank numbers on the left and file letters below (algebraic), a caption below. A
+    // hexagon names its cells inside them.
+    let coordinates = algebraic && !hexagon;
+    let left = if coordinates { 22.0 } else { 8.0 };
     let top = 8.0;
-    let below = if algebraic { 22.0 } else { 8.0 };
+    let below = if coordinates { 22.0 } else { 8.0 };
     let caption = 26.0;
-    let width = left + w * SQ + 8.0;
-    let height = top + h * SQ + below + caption;
+    // A hexagon, drawn with its line a1-i9 upright: cell (f, r) at column f - r and half-row
+    // f + r; columns 0.866 cells apart, cells of a column one cell apart.
+    let side = board.hex_side() as f64;
+    let (board_w, board_h) = if hexagon {
+        ((2.0 * side - 2.0) * HEX_DX + 2.0 * HEX_R, h * SQ)
+    } else {
+        (w * SQ, h * SQ)
+    };
+    let width = round(left + board_w + 8.0);
+    let height = round(top + board_h + below + caption);
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -133,15 +150,78 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     };
     let corner_at = |(f, r): (u8, u8)| (left + column(f) * SQ, top + row(r) * SQ);
     let corner = |sq: Sq| corner_at(geo.coord(sq));
-    let centre = |sq: Sq| {
-        let (x, y) = corner(sq);
-        (x + SQ / 2.0, y + SQ / 2.0)
+    let centre_at = |(f, r): (u8, u8)| {
+        if hexagon {
+            let (x, y) = (f as f64 - r as f64, f as f64 + r as f64);
+            let (x, y) = if flipped {
+                (-x, y)
+            } else {
+                (x, 2.0 * h - 2.0 - y)
+            };
+            (
+                left + HEX_R + (x + side - 1.0) * HEX_DX,
+                top + SQ / 2.0 + y * SQ / 2.0,
+            )
+        } else {
+            let (x, y) = corner_at((f, r));
+            (x + SQ / 2.0, y + SQ / 2.0)
+        }
     };
+    let centre = |sq: Sq| centre_at(geo.coord(sq));
 
-    // Squares.
+    // Squares, or the cells of a hexagon, or the lines and points of a board of points.
     s.push_str("<g id=\"board\">\n");
     let all = rules.spec.board.squares == SquareSet::All;
+    if hexagon {
+        for sq in BitIter(geo.playable) {
+            let (cx, cy) = centre(sq);
+            let corners: Vec<String> = (0..6)
+                .map(|i| {
+                    let a = std::f64::consts::PI / 3.0 * i as f64;
+                    format!(
+                        "{},{}",
+                        round(cx + HEX_R * a.cos()),
+                        round(cy + HEX_R * a.sin())
+                    )
+                })
+                .collect();
+            let (f, r) = geo.coord(sq);
+            // Three shades, so that no two neighbouring cells look alike.
+            let fill = [ALL_LIGHT, ALL_DARK, DARK][(f as usize + r as usize) % 3];
+            let _ = writeln!(
+                s,
+                r#"<polygon points="{}" fill="{fill}" stroke="{FRAME}" stroke-width="1"/>"#,
+                corners.join(" ")
+            );
+        }
+    } else if lines_only {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{left}" y="{top}" width="{board_w}" height="{board_h}" fill="{ALL_LIGHT}"/>"#
+        );
+        for sq in BitIter(geo.playable) {
+            let (x0, y0) = centre(sq);
+            // Each line once: from every point north, north-east, east and south-east.
+            for a in 0..4 {
+                let t = geo.next[a][sq as usize];
+                if t != NONE {
+                    let (x1, y1) = centre(t as Sq);
+                    let _ = writeln!(
+                        s,
+                        r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="{FRAME}" stroke-width="2"/>"#
+                    );
+                }
+            }
+        }
+        for sq in BitIter(geo.playable) {
+            let (x, y) = centre(sq);
+            let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="4" fill="{FRAME}"/>"#);
+        }
+    }
     for r in 0..geo.height {
+        if lines_only {
+            break;
+        }
         for f in 0..geo.width {
             // A dark-squares board indexes only its playable squares: the others are light.
             let sq = geo.square((f, r));
@@ -169,6 +249,12 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         s.push_str(MARK);
         s.push_str("\" fill-opacity=\"0.6\">\n");
         for &sq in std::iter::once(&m.from).chain(m.route()) {
+            if lines_only {
+                let (x, y) = centre(sq);
+                let r = SQ * 0.46;
+                let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="{r}"/>"#);
+                continue;
+            }
             let (x, y) = corner(sq);
             let _ = writeln!(s, r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}"/>"#);
         }
@@ -176,7 +262,20 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     }
 
     // Square numbers (numbered notation), small, in each playable square's top-left corner.
-    if !algebraic {
+    // A hexagon names each cell inside it, above its centre, in either notation.
+    if hexagon {
+        s.push_str("<g id=\"numbers\" font-size=\"9\" fill=\"#333\" text-anchor=\"middle\">\n");
+        for &sq in &geo.numbered {
+            let (x, y) = centre(sq);
+            let _ = writeln!(
+                s,
+                r#"<text x="{x}" y="{}">{}</text>"#,
+                round(y - SQ * 0.3),
+                geo.name(sq)
+            );
+        }
+        s.push_str("</g>\n");
+    } else if !algebraic {
         s.push_str("<g id=\"numbers\" font-size=\"10\" fill=\"#fff3dc\">\n");
         for &sq in &geo.numbered {
             let (x, y) = corner(sq);
@@ -192,15 +291,17 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     }
 
     // Frame.
-    let _ = writeln!(
-        s,
-        r#"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="{FRAME}" stroke-width="2"/>"#,
-        w * SQ,
-        h * SQ
-    );
+    if !lines_only {
+        let _ = writeln!(
+            s,
+            r#"<rect x="{left}" y="{top}" width="{}" height="{}" fill="none" stroke="{FRAME}" stroke-width="2"/>"#,
+            w * SQ,
+            h * SQ
+        );
+    }
 
     // Coordinates (algebraic): rank numbers on the left, file letters below.
-    if algebraic {
+    if coordinates {
         s.push_str(
             "<g id=\"coordinates\" font-size=\"13\" fill=\"#333\" text-anchor=\"middle\">\n",
         );
@@ -213,7 +314,7 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
             let _ = writeln!(
                 s,
                 r#"<text x="{x}" y="{}">{}</text>"#,
-                top + h * SQ + 16.0,
+                top + board_h + 16.0,
                 (b'a' + f) as char
             );
         }
@@ -291,7 +392,7 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
             crate::notation::move_to_string(rules, m)
         );
     }
-    let cy = top + h * SQ + below + 17.0;
+    let cy = top + board_h + below + 17.0;
     let mover = side_colour(rules, pos.turn());
     let _ = writeln!(
         s,

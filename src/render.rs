@@ -145,6 +145,10 @@ pub fn legend(rules: &Rules, style: Style) -> String {
 /// the board reads the same on light and dark terminals), each side in its own colour, and the
 /// last move highlighted.
 pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -> String {
+    // Boards drawn as lines (points, hexagons) have their own layout.
+    if let Some(drawn) = crate::render_lines::board(rules, pos, last, style) {
+        return drawn;
+    }
     let geo = &rules.geo;
     let numbered = geo.notation == Notation::Numbered;
     // Cell content width: two characters for square numbers, three past 99.

@@ -51,12 +51,72 @@ pub struct VariantSpec {
     pub forward: Angle,
 }
 
+/// A board: a set of points, each with the lines (directions) that pass through it. The points
+/// sit on a rectangle of `width` x `height` coordinates; `shape`, `squares` and `removed` say
+/// which of them exist, `lines` which directions have a line through each (see
+/// [`crate::spec_board`] for the rules, shared by the checker and the geometry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardSpec {
+    /// On a hexagon of side N: 2N-1 (the rectangle of its axial coordinates).
     pub width: u8,
     pub height: u8,
     pub squares: SquareSet,
     pub notation: Notation,
+    /// The outline: a rectangle, or a hexagon embedded in the rectangle.
+    #[serde(default, skip_serializing_if = "Shape::is_rectangle")]
+    pub shape: Shape,
+    /// Which lines pass through which points.
+    #[serde(default, skip_serializing_if = "Lines::is_every_point")]
+    pub lines: Lines,
+    /// Points of the outline that are not on the board (`without d4, e5`).
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        with = "crate::spec_serde::squares"
+    )]
+    pub removed: Vec<Coord>,
+    /// The points are drawn as the crossings of lines (`all points`), not as squares.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub points: bool,
+}
+
+/// The outline of a board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Shape {
+    /// Every coordinate of the `width` x `height` rectangle.
+    #[default]
+    Rectangle,
+    /// A regular hexagon of cells, side `(width + 1) / 2`, in axial coordinates: the cells
+    /// (file, rank) of the `width` x `width` rectangle with |file - rank| < side. Its six lines
+    /// run along the files, the ranks and the a1-to-top-right diagonal; the board is drawn with
+    /// that diagonal upright (see `docs/language.md`). The spec's angles stay the lattice's: the
+    /// drawn north is the lattice's north-east ([`BoardSpec::compass_name`]).
+    Hexagon,
+}
+
+impl Shape {
+    pub fn is_rectangle(&self) -> bool {
+        *self == Shape::Rectangle
+    }
+}
+
+/// Which lines pass through the points of a board.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lines {
+    /// Every direction of the shape through every point.
+    #[default]
+    EveryPoint,
+    /// The alquerque pattern: orthogonal lines through every point, diagonal lines only through
+    /// the points whose file + rank is even (`a1`, `c1`, `b2`, …).
+    Alquerque,
+}
+
+impl Lines {
+    pub fn is_every_point(&self) -> bool {
+        *self == Lines::EveryPoint
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -38,6 +38,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../variants/philippine-dama.rules"),
     ),
     ("ghanaian", include_str!("../variants/ghanaian.rules")),
+    ("zamma", include_str!("../variants/zamma.rules")),
+    ("hexdame", include_str!("../variants/hexdame.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

@@ -59,7 +59,11 @@ fn dameo() {
             width: 8,
             height: 8,
             squares: SquareSet::All,
-            notation: Notation::Algebraic
+            notation: Notation::Algebraic,
+            shape: Shape::Rectangle,
+            lines: Lines::EveryPoint,
+            removed: Vec::new(),
+            points: false,
         }
     );
     assert_eq!(spec.sides[0].name, "white");

@@ -48,7 +48,10 @@ fn a_board_without_squares_is_one_precise_error() {
         n, 1,
         "one error, not a second at the last statement:\n{out}"
     );
-    assert!(out.contains("`all squares` or `dark squares`"), "{out}");
+    assert!(
+        out.contains("`all squares`, `dark squares` or `all points`"),
+        "{out}"
+    );
     assert!(!out.contains("before `sides`"), "{out}");
 }
 

@@ -1,7 +1,11 @@
 //! Board geometry: the square layout, neighbour tables per direction, square names.
 //!
-//! Only playable squares get an index, so that as large a board as possible fits one bit set:
-//! - on a board of all squares, `rank * width + file`;
+//! A board is a set of points with lines through them ([`BoardSpec::line`]); every line goes one
+//! lattice angle, so that one step along it is one index difference everywhere and the generator
+//! moves whole sets with one shift. A point without a line in some direction is simply not in
+//! `from[angle]` (alquerque diagonals, a hexagon's edges). Indices:
+//! - on a board of all squares or points (and a hexagon, in the rectangle of its axial
+//!   coordinates), `rank * width + file`;
 //! - on a dark-squares board, the dark squares packed two to a pair of files:
 //!   `(rank * stride + file) / 2` with an odd `stride` (`width + 1` for an even width, `width` for
 //!   an odd one), so that a step in any direction is the same index difference on every rank.
@@ -75,6 +79,8 @@ pub struct Geometry {
     pub numbered: Vec<Sq>,
     /// `number[sq]`: the square's number (1-based, up to 256), 0 for unplayable squares.
     pub number: [u16; 256],
+    /// The far rank of each side (see [`BoardSpec::is_far_rank`]).
+    pub far: [Bits; 2],
 }
 
 impl Geometry {
@@ -99,56 +105,34 @@ impl Geometry {
             from: [Bits::ZERO; 8],
             numbered: Vec::new(),
             number: [0; 256],
+            far: [Bits::ZERO; 2],
         };
-        let playable_at = |f: u8, r: u8| {
-            let dark = (f + r).is_multiple_of(2);
-            match board.squares {
-                SquareSet::All => true,
-                SquareSet::Dark => dark,
-                SquareSet::DarkA1Light => !dark,
-            }
-        };
-        for r in 0..h {
-            for f in 0..w {
-                if playable_at(f, r) {
-                    let sq = geo.index(f, r);
-                    geo.playable |= bit(sq);
+        for c in board.points() {
+            geo.playable |= bit(geo.index(c.0, c.1));
+        }
+        // Every line goes one lattice angle, so one step along it is the same index difference
+        // from every point (on a dark-squares board an orthogonal line skips the light square).
+        for a in 0..8u8 {
+            let (df, dr) = board.vector(a);
+            let full = dr * stride as i16 + df;
+            geo.delta[a as usize] = if packed { full / 2 } else { full };
+            for c in board.points() {
+                if let Some(n) = board.line(c, a) {
+                    let (sq, n) = (geo.index(c.0, c.1), geo.index(n.0, n.1));
+                    debug_assert_eq!(n as i16 - sq as i16, geo.delta[a as usize]);
+                    geo.next[a as usize][sq as usize] = n as Link;
+                    geo.from[a as usize] |= bit(sq);
                 }
             }
         }
-        // On a dark-squares board the orthogonal neighbour is two squares away (the square in
-        // between is light), so orthogonal directions move two squares.
-        let orth_len: i8 = if packed { 2 } else { 1 };
-        for (a, &(df, dr)) in ANGLE_VECTORS.iter().enumerate() {
-            let len = if a % 2 == 0 { orth_len } else { 1 };
-            let full = (dr * len) as i16 * stride as i16 + (df * len) as i16;
-            geo.delta[a] = if packed { full / 2 } else { full };
-            for r in 0..h {
-                for f in 0..w {
-                    if !playable_at(f, r) {
-                        continue;
-                    }
-                    let sq = geo.index(f, r);
-                    let (nf, nr) = (f as i8 + df * len, r as i8 + dr * len);
-                    if nf < 0 || nr < 0 || nf >= w as i8 || nr >= h as i8 {
-                        continue;
-                    }
-                    if playable_at(nf as u8, nr as u8) {
-                        let n = geo.index(nf as u8, nr as u8);
-                        debug_assert_eq!(n as i16 - sq as i16, geo.delta[a]);
-                        geo.next[a][sq as usize] = n as Link;
-                        geo.from[a] |= bit(sq);
-                    }
-                }
-            }
+        for c in board.reading_order() {
+            let sq = geo.index(c.0, c.1);
+            geo.numbered.push(sq);
+            geo.number[sq as usize] = geo.numbered.len() as u16;
         }
-        for r in (0..h).rev() {
-            for f in 0..w {
-                if playable_at(f, r) {
-                    let sq = geo.index(f, r);
-                    geo.numbered.push(sq);
-                    geo.number[sq as usize] = geo.numbered.len() as u16;
-                }
+        for side in 0..2 {
+            for c in board.points().filter(|&c| board.is_far_rank(c, side)) {
+                geo.far[side] |= bit(geo.index(c.0, c.1));
             }
         }
         geo
@@ -268,16 +252,10 @@ impl Geometry {
         self.on_board(c).then_some(c)
     }
 
-    /// The squares of the last rank for a side (0 = the first side, whose far rank is the top).
+    /// The squares of the last rank for a side (0 = the first side, whose far rank is the top;
+    /// on a hexagon, its two far edges).
     pub fn far_rank(&self, side: usize) -> Bits {
-        let r = if side == 0 { self.height - 1 } else { 0 };
-        let mut bits = Bits::ZERO;
-        for f in 0..self.width {
-            if let Some(sq) = self.square((f, r)) {
-                bits |= bit(sq);
-            }
-        }
-        bits & self.playable
+        self.far[side]
     }
 
     /// The angle `a` as seen by `side` (the second side's directions are turned through 180°).

@@ -70,12 +70,26 @@ pub enum StatementKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BoardDecl {
-    /// Width and height as written (may be out of range; checked later).
+    /// Width and height as written (may be out of range; checked later); for a hexagon, its
+    /// side twice, with the span of `hexagon N`.
     pub size: Spanned<(u64, u64)>,
-    pub dark_only: bool,
-    /// `a1 light` (true) or `a1 dark` (false) when written.
-    pub a1_light: Option<Spanned<bool>>,
-    pub numbered: bool,
+    /// `hexagon N` rather than `WxH`.
+    pub hexagon: bool,
+    /// The forms after the size, in the order written.
+    pub forms: Vec<Spanned<BoardForm>>,
+}
+
+/// One form of a `board` line after its size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardForm {
+    AllSquares,
+    DarkSquares,
+    AllPoints,
+    /// `a1 light` (true) or `a1 dark` (false).
+    A1Light(bool),
+    AlquerqueLines,
+    Without(Vec<SquareRange>),
+    Numbered(bool),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

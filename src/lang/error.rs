@@ -115,6 +115,39 @@ pub enum RuleError {
         help: String,
     },
 
+    #[error("`{square}` is not a {what} of this board")]
+    #[diagnostic(code(rules::no_such_point))]
+    NoSuchPoint {
+        square: String,
+        what: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("direction `{name}` names no line on this board")]
+    #[diagnostic(code(rules::no_line))]
+    NoLine {
+        name: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
+
+    #[error("the board is not connected: {message}")]
+    #[diagnostic(code(rules::board_not_connected))]
+    Disconnected {
+        message: String,
+        #[label("this board falls apart")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
+
     #[error("numbered square `{square}` on a board with algebraic notation")]
     #[diagnostic(code(rules::number_on_algebraic))]
     NumberOnAlgebraic {

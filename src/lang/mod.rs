@@ -5,6 +5,7 @@
 //! ```text
 //! variant "Dameo"
 //! board 8x8, all squares, algebraic      # or `dark squares`, optionally `a1 light`; or `numbered`
+//! board 9x9, all points, alquerque lines # or `board hexagon 5`; `without a1..b2` leaves points out
 //! sides white "W", black "B"; white moves first; forward is straight
 //! piece man "M"                          # optionally `rank N` then `value N`
 //! setup white man a1..h1, b2..g2; white king d4

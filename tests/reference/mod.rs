@@ -5,8 +5,8 @@
 
 use damelab::engine::{Position, Rules};
 use damelab::spec::{
-    CaptureOp, Criterion, Landing, MidCapturePromotion, QuietOp, Removal, SquareSet, VariantSpec,
-    Zone,
+    CaptureOp, Criterion, Landing, Lines, MidCapturePromotion, QuietOp, Removal, Shape, SquareSet,
+    VariantSpec, Zone,
 };
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -103,9 +103,20 @@ fn dirs(set: u8, side: usize) -> Vec<u8> {
 }
 
 impl Board<'_> {
+    /// Whether `c` is a point of the board: inside the outline (a hexagon of side N is the cells
+    /// of the axial rectangle with |f - r| < N), of the played colour, and not left out.
     fn playable(&self, (f, r): C) -> bool {
         let b = &self.spec.board;
         if f < 0 || r < 0 || f >= b.width as i32 || r >= b.height as i32 {
+            return false;
+        }
+        if b.shape == Shape::Hexagon && (f - r).abs() >= (b.width as i32 + 1) / 2 {
+            return false;
+        }
+        if b.removed
+            .iter()
+            .any(|&(x, y)| (x as i32, y as i32) == (f, r))
+        {
             return false;
         }
         let dark = (f + r) % 2 == 0;
@@ -116,12 +127,41 @@ impl Board<'_> {
         }
     }
 
+    /// The next point from `c` along the line going `a`, if a line goes that way from `c`: on a
+    /// hexagon the lines are its three axes (the files, the ranks and the a1-i9 diagonal), on an
+    /// alquerque board a diagonal passes only through points whose file + rank is even.
+    fn next(&self, c: C, a: u8) -> Option<C> {
+        let b = &self.spec.board;
+        let v = vector(self.spec, a);
+        if b.shape == Shape::Hexagon && v.0 * v.1 < 0 {
+            return None;
+        }
+        if b.lines == Lines::Alquerque && v.0 != 0 && v.1 != 0 && (c.0 + c.1) % 2 != 0 {
+            return None;
+        }
+        let t = add(c, v);
+        (self.playable(c) && self.playable(t)).then_some(t)
+    }
+
+    /// Whether `c` is on the far rank of the side to move: the last rank of a rectangle; on a
+    /// hexagon the two far edges (the last file and the last rank, seen by the mover).
+    fn far_rank(&self, c: C) -> bool {
+        let b = &self.spec.board;
+        let (w, h) = (b.width as i32, b.height as i32);
+        match (b.shape, self.side) {
+            (Shape::Hexagon, 0) => c.0 == w - 1 || c.1 == h - 1,
+            (Shape::Hexagon, _) => c.0 == 0 || c.1 == 0,
+            (_, 0) => c.1 == h - 1,
+            _ => c.1 == 0,
+        }
+    }
+
     /// The kind a piece of `kind` of the side to move becomes on `c`, if it promotes there.
     fn promotion(&self, kind: u8, c: C) -> Option<u8> {
         let (w, h) = (self.spec.board.width as i32, self.spec.board.height as i32);
         for p in &self.spec.pieces[kind as usize].promotions {
             let inside = match &p.zone {
-                Zone::FarRank => c.1 == if self.side == 0 { h - 1 } else { 0 },
+                Zone::FarRank => self.far_rank(c),
                 Zone::Squares(list) => {
                     let seen = if self.side == 0 {
                         c
@@ -221,9 +261,12 @@ impl Board<'_> {
             if banned(d) {
                 continue;
             }
-            let v = vector(self.spec, d);
-            let over = add(s.cur, v);
-            let land = add(over, v);
+            let Some(over) = self.next(s.cur, d) else {
+                continue;
+            };
+            let Some(land) = self.next(over, d) else {
+                continue;
+            };
             if self.capturable(s, over) && self.empty(s, land) {
                 out.push((d, over, vec![land]));
             }
@@ -232,21 +275,23 @@ impl Board<'_> {
             if banned(d) {
                 continue;
             }
-            let v = vector(self.spec, d);
-            let mut over = add(s.cur, v);
+            let mut over = self.next(s.cur, d);
             let mut dist = 1;
-            while self.empty(s, over) {
-                over = add(over, v);
+            while let Some(o) = over.filter(|&o| self.empty(s, o)) {
+                over = self.next(o, d);
                 dist += 1;
             }
+            let Some(over) = over else {
+                continue;
+            };
             if dist > reach || !self.capturable(s, over) {
                 continue;
             }
             let mut lands = Vec::new();
-            let mut land = add(over, v);
-            while self.empty(s, land) && lands.len() < land_max {
-                lands.push(land);
-                land = add(land, v);
+            let mut land = self.next(over, d);
+            while let Some(l) = land.filter(|&l| self.empty(s, l) && lands.len() < land_max) {
+                lands.push(l);
+                land = self.next(l, d);
             }
             if !lands.is_empty() {
                 out.push((d, over, lands));
@@ -343,7 +388,7 @@ impl Board<'_> {
             matches!(op, CaptureOp::Fly { landing: Landing::BehindLast(kinds), .. }
                     if kinds & (1 << kind) != 0)
         });
-        !behind || land == add(over, vector(self.spec, d))
+        !behind || Some(land) == self.next(over, d)
     }
 
     /// The priority of a sequence as a list of numbers compared in order (higher wins).
@@ -510,20 +555,18 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
             match *op {
                 QuietOp::Step { dirs: set } => {
                     for d in dirs(set, side) {
-                        let t = add(c, vector(spec, d));
-                        if free(t) {
+                        if let Some(t) = board.next(c, d).filter(|&t| free(t)) {
                             quiet.insert((c, t, kind));
                         }
                     }
                 }
                 QuietOp::Slide { dirs: set, range } => {
                     for d in dirs(set, side) {
-                        let v = vector(spec, d);
-                        let mut t = add(c, v);
+                        let mut t = board.next(c, d);
                         let mut left = range.map_or(usize::MAX, |r| r as usize);
-                        while free(t) && left > 0 {
-                            quiet.insert((c, t, kind));
-                            t = add(t, v);
+                        while let Some(x) = t.filter(|&x| free(x) && left > 0) {
+                            quiet.insert((c, x, kind));
+                            t = board.next(x, d);
                             left -= 1;
                         }
                     }
@@ -534,20 +577,19 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                     max,
                 } => {
                     for d in dirs(set, side) {
-                        let v = vector(spec, d);
-                        let mut t = add(c, v);
+                        let mut t = board.next(c, d);
                         let mut len = 0u32;
-                        while board.playable(t)
-                            && board
+                        while let Some(x) = t.filter(|x| {
+                            board
                                 .pieces
-                                .get(&t)
+                                .get(x)
                                 .is_some_and(|&(s, k)| s == side && over & (1 << k) != 0)
-                        {
+                        }) {
                             len += 1;
-                            t = add(t, v);
+                            t = board.next(x, d);
                         }
                         let ok_len = len > 0 && max.is_none_or(|m| len <= m as u32);
-                        if ok_len && board.playable(t) && !board.pieces.contains_key(&t) {
+                        if let Some(t) = t.filter(|&t| ok_len && !board.pieces.contains_key(&t)) {
                             quiet.insert((c, t, kind));
                         }
                     }

@@ -7,19 +7,67 @@ use super::*;
 impl Checker<'_> {
     pub(super) fn board(&mut self, b: &BoardDecl) -> Option<BoardSpec> {
         let (w, h) = b.size.node;
-        let squares = match (b.dark_only, &b.a1_light) {
+        let mut kind: Option<&Spanned<BoardForm>> = None;
+        let mut a1: Option<(bool, Span)> = None;
+        let mut alquerque: Option<Span> = None;
+        let mut notation: Option<(bool, Span)> = None;
+        let mut without: Vec<&SquareRange> = Vec::new();
+        for form in &b.forms {
+            let span = form.span;
+            match &form.node {
+                BoardForm::AllSquares | BoardForm::DarkSquares | BoardForm::AllPoints => {
+                    if let Some(first) = kind {
+                        self.form_twice(
+                            "which squares are played",
+                            first.span,
+                            span,
+                            first.node == form.node,
+                        );
+                    } else {
+                        kind = Some(form);
+                    }
+                }
+                BoardForm::A1Light(light) => match a1 {
+                    Some((_, first)) => self.form_twice("the colour of `a1`", first, span, false),
+                    None => a1 = Some((*light, span)),
+                },
+                BoardForm::AlquerqueLines => match alquerque {
+                    Some(first) => self.form_twice("the lines", first, span, true),
+                    None => alquerque = Some(span),
+                },
+                BoardForm::Numbered(n) => match notation {
+                    Some((m, first)) => self.form_twice("the notation", first, span, m == *n),
+                    None => notation = Some((*n, span)),
+                },
+                BoardForm::Without(list) => without.extend(list.iter()),
+            }
+        }
+        let dark = kind.is_some_and(|k| k.node == BoardForm::DarkSquares);
+        if b.hexagon {
+            return self.hexagon(b, kind, a1, alquerque, notation, &without);
+        }
+        let squares = match (dark, a1) {
             (false, None) => SquareSet::All,
-            (false, Some(a1)) => {
+            (false, Some((_, span))) => {
                 self.errors.push(RuleError::Conflict {
                     message: "the colour of `a1` matters only on a dark-squares board".to_string(),
-                    span: a1.span.into(),
+                    span: span.into(),
                     help: "remove it, or play on `dark squares`".to_string(),
                 });
                 SquareSet::All
             }
-            (true, Some(a1)) if a1.node => SquareSet::DarkA1Light,
+            (true, Some((true, _))) => SquareSet::DarkA1Light,
             (true, _) => SquareSet::Dark,
         };
+        if let (true, Some(span)) = (dark, alquerque) {
+            self.errors.push(RuleError::Conflict {
+                message: "`alquerque lines` on a dark-squares board, whose squares all lie on \
+                          diagonal lines"
+                    .to_string(),
+                span: span.into(),
+                help: "the alquerque pattern needs every point: write `all points`".to_string(),
+            });
+        }
         let fits = (2..=16).contains(&w)
             && (2..=16).contains(&h)
             && layout_size(w as u8, h as u8, squares != SquareSet::All) <= LAYOUT_BITS;
@@ -38,16 +86,166 @@ impl Checker<'_> {
             });
             return None;
         }
-        Some(BoardSpec {
+        let spec = BoardSpec {
             width: w as u8,
             height: h as u8,
             squares,
-            notation: if b.numbered {
-                Notation::Numbered
-            } else {
-                Notation::Algebraic
+            notation: match notation {
+                Some((true, _)) => Notation::Numbered,
+                _ => Notation::Algebraic,
             },
-        })
+            shape: Shape::Rectangle,
+            lines: if alquerque.is_some() && !dark {
+                Lines::Alquerque
+            } else {
+                Lines::EveryPoint
+            },
+            removed: Vec::new(),
+            points: kind.is_some_and(|k| k.node == BoardForm::AllPoints),
+        };
+        self.finish_board(b, spec, &without)
+    }
+
+    /// `board hexagon N`: the cells of a hexagon of side N, in the (2N-1) x (2N-1) rectangle of
+    /// their axial coordinates.
+    fn hexagon(
+        &mut self,
+        b: &BoardDecl,
+        kind: Option<&Spanned<BoardForm>>,
+        a1: Option<(bool, Span)>,
+        alquerque: Option<Span>,
+        notation: Option<(bool, Span)>,
+        without: &[&SquareRange],
+    ) -> Option<BoardSpec> {
+        let hex_help = "a hexagon's cells are all played and joined by six lines; write \
+                        `board hexagon 5` with only `algebraic` or `numbered` (and `without …`)";
+        if let Some(k) = kind.filter(|k| k.node == BoardForm::DarkSquares) {
+            self.errors.push(RuleError::Conflict {
+                message: "`dark squares` on a hexagon, which has no colours".to_string(),
+                span: k.span.into(),
+                help: hex_help.to_string(),
+            });
+        }
+        for (what, span) in [
+            ("the colour of `a1`", a1.map(|a| a.1)),
+            ("`alquerque lines`", alquerque),
+        ] {
+            if let Some(span) = span {
+                self.errors.push(RuleError::Conflict {
+                    message: format!(
+                        "{what} on a hexagon, whose six lines pass through every cell"
+                    ),
+                    span: span.into(),
+                    help: hex_help.to_string(),
+                });
+            }
+        }
+        let side = b.size.node.0;
+        if !(2..=8).contains(&side) {
+            self.errors.push(RuleError::OutOfRange {
+                what: "side of a hexagon".to_string(),
+                value: self
+                    .text(b.size.span)
+                    .trim_start_matches("hexagon")
+                    .trim()
+                    .to_string(),
+                span: b.size.span.into(),
+                range: "from 2 to 8".to_string(),
+                help: "a hexagon of side N takes a (2N-1) x (2N-1) rectangle of coordinates, at \
+                       most 15x15; HexDame's board is `hexagon 5` (61 cells)"
+                    .to_string(),
+            });
+            return None;
+        }
+        let w = (2 * side - 1) as u8;
+        let spec = BoardSpec {
+            width: w,
+            height: w,
+            squares: SquareSet::All,
+            notation: match notation {
+                Some((true, _)) => Notation::Numbered,
+                _ => Notation::Algebraic,
+            },
+            shape: Shape::Hexagon,
+            lines: Lines::EveryPoint,
+            removed: Vec::new(),
+            points: false,
+        };
+        self.finish_board(b, spec, without)
+    }
+
+    /// The points left out (`without …`), and the check that the lines join what is left.
+    fn finish_board(
+        &mut self,
+        b: &BoardDecl,
+        mut spec: BoardSpec,
+        without: &[&SquareRange],
+    ) -> Option<BoardSpec> {
+        let mut removed = Vec::new();
+        for r in without {
+            removed.extend(self.squares(&spec, r).into_iter().map(|(c, _)| c));
+        }
+        spec.removed = removed;
+        if spec.points().count() < 2 {
+            self.errors.push(RuleError::Conflict {
+                message: "the board keeps fewer than two points".to_string(),
+                span: b.size.span.into(),
+                help: "leave out fewer points with `without`".to_string(),
+            });
+            return None;
+        }
+        let cut = spec.unreachable();
+        if !cut.is_empty() {
+            let first = spec
+                .points()
+                .next()
+                .map_or(String::new(), |c| square_name(&spec, c));
+            let names: Vec<String> = cut.iter().take(4).map(|&c| square_name(&spec, c)).collect();
+            let more = if cut.len() > 4 { ", …" } else { "" };
+            let span = b
+                .forms
+                .iter()
+                .find(|f| matches!(f.node, BoardForm::Without(_)))
+                .map_or(b.size.span, |f| f.span);
+            self.errors.push(RuleError::Disconnected {
+                message: format!(
+                    "no line joins `{first}` to {}{more}",
+                    names
+                        .iter()
+                        .map(|n| format!("`{n}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                span: span.into(),
+                help: "every point must be reachable along the lines from every other; leave \
+                       out fewer points"
+                    .to_string(),
+            });
+            return None;
+        }
+        Some(spec)
+    }
+
+    /// A board form written twice: the same (`same`) or two that contradict each other.
+    fn form_twice(&mut self, what: &str, first: Span, second: Span, same: bool) {
+        if same {
+            self.errors.push(RuleError::DefinedTwice {
+                what: what.to_string(),
+                first: first.into(),
+                second: second.into(),
+                help: "say it once on the `board` line".to_string(),
+            });
+        } else {
+            self.errors.push(RuleError::Conflict {
+                message: format!(
+                    "`{}` contradicts `{}`: {what} is said twice",
+                    self.text(second),
+                    self.text(first)
+                ),
+                span: second.into(),
+                help: format!("keep one of them; `{}` came first", self.text(first)),
+            });
+        }
     }
 
     pub(super) fn sides(&mut self, s: &SidesDecl) -> SidesInfo {
@@ -148,7 +346,7 @@ impl Checker<'_> {
                 let mut v = Vec::new();
                 for rank in from.1.min(to.1)..=from.1.max(to.1) {
                     for file in from.0.min(to.0)..=from.0.max(to.0) {
-                        if playable(board, (file, rank)) {
+                        if board.is_point((file, rank)) {
                             v.push(((file, rank), span));
                         }
                     }
@@ -229,7 +427,33 @@ impl Checker<'_> {
             });
             return None;
         };
-        if single && !playable(board, coord) {
+        if single && !board.is_point(coord) {
+            if board.squares == SquareSet::All {
+                let (what, label, help) = match board.shape {
+                    Shape::Hexagon => (
+                        "cell",
+                        "outside the hexagon",
+                        format!(
+                            "a hexagon's cells have |file - rank| < {}: the corners of its \
+                             rectangle of coordinates are no cells",
+                            board.hex_side()
+                        ),
+                    ),
+                    Shape::Rectangle => (
+                        "point",
+                        "left out with `without`",
+                        "the `board` line leaves this point out".to_string(),
+                    ),
+                };
+                self.errors.push(RuleError::NoSuchPoint {
+                    square: text,
+                    what: what.to_string(),
+                    span: s.span.into(),
+                    label: label.to_string(),
+                    help,
+                });
+                return None;
+            }
             let (f, r) = coord;
             let near = [(f + 1, r), (f.wrapping_sub(1), r)]
                 .into_iter()
@@ -252,29 +476,19 @@ impl Checker<'_> {
     }
 }
 
-/// Whether a square is played on.
-pub(crate) fn playable(board: &BoardSpec, (f, r): Coord) -> bool {
-    match board.squares {
-        SquareSet::All => true,
-        SquareSet::Dark => (f + r) % 2 == 0,
-        SquareSet::DarkA1Light => (f + r) % 2 == 1,
-    }
+/// Whether a square is played on (a point of the board).
+pub(crate) fn playable(board: &BoardSpec, c: Coord) -> bool {
+    board.is_point(c)
 }
 
 pub(super) fn playable_count(board: &BoardSpec) -> u32 {
-    (0..board.height)
-        .flat_map(|r| (0..board.width).map(move |f| (f, r)))
-        .filter(|&c| playable(board, c))
-        .count() as u32
+    board.points().count() as u32
 }
 
 /// Playable squares in numbering order: from the top-left as the first side sees the board, row by
-/// row from the highest rank down, each row left to right.
+/// row from the highest rank down, each row left to right (see [`BoardSpec::reading_order`]).
 pub(super) fn numbering(board: &BoardSpec) -> impl Iterator<Item = Coord> + '_ {
-    (0..board.height)
-        .rev()
-        .flat_map(move |r| (0..board.width).map(move |f| (f, r)))
-        .filter(move |&c| playable(board, c))
+    board.reading_order().into_iter()
 }
 
 /// The square of a number (from 1), if there is one.
@@ -306,6 +520,10 @@ mod tests {
             height: h,
             squares,
             notation: Notation::Numbered,
+            shape: Shape::Rectangle,
+            lines: Lines::EveryPoint,
+            removed: Vec::new(),
+            points: false,
         }
     }
 

@@ -209,7 +209,25 @@ impl Checker<'_> {
                 one_line: false,
             })
             .collect();
-        let forward: Angle = sides.as_ref().map_or(0, |s| s.forward);
+        let mut forward: Angle = sides.as_ref().map_or(0, |s| s.forward);
+        // A hexagon is drawn with a corner toward each side: forward is straight up its
+        // upright diagonal, and no other forward means anything there.
+        if let Some(b) = board.as_ref().filter(|b| b.shape == Shape::Hexagon) {
+            for fd in sides_decl.iter().flat_map(|s| &s.forward_diagonal) {
+                if fd.node {
+                    self.errors.push(RuleError::Conflict {
+                        message: "`forward is diagonal` on a hexagon, whose sides face each \
+                                  other corner to corner"
+                            .to_string(),
+                        span: fd.span.into(),
+                        help: "remove it: on a hexagon forward is straight toward the far \
+                               corner, and `forward-diagonal` names the two oblique lines"
+                            .to_string(),
+                    });
+                }
+            }
+            forward = b.straight_ahead();
+        }
 
         // Promotion zones need the board; remember them and resolve after the setup is known.
         let mut seen_moves: HashMap<usize, Span> = HashMap::new();

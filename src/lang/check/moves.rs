@@ -4,11 +4,16 @@
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn directions(&mut self, forward: Angle, dirs: &[Name]) -> AngleSet {
+    pub(super) fn directions(
+        &mut self,
+        board: Option<&BoardSpec>,
+        forward: Angle,
+        dirs: &[Name],
+    ) -> AngleSet {
         let mut set = 0;
         for d in dirs {
-            match resolve_direction(&d.node, forward) {
-                Some(s) => set |= s,
+            match resolve_on(board, &d.node, forward) {
+                Some(s) => set |= self.lines_of(board, d, s),
                 None => {
                     let help = match did_you_mean(&d.node, direction_names()) {
                         Some(s) => format!("did you mean `{s}`?"),
@@ -29,6 +34,41 @@ impl Checker<'_> {
         set
     }
 
+    /// The angles of a direction word that are lines of the board: `all` means every line there
+    /// is; any other word must name lines only (`sideways` on a hexagon, drawn with its lines
+    /// upright, names east and west, where a hexagon has no line).
+    fn lines_of(&mut self, board: Option<&BoardSpec>, d: &Name, angles: AngleSet) -> AngleSet {
+        let Some(board) = board else {
+            return angles;
+        };
+        let lines = board.line_angles();
+        if d.node == "all" || angles & !lines == 0 {
+            return angles & lines;
+        }
+        let missing: Vec<&str> = (0..8u8)
+            .filter(|a| angles & !lines & (1 << a) != 0)
+            .map(|a| board.compass_name(a))
+            .collect();
+        let existing: Vec<&str> = (0..8u8)
+            .filter(|a| lines & (1 << a) != 0)
+            .map(|a| board.compass_name(a))
+            .collect();
+        self.errors.push(RuleError::NoLine {
+            name: d.node.clone(),
+            span: d.span.into(),
+            label: format!(
+                "goes {}, where no line runs",
+                either_names(missing.into_iter())
+            ),
+            help: format!(
+                "the lines of a hexagon run {}; `forward`, `backward`, `forward-diagonal`, \
+                 `backward-diagonal`, `diagonal` and `all` name some of them",
+                list_names(existing.into_iter())
+            ),
+        });
+        angles & lines
+    }
+
     /// The directions of a quiet move (`step`, `slide`, `leap`). On a dark-squares board an
     /// orthogonal direction is a jump to the dark square two squares away, over the light square in
     /// between: the geometry of Frisian draughts' orthogonal captures. As a quiet move it has no
@@ -40,7 +80,7 @@ impl Checker<'_> {
         dirs: &[Name],
         what: &str,
     ) -> AngleSet {
-        let set = self.directions(forward, dirs);
+        let set = self.directions(board, forward, dirs);
         if !board.is_some_and(|b| b.squares != SquareSet::All) {
             return set;
         }
@@ -134,7 +174,7 @@ impl Checker<'_> {
                 landing,
                 one_line,
             } => {
-                let dirs = self.directions(forward, dirs);
+                let dirs = self.directions(board, forward, dirs);
                 // A piece's captures share one line rule, as they share one range.
                 spec.one_line |= one_line.is_some();
                 if !*fly {
@@ -182,7 +222,7 @@ impl Checker<'_> {
                     ZoneText::FarRank(span) => {
                         // With `forward is diagonal` the sides play corner to corner: there is no
                         // rank facing the mover, so `far rank` means nothing.
-                        if forward % 2 == 1 {
+                        if forward != board.map_or(0, BoardSpec::straight_ahead) {
                             self.errors.push(RuleError::Conflict {
                                 message: "`far rank` with `forward is diagonal`: the sides play \
                                           corner to corner, no rank is ahead"
@@ -268,6 +308,27 @@ pub(super) fn direction_names() -> impl Iterator<Item = &'static str> {
 /// Whether `word` names a direction (relative or compass).
 pub(crate) fn is_direction(word: &str) -> bool {
     resolve_direction(word, 0).is_some()
+}
+
+/// The lattice angles of a direction word on a board: on a hexagon, drawn turned so that its
+/// lattice north-east is upright, every word is read as drawn (forward is straight up the
+/// drawing, and a compass name is the drawing's), which turns the angles by one.
+pub(crate) fn resolve_on(
+    board: Option<&BoardSpec>,
+    name: &str,
+    forward: Angle,
+) -> Option<AngleSet> {
+    match board {
+        Some(b) if b.shape == Shape::Hexagon => {
+            let drawn = resolve_direction(name, 0)?;
+            Some(
+                (0..8u8)
+                    .filter(|a| drawn & (1 << a) != 0)
+                    .fold(0, |s, a| s | 1 << b.compass_angle(a)),
+            )
+        }
+        _ => resolve_direction(name, forward),
+    }
 }
 
 /// The angles of a direction word for the first side, whose forward is `forward` (0 = north,

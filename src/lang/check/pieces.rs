@@ -211,7 +211,31 @@ impl Checker<'_> {
         }
         let board = board?;
         // A side without setup lines gets the other side's, turned through 180°.
-        let turn = |c: Coord| (board.width - 1 - c.0, board.height - 1 - c.1);
+        let turn = |c: Coord| board.turn(c);
+        // Points left out (`without`) need not be symmetric: a turned piece may land on none.
+        if board.squares == SquareSet::All && written[0] != written[1] {
+            let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
+            let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
+            if let Some(&(_, c, span)) = per_side[own].iter().find(|p| !playable(board, turn(p.1)))
+            {
+                self.errors.push(RuleError::NoSuchPoint {
+                    square: square_name(board, turn(c)),
+                    what: "point".to_string(),
+                    span: span.into(),
+                    label: format!(
+                        "turned through 180° for `{}`, `{}` lands on `{}`",
+                        name(other),
+                        square_name(board, c),
+                        square_name(board, turn(c))
+                    ),
+                    help: format!(
+                        "write `{}`'s setup too, as in `setup {} …`",
+                        name(other),
+                        name(other)
+                    ),
+                });
+            }
+        }
         // Turning through 180° keeps a square's colour only when width + height is even: on an
         // 8x9 dark-squares board `a1` turns onto the light `h9`.
         if board.squares != SquareSet::All && written[0] != written[1] {

@@ -14,9 +14,16 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::variant_decl => "a `variant` line",
         Rule::board_decl => "a `board` line",
         Rule::size => "a board size like `8x8`",
-        Rule::square_kind => "`all squares` or `dark squares`",
+        Rule::square_kind => "`all squares`, `dark squares` or `all points`",
         Rule::all_squares => "`all squares`",
         Rule::dark_squares => "`dark squares`",
+        Rule::all_points => "`all points`",
+        Rule::hexagon => "`hexagon <side>`",
+        Rule::board_form => {
+            "a board form (`all squares`, `dark squares`, `all points`, `a1 light`, `alquerque lines`, `without <squares>`, `algebraic` or `numbered`)"
+        }
+        Rule::lines_kind => "`alquerque lines`",
+        Rule::without => "`without <squares>`",
         Rule::a1_colour => "`a1 light` or `a1 dark`",
         Rule::notation => "`algebraic` or `numbered`",
         Rule::sides_decl => "a `sides` line",
@@ -98,6 +105,10 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::colon => "`:`",
         Rule::kw_variant => "`variant`",
         Rule::kw_board => "`board`",
+        Rule::kw_points => "`points`",
+        Rule::kw_hexagon => "`hexagon`",
+        Rule::kw_alquerque => "`alquerque`",
+        Rule::kw_lines => "`lines`",
         Rule::kw_all => "`all`",
         Rule::kw_dark => "`dark`",
         Rule::kw_light => "`light`",

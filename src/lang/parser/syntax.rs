@@ -90,16 +90,16 @@ pub(super) fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleE
                 .iter()
                 .any(|p| expected.starts_with(p));
             let word_found = rest_at(source, pos).starts_with(|c: char| c.is_alphanumeric());
-            if expected.len() <= 40 && word_found && !punctuation {
+            if expected.len() <= 48 && word_found && !punctuation {
                 format!("write {expected} instead of {found}")
-            } else if expected.len() <= 40 && found != "end of file" {
+            } else if expected.len() <= 48 && found != "end of file" {
                 format!("write {expected} before {found}")
             } else {
                 forms_help(&expected)
             }
         });
     // A long list of alternatives is already in the message; the label then just points.
-    let label = if expected.len() <= 40 {
+    let label = if expected.len() <= 48 {
         format!("expected {expected}")
     } else {
         "unexpected here".to_string()

@@ -102,9 +102,8 @@ fn string(pair: Pair<Rule>) -> Spanned<String> {
 fn board(pair: Pair<Rule>) -> BoardDecl {
     let mut decl = BoardDecl {
         size: Spanned::new((0, 0), Span::default()),
-        dark_only: false,
-        a1_light: None,
-        numbered: false,
+        hexagon: false,
+        forms: Vec::new(),
     };
     for p in significant(pair) {
         match p.as_rule() {
@@ -115,22 +114,58 @@ fn board(pair: Pair<Rule>) -> BoardDecl {
                 let h = number(&nums.next().expect("size has a height"));
                 decl.size = Spanned::new((w, h), span);
             }
-            Rule::square_kind => {
-                let k = p.into_inner().next().expect("square kind has one form");
-                decl.dark_only = k.as_rule() == Rule::dark_squares;
-            }
-            Rule::a1_colour => {
+            Rule::hexagon => {
                 let span = span_of(&p);
-                let light = p.into_inner().any(|k| k.as_rule() == Rule::kw_light);
-                decl.a1_light = Some(Spanned::new(light, span));
+                let side = p
+                    .into_inner()
+                    .find(|n| n.as_rule() == Rule::number)
+                    .map_or(0, |n| number(&n));
+                decl.size = Spanned::new((side, side), span);
+                decl.hexagon = true;
             }
-            Rule::notation => {
-                decl.numbered = p.into_inner().any(|k| k.as_rule() == Rule::kw_numbered);
+            Rule::square_kind => decl.forms.push(square_kind(p)),
+            Rule::board_form => {
+                let Some(form) = p.into_inner().next() else {
+                    continue;
+                };
+                let span = span_of(&form);
+                let node = match form.as_rule() {
+                    Rule::square_kind => {
+                        decl.forms.push(square_kind(form));
+                        continue;
+                    }
+                    Rule::a1_colour => {
+                        BoardForm::A1Light(form.into_inner().any(|k| k.as_rule() == Rule::kw_light))
+                    }
+                    Rule::lines_kind => BoardForm::AlquerqueLines,
+                    Rule::without => BoardForm::Without(
+                        form.into_inner()
+                            .filter(|l| l.as_rule() == Rule::square_list)
+                            .flat_map(square_list)
+                            .collect(),
+                    ),
+                    Rule::notation => BoardForm::Numbered(
+                        form.into_inner().any(|k| k.as_rule() == Rule::kw_numbered),
+                    ),
+                    _ => continue,
+                };
+                decl.forms.push(Spanned::new(node, span));
             }
             _ => {}
         }
     }
     decl
+}
+
+fn square_kind(p: Pair<Rule>) -> Spanned<BoardForm> {
+    let span = span_of(&p);
+    let k = p.into_inner().next().expect("square kind has one form");
+    let form = match k.as_rule() {
+        Rule::dark_squares => BoardForm::DarkSquares,
+        Rule::all_points => BoardForm::AllPoints,
+        _ => BoardForm::AllSquares,
+    };
+    Spanned::new(form, span)
 }
 
 fn sides(pair: Pair<Rule>) -> SidesDecl {
