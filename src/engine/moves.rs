@@ -26,6 +26,10 @@ pub struct Move<B: BitSet = Bits> {
     /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
     /// uses one square of its route, so the space is always there and costs the move nothing.
     pub due: u8,
+    /// A capture by approach or withdrawal whose route another legal move shares (one step could
+    /// take either way): its text marks each step `A` (approach) or `W` (withdrawal). Set by the
+    /// generator; not part of the move's identity.
+    pub marked: bool,
 }
 
 impl Move {
@@ -51,6 +55,7 @@ impl<B: BitSet> Move<B> {
             run: false,
             huff: None,
             due: 0,
+            marked: false,
         }
     }
 
@@ -115,6 +120,7 @@ impl<B: BitSet> Move<B> {
             run: self.run,
             huff: self.huff,
             due: self.due,
+            marked: self.marked,
         }
     }
 }
