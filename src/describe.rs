@@ -150,6 +150,17 @@ pub fn describe(rules: &Rules) -> String {
         }
         for op in &piece.captures {
             let line = match op {
+                CaptureOp::Approach { dirs } => format!(
+                    "captures by approach {}: a step to the adjacent empty square takes the enemy \
+                     piece next beyond it, and the unbroken line of enemy pieces behind that one",
+                    dirs_text(spec, *dirs)
+                ),
+                CaptureOp::Withdrawal { dirs } => format!(
+                    "captures by withdrawal {}: a step to the adjacent empty square takes the \
+                     enemy piece directly behind the square it left, and the unbroken line of \
+                     enemy pieces behind that one",
+                    dirs_text(spec, *dirs)
+                ),
                 CaptureOp::Jump { dirs } => format!(
                     "captures by a short jump over an adjacent enemy piece {}",
                     dirs_text(spec, *dirs)
@@ -251,20 +262,52 @@ pub fn describe(rules: &Rules) -> String {
             "capturing is optional"
         }
     );
-    let _ = writeln!(
-        w,
-        "  {}; a piece is never jumped twice",
-        if c.may_stop {
-            "a capturing piece may stop after any jump, or go on while it can (each stop is a \
-             move of its own)"
-        } else {
-            "a capturing piece goes on jumping while it can"
+    let steps = spec
+        .pieces
+        .iter()
+        .any(|p| p.captures.iter().any(|op| op.is_step_capture()));
+    if steps {
+        let _ = writeln!(
+            w,
+            "  {}",
+            if c.may_stop {
+                "a capturing piece may stop after any capturing step, or go on capturing while \
+                 it can (each stop is a move of its own); where one step could take by approach \
+                 or by withdrawal, the player chooses one"
+            } else {
+                "a capturing piece goes on capturing while it can; where one step could take by \
+                 approach or by withdrawal, the player chooses one"
+            }
+        );
+        if c.no_revisit {
+            let _ = writeln!(
+                w,
+                "  the capturing piece never returns to a square it has stood on this turn"
+            );
         }
-    );
+        if c.no_same_direction {
+            let _ = writeln!(
+                w,
+                "  the capturing piece never makes two steps in a row in one direction"
+            );
+        }
+    } else {
+        let _ = writeln!(
+            w,
+            "  {}; a piece is never jumped twice",
+            if c.may_stop {
+                "a capturing piece may stop after any jump, or go on while it can (each stop is \
+                 a move of its own)"
+            } else {
+                "a capturing piece goes on jumping while it can"
+            }
+        );
+    }
     let _ = writeln!(
         w,
         "  {}",
         match c.removal {
+            _ if steps => "each line taken is removed at once (its squares are free again)",
             Removal::Immediate => "each jumped piece is removed at once (its square is free again)",
             Removal::EndOfTurn =>
                 "jumped pieces are removed at the end of the move (until then they block)",

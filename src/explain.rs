@@ -5,6 +5,7 @@
 //! field by field to name the criterion that decided.
 
 use crate::engine::geometry::Bits;
+use crate::engine::BitSet;
 use crate::engine::{GenOptions, Move, Position, Rules, Sq, TooManyRoutes};
 use crate::notation::{move_to_string, parse_move, InputError};
 use crate::spec::Criterion;
@@ -205,7 +206,15 @@ fn squares(rules: &Rules, text: &str) -> Option<Vec<Sq>> {
     };
     text.trim()
         .split(['-', 'x', 'X', ':'])
-        .map(|p| rules.geo.parse(p.trim()))
+        .map(|p| {
+            let p = p.trim();
+            let name = if rules.approach {
+                crate::notation::split_mark(p).0
+            } else {
+                p
+            };
+            rules.geo.parse(name)
+        })
         .collect()
 }
 
@@ -252,6 +261,7 @@ fn explain_legal(
         ));
     }
     out.push('\n');
+    out.push_str(&step_legs_text(rules, pos, mv));
     if let Some(h) = mv.huff() {
         let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
         out.push_str(&format!(
@@ -345,6 +355,41 @@ fn stops(rules: &Rules, legal: &[Move], mv: &Move) -> String {
             "the capture may stop after any jump: it could also end earlier: {}\n",
             shorten(&shorter)
         ));
+    }
+    out
+}
+
+/// A capture by approach or withdrawal, step by step: "it steps to d3 and takes by approach the
+/// line beyond it: black man on e3, black man on f3".
+fn step_legs_text(rules: &Rules, pos: &Position, mv: &Move) -> String {
+    let legs = rules.step_legs(mv);
+    let mut out = String::new();
+    for (i, leg) in legs.iter().enumerate() {
+        let line = leg
+            .line
+            .iter()
+            .fold(Bits::ZERO, |b, &sq| b | crate::engine::geometry::bit(sq));
+        out.push_str(&format!(
+            "{}it steps to {} and takes by {}: {}\n",
+            match (i, legs.len()) {
+                (0, 1) => "",
+                (0, _) => "first ",
+                _ => "then ",
+            },
+            rules.geo.name(leg.to),
+            if leg.withdrawal {
+                "withdrawal the line behind the square it left"
+            } else {
+                "approach the line beyond the square it reaches"
+            },
+            taken_list(rules, pos, line)
+        ));
+    }
+    if mv.marked() {
+        out.push_str(
+            "another legal move has the same route and takes the other way: the marks after the \
+             squares (A approach, W withdrawal) tell them apart\n",
+        );
     }
     out
 }

@@ -225,6 +225,29 @@ pub enum CaptureOp {
         #[serde(default, skip_serializing_if = "Landing::is_anywhere")]
         landing: Landing,
     },
+    /// A step to the adjacent empty square that takes the enemy piece next beyond it in the same
+    /// direction, and the unbroken line of enemy pieces behind that one (Fanorona's approach).
+    Approach {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
+    /// A step to the adjacent empty square that takes the enemy piece directly behind the square
+    /// it left (opposite the step), and the unbroken line of enemy pieces behind that one
+    /// (Fanorona's withdrawal).
+    Withdrawal {
+        #[serde(with = "crate::spec_serde::dirs")]
+        dirs: AngleSet,
+    },
+}
+
+impl CaptureOp {
+    /// A capture by approach or withdrawal (a step that takes a line), not a jump.
+    pub fn is_step_capture(&self) -> bool {
+        matches!(
+            self,
+            CaptureOp::Approach { .. } | CaptureOp::Withdrawal { .. }
+        )
+    }
 }
 
 /// Where a flying capture may land beyond the piece it takes.
@@ -272,6 +295,13 @@ pub struct CaptureSpec {
     pub removal: Removal,
     /// The capturing piece may not reverse direction between two jumps.
     pub no_180_turn: bool,
+    /// Approach and withdrawal captures: the capturing piece never returns to a square it has stood
+    /// on this turn (its starting square included).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_revisit: bool,
+    /// Approach and withdrawal captures: no two steps in a row in one direction.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_same_direction: bool,
     /// A piece may capture only enemy pieces of equal or lower rank.
     pub equal_or_lower_rank_only: bool,
     /// What a piece does on reaching its promotion zone in the middle of a capture.

@@ -110,7 +110,9 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
 /// Rules that no bundled variant combines, written to cross the new capture rules with the old:
 /// optional stops with the killer landing, promotion that continues and a kings-first priority;
 /// captures kept to one line (short and flying) with immediate removal, the 180° ban, stops and
-/// an `earliest` priority; one-line men with stops and promotion that ends the move.
+/// an `earliest` priority; one-line men with stops and promotion that ends the move; captures
+/// by approach and withdrawal with a continuation that is due, the 180° ban, promotion and a
+/// priority, and with Fanorona's rules (examples/approach-9x5.rules).
 const MIXED: &[(&str, &str)] = &[
     (
         "stops-killer",
@@ -151,6 +153,18 @@ const MIXED: &[(&str, &str)] = &[
          man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
          king: slide orthogonal; capture fly orthogonal\n\
          captures: huffing, no 180 turn, priority most pieces\n",
+    ),
+    (
+        "approach-priority",
+        "variant \"T\"\nboard 8x8, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h2, a3, c3, f3, h3\n\
+         man: step forward, forward-diagonal, sideways; capture approach all; capture withdrawal orthogonal; promote to king on far rank\n\
+         king: step all; capture approach all; capture withdrawal all\n\
+         captures: no 180 turn, priority most pieces, most kings\n",
+    ),
+    (
+        "approach-example",
+        include_str!("../examples/approach-9x5.rules"),
     ),
 ];
 

@@ -6,6 +6,7 @@
 //! that is not declared would silently not run): `every_test_file_is_a_module` checks it.
 
 mod agreement;
+mod approach;
 mod boards;
 mod capture_limits;
 mod cases;

@@ -1,5 +1,6 @@
 //! The generic move generator: compiled tables, positions, moves, perft.
 
+pub mod approach;
 pub mod bits;
 pub mod draws;
 pub mod geometry;

@@ -36,7 +36,7 @@ pub const ROUTE_BUDGET: u64 = 1_000_000;
 const MEMO_AFTER: u64 = 256;
 
 /// Moves recorded before the duplicate check moves from a scan to a hash set.
-const DEDUP_SCAN: usize = 16;
+pub(super) const DEDUP_SCAN: usize = 16;
 
 /// A position whose capture search needs more than the route budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
@@ -51,7 +51,7 @@ pub struct TooManyRoutes {
 
 /// A fast hasher for the search's (bit set, small integers) keys.
 #[derive(Default, Clone, Copy)]
-struct FastHasher(u64);
+pub(super) struct FastHasher(u64);
 
 impl FastHasher {
     #[inline(always)]
@@ -86,8 +86,8 @@ impl Hasher for FastHasher {
 }
 
 /// Keys hold a captured set as its (high, low) `u128` halves (every width fits them), and a `u32`.
-type Key = ((u128, u128), u32);
-type FastSet = HashSet<Key, BuildHasherDefault<FastHasher>>;
+pub(super) type Key = ((u128, u128), u32);
+pub(super) type FastSet = HashSet<Key, BuildHasherDefault<FastHasher>>;
 
 /// The capture search's reusable sets, one per thread.
 #[derive(Default)]
@@ -119,7 +119,7 @@ thread_local! {
 
 /// The identity of a move as a hash key: origin, destination, captured set, resulting piece.
 #[inline(always)]
-fn move_id<B: BitSet>(m: &Move<B>) -> Key {
+pub(super) fn move_id<B: BitSet>(m: &Move<B>) -> Key {
     (
         m.captured.halves(),
         m.from as u32 | (m.to as u32) << 8 | (m.kind_after as u32) << 16,
@@ -171,8 +171,12 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(());
         }
-        if self.huffing {
-            return self.huff_moves(pos, out, opts, budget);
+        if self.special {
+            return if self.huffing {
+                self.huff_moves(pos, out, opts, budget)
+            } else {
+                self.step_capture_moves(pos, out, opts, budget)
+            };
         }
         let side = pos.turn();
         // Most positions have no capture: one bulk test spares the capture search its setup.
@@ -193,8 +197,12 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return false;
         }
-        if self.huffing {
-            return self.huff_has_moves(pos);
+        if self.special {
+            return if self.huffing {
+                self.huff_has_moves(pos)
+            } else {
+                self.step_capture_has_moves(pos)
+            };
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -245,8 +253,12 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(0);
         }
-        if self.huffing {
-            return self.huff_count(pos, buf, opts, budget);
+        if self.special {
+            return if self.huffing {
+                self.huff_count(pos, buf, opts, budget)
+            } else {
+                self.step_capture_count(pos, buf, opts, budget, counting)
+            };
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -295,7 +307,7 @@ impl<B: BitSet> Rules<B> {
 
     /// The enemy pieces a piece of `kind` may capture.
     #[inline(always)]
-    fn takes_bits(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
+    pub(super) fn takes_bits(&self, pos: &Position<B>, side: usize, kind: usize) -> B {
         let prog = &self.programs[side][kind];
         if prog.takes_all {
             return pos.sides[1 - side];
@@ -435,7 +447,7 @@ impl<B: BitSet> Rules<B> {
         Ok((s.out.len() - start) as u64 + s.singles)
     }
 
-    fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move<B> {
+    pub(super) fn quiet_target(&self, side: usize, kind: usize, from: Sq, to: Sq) -> Move<B> {
         let prog = &self.programs[side][kind];
         let after = prog.promotion_at(to).unwrap_or(kind as u8);
         let mut mv = Move::quiet_of(from, to, kind as u8, after);
@@ -1010,8 +1022,8 @@ impl<B: BitSet> Search<'_, B> {
             captured: self.captured,
             path: self.path,
             run: false,
-            huffs: false,
             due: 0,
+            flags: 0,
         };
         if !self.keep_duplicates {
             // A scan while the list is short, a hash set once it is long: linear overall.
@@ -1092,6 +1104,13 @@ impl<B: BitSet> Rules<B> {
     /// The pieces a capture takes, in the order it takes them: on each leg of the route, the
     /// captured square between the two landing squares.
     pub fn capture_order(&self, mv: &Move<B>) -> Vec<Sq> {
+        if self.approach {
+            return self
+                .step_legs(mv)
+                .iter()
+                .flat_map(|leg| leg.line.iter().copied())
+                .collect();
+        }
         let mut order = Vec::new();
         let mut cur = mv.from;
         for &land in mv.route() {

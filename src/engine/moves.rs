@@ -19,16 +19,15 @@ pub struct Move<B: BitSet = Bits> {
     pub path: B::Route,
     /// A quiet move of a piece whose quiet moves in a row are limited: it counts in the run.
     pub run: bool,
-    /// Under `huffing`: an enemy piece is removed (huffed) before this move; its square follows
-    /// the due squares in `path` (see [`Move::huff`]). A flag and not an `Option<Sq>`, so that
-    /// the move stays as small as it was before huffing (80 bytes in 64 bits): move lists are
-    /// written at every node.
-    pub huffs: bool,
     /// Under `huffing`, for a quiet move played while a capture was due: the number of the
     /// mover's pieces that could have captured, whose squares (after this move) follow the route
     /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
     /// uses one square of its route, so the space is always there and costs the move nothing.
     pub due: u8,
+    /// Flags, one bit each ([`Move::HUFFS`], [`Move::MARKED`]): one byte for both, so that the move
+    /// stays as small as it was before them (80 bytes in 64 bits): move lists are written at every
+    /// node.
+    pub flags: u8,
 }
 
 impl Move {
@@ -52,8 +51,8 @@ impl<B: BitSet> Move<B> {
             captured: B::ZERO,
             path,
             run: false,
-            huffs: false,
             due: 0,
+            flags: 0,
         }
     }
 
@@ -81,10 +80,29 @@ impl<B: BitSet> Move<B> {
             && self.huff() == other.huff()
     }
 
+    /// Under `huffing`: an enemy piece is removed (huffed) before this move; its square follows
+    /// the due squares in `path` (see [`Move::huff`]).
+    pub const HUFFS: u8 = 1;
+    /// A capture by approach or withdrawal whose route another legal move shares (one step could
+    /// take either way): its text marks each step `A` (approach) or `W` (withdrawal). Set by the
+    /// generator; not part of the move's identity.
+    pub const MARKED: u8 = 2;
+
+    /// See [`Move::MARKED`].
+    #[inline]
+    pub fn marked(&self) -> bool {
+        self.flags & Self::MARKED != 0
+    }
+
+    /// See [`Move::MARKED`].
+    pub fn set_marked(&mut self) {
+        self.flags |= Self::MARKED;
+    }
+
     /// Under `huffing`: the enemy piece removed (huffed) before this move, if any.
     #[inline]
     pub fn huff(&self) -> Option<Sq> {
-        if self.huffs {
+        if self.flags & Self::HUFFS != 0 {
             Some(self.path.as_ref()[self.path_len as usize + self.due as usize])
         } else {
             None
@@ -98,7 +116,7 @@ impl<B: BitSet> Move<B> {
         let i = self.path_len as usize + self.due as usize;
         if let Some(slot) = self.path.as_mut().get_mut(i) {
             *slot = sq;
-            self.huffs = true;
+            self.flags |= Self::HUFFS;
         }
     }
 
@@ -132,13 +150,15 @@ impl<B: BitSet> Move<B> {
             path: {
                 // The route fits: both widths hold every capture the board allows.
                 let mut p = C::ROUTE;
-                let n = self.path_len as usize + self.due as usize + usize::from(self.huffs);
+                let n = self.path_len as usize
+                    + self.due as usize
+                    + usize::from(self.flags & Self::HUFFS != 0);
                 p.as_mut()[..n].copy_from_slice(&self.path.as_ref()[..n]);
                 p
             },
             run: self.run,
-            huffs: self.huffs,
             due: self.due,
+            flags: self.flags,
         }
     }
 }

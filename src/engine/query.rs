@@ -15,6 +15,9 @@ impl<B: BitSet> Rules<B> {
     /// ray.
     pub fn has_capture(&self, pos: &Position<B>) -> bool {
         let mut cand = [B::ZERO; MAX_KINDS];
+        if self.approach {
+            return self.step_candidates(pos, pos.turn(), &mut cand);
+        }
         self.capture_candidates(pos, pos.turn(), &mut cand)
     }
 

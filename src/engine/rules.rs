@@ -66,6 +66,15 @@ pub struct PieceProgram<B: BitSet = Bits> {
     /// Sixteen entries (9 to 15 empty), so that an index masked to four bits needs no bounds test.
     pub jumps_after: [Dirs; 16],
     pub flies_after: [Dirs; 16],
+    /// Captures by approach and withdrawal: the directions of their steps (either kind), and per
+    /// direction (bit masks of angles) whether a step that way may take by approach, by
+    /// withdrawal. `steps_after[last]`: the step directions after a step in direction `last`
+    /// (8: the first), less `last` under `no two steps in one direction` and its reverse under
+    /// `no 180 turn`.
+    pub step_caps: Dirs,
+    pub approach_set: u8,
+    pub withdraw_set: u8,
+    pub steps_after: [Dirs; 16],
     /// Bit mask of enemy kinds this piece may capture.
     pub takes: u8,
     /// It may capture every enemy kind (`takes` covers them all): the generator then takes the
@@ -106,6 +115,12 @@ impl<B: BitSet> PieceProgram<B> {
 
     pub fn can_capture(&self) -> bool {
         !(self.jumps.is_empty() && self.flies.is_empty())
+    }
+
+    /// The directions of capturing steps after a step in direction `last` (8: none yet).
+    #[inline(always)]
+    pub fn steps_after(&self, last: u8) -> &Dirs {
+        &self.steps_after[(last & 15) as usize]
     }
 
     /// The kind this piece becomes on `sq`, if it promotes there.
@@ -163,6 +178,13 @@ pub struct Rules<B: BitSet = Bits> {
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
+    /// Some piece captures by approach or withdrawal (`capture approach …`): the generator takes
+    /// its own path ([`Rules::step_capture_moves`]); the checker keeps such variants free of jumps.
+    pub approach: bool,
+    /// `no return to a visited square` (captures by approach and withdrawal).
+    pub no_revisit: bool,
+    /// `huffing` or `approach`: the generator leaves its common path, at the cost of one test.
+    pub special: bool,
     pub mid_capture: MidCapturePromotion,
     pub key: Vec<KeyField>,
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
@@ -324,6 +346,9 @@ impl<B: BitSet> Rules<B> {
             directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
             may_stop: spec.captures.may_stop,
             huffing: spec.captures.huffing,
+            approach: Self::any_step_capture(spec),
+            no_revisit: spec.captures.no_revisit,
+            special: spec.captures.huffing || Self::any_step_capture(spec),
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,
@@ -374,6 +399,12 @@ impl<B: BitSet> Rules<B> {
         })
     }
 
+    fn any_step_capture(spec: &VariantSpec) -> bool {
+        spec.pieces
+            .iter()
+            .any(|p| p.captures.iter().any(|c| c.is_step_capture()))
+    }
+
     fn program(
         spec: &VariantSpec,
         geo: &Geometry,
@@ -410,8 +441,11 @@ impl<B: BitSet> Rules<B> {
         let mut jump_set: AngleSet = 0;
         let mut fly_set: AngleSet = 0;
         let (mut fly_reach, mut fly_land, mut behind_last) = (0u8, 0u8, 0u8);
+        let (mut approach_abs, mut withdraw_abs) = (0 as AngleSet, 0 as AngleSet);
         for op in &piece.captures {
             match *op {
+                CaptureOp::Approach { dirs } => approach_abs |= dirs,
+                CaptureOp::Withdrawal { dirs } => withdraw_abs |= dirs,
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
                 CaptureOp::Fly {
                     dirs,
@@ -485,7 +519,34 @@ impl<B: BitSet> Rules<B> {
                 d
             })
         };
+        let step_caps = Dirs::from_set(approach_abs | withdraw_abs, side);
+        let side_mask = |set: AngleSet| {
+            Dirs::from_set(set, side)
+                .iter()
+                .fold(0u8, |m, a| m | 1 << a)
+        };
+        let steps_after: [Dirs; 16] = std::array::from_fn(|last| {
+            let mut d = Dirs::default();
+            if last > 8 {
+                return d;
+            }
+            for a in step_caps.iter() {
+                let a_us = a as usize;
+                let banned = last != 8
+                    && ((spec.captures.no_same_direction && a_us == last)
+                        || (spec.captures.no_180_turn && (last + 4) % 8 == a_us));
+                if !banned {
+                    d.list[d.len as usize] = a;
+                    d.len += 1;
+                }
+            }
+            d
+        });
         PieceProgram {
+            step_caps,
+            approach_set: side_mask(approach_abs),
+            withdraw_set: side_mask(withdraw_abs),
+            steps_after,
             steps: Dirs::from_set(step_set, side),
             slides: Dirs::from_set(slide_set, side),
             leaps,

@@ -166,7 +166,7 @@ pub enum MoveClause {
         dirs: Vec<Name>,
     },
     Capture {
-        fly: bool,
+        kind: CaptureKind,
         dirs: Vec<Name>,
         /// `up to N`.
         range: Option<Spanned<u64>>,
@@ -184,6 +184,16 @@ pub enum MoveClause {
         max: Spanned<u64>,
         while_own: PieceRef,
     },
+}
+
+/// How a `capture` clause takes: by a short jump, a long (flying) jump, or a step that takes by
+/// approach or by withdrawal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CaptureKind {
+    Jump,
+    Fly,
+    Approach,
+    Withdrawal,
 }
 
 /// `landing directly behind`, optionally only `when the last piece taken is a PIECE`.
@@ -205,6 +215,10 @@ pub enum CaptureRule {
     Compulsory(bool),
     RemovedImmediately(bool),
     No180Turn,
+    /// `no return to a visited square` (or `point`).
+    NoRevisit,
+    /// `no two steps in one direction`.
+    NoSameDirection,
     EqualOrLowerRank,
     MidCapture(MidCaptureText),
     /// `may stop after any jump`.

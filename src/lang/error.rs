@@ -327,6 +327,21 @@ pub enum RuleError {
         help: String,
     },
 
+    /// Two clauses that cannot go together, each labelled.
+    #[error("{message}")]
+    #[diagnostic(code(rules::conflict))]
+    Clash {
+        message: String,
+        #[label("{first_label}")]
+        first: SourceSpan,
+        first_label: String,
+        #[label("{label}")]
+        span: SourceSpan,
+        label: String,
+        #[help]
+        help: String,
+    },
+
     #[error("{message}")]
     #[diagnostic(code(rules::conflict))]
     Conflict {

@@ -5,6 +5,7 @@ mod fen;
 mod movetext;
 
 pub use fen::{parse_fen, to_fen};
+pub(crate) use movetext::split_mark;
 pub use movetext::{move_to_string, parse_move};
 
 use miette::{Diagnostic, NamedSource, SourceSpan};

@@ -1,7 +1,8 @@
 //! Move notation: `c3-c4` for a quiet move, `c3xe5xc7` for a capture through each landing square
 //! (numbered boards: `32-28`, `28x19x10`). Input may name just origin and destination of a capture
 //! (`c3xc7`) when that names one move. Under huffing, a move that huffs a piece first names it:
-//! `*23,32-28` (huff the piece on 23, then play 32-28).
+//! `*23,32-28` (huff the piece on 23, then play 32-28). A capture by approach or withdrawal whose
+//! route another legal move shares marks each step `A` or `W`: `d2xd3A`, `d2xd3W`.
 
 use super::InputError;
 use crate::engine::{Move, Rules, Sq};
@@ -14,11 +15,34 @@ pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
         None => String::new(),
     };
     s.push_str(&geo.name(mv.from));
-    for &sq in mv.route() {
+    // A capture by approach or withdrawal whose route another move shares marks each step.
+    let legs = if mv.marked() {
+        rules.step_legs(mv)
+    } else {
+        Vec::new()
+    };
+    for (i, &sq) in mv.route().iter().enumerate() {
         s.push_str(sep);
         s.push_str(&geo.name(sq));
+        if let Some(leg) = legs.get(i) {
+            s.push(if leg.withdrawal { 'W' } else { 'A' });
+        }
     }
     s
+}
+
+/// A square of a move's text and the mark after it, if any: `A` (approach) or `W` (withdrawal)
+/// right after the square's last digit (`e3A`, `19W`); `Some(true)` for withdrawal.
+pub(crate) fn split_mark(part: &str) -> (&str, Option<bool>) {
+    let b = part.as_bytes();
+    if b.len() >= 2 && b[b.len() - 2].is_ascii_digit() {
+        match b[b.len() - 1] {
+            b'A' | b'a' => return (&part[..part.len() - 1], Some(false)),
+            b'W' | b'w' => return (&part[..part.len() - 1], Some(true)),
+            _ => {}
+        }
+    }
+    (part, None)
 }
 
 /// Find the legal move (among `legal`) that `input` names.
@@ -71,11 +95,20 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     let text = input.trim();
     let lead = input.len() - input.trim_start().len();
     let mut squares: Vec<Sq> = Vec::new();
+    let mut marks: Vec<Option<bool>> = Vec::new();
     let mut capture = false;
     let mut at = lead;
     for part in text.split(['-', 'x', 'X', ':']) {
         let len = part.len();
-        match geo.parse(part.trim()) {
+        let (name, mark) = if rules.approach {
+            split_mark(part.trim())
+        } else {
+            (part.trim(), None)
+        };
+        if !squares.is_empty() {
+            marks.push(mark);
+        }
+        match geo.parse(name) {
             Some(sq) => squares.push(sq),
             None => {
                 let what = if part.trim().is_empty() {
@@ -114,15 +147,37 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     }
     let from = squares[0];
     let to = *squares.last().expect("at least two squares were parsed");
+    // Marks (`A`, `W`) choose among captures by approach and withdrawal along the same route.
+    let marked = marks.iter().any(Option::is_some);
+    let fits = |m: &Move| !marked || rules.step_legs_matching(m, &marks).is_some();
     let exact: Vec<&Move> = legal
         .iter()
-        .filter(|m| m.from == from && m.route() == &squares[1..] && (m.is_capture() || !capture))
+        .filter(|m| {
+            m.from == from && m.route() == &squares[1..] && (m.is_capture() || !capture) && fits(m)
+        })
         .collect();
-    if let Some(m) = exact.first() {
-        return Ok(**m);
+    if exact.len() == 1 || (exact.len() > 1 && !rules.approach) {
+        return Ok(*exact[0]);
+    }
+    if exact.len() > 1 {
+        let names: Vec<String> = exact.iter().map(|m| move_to_string(rules, m)).collect();
+        return Err(InputError::new(
+            "move",
+            input,
+            (lead, text.len().max(1)),
+            format!("`{text}` is ambiguous: it names {} moves", exact.len()),
+            "ambiguous",
+            Some(format!(
+                "mark each step `A` (approach) or `W` (withdrawal): {}",
+                names.join(", ")
+            )),
+        ));
     }
     // The short form: origin and destination only, through any route.
-    let short: Vec<&Move> = if squares.len() == 2 {
+    let short: Vec<&Move> = if marked {
+        // A marked capture names every step.
+        Vec::new()
+    } else if squares.len() == 2 {
         legal
             .iter()
             .filter(|m| m.from == from && m.to == to)

@@ -181,6 +181,9 @@ pub struct Searcher<B: BitSet = Bits> {
     killers: Vec<[u32; 2]>,
     repetition: bool,
     move_counts: bool,
+    /// The depth of the iteration under way (quiescence past it is capped in variants that
+    /// capture by approach and withdrawal: see `node.rs`).
+    root_depth: i32,
     /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
     /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
     narrow: Option<Box<Searcher<u64>>>,
@@ -240,6 +243,7 @@ impl<B: BitSet> Searcher<B> {
             killers: vec![[0; 2]; MAX_PLY + 1],
             repetition,
             move_counts,
+            root_depth: 0,
             rules,
             reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
@@ -456,6 +460,7 @@ impl<B: BitSet> Searcher<B> {
                 alpha = result.score - delta;
                 beta = result.score + delta;
             }
+            self.root_depth = depth as i32;
             let score = loop {
                 let score = self.node(pos, hash, depth as i32, 0, alpha, beta, 0);
                 if self.stop {

@@ -18,6 +18,10 @@ struct Buffers<B: BitSet> {
     hashes: Vec<u64>,
 }
 
+/// Plies of quiescence (captures only) past the nominal depth in variants that capture by
+/// approach and withdrawal.
+const STEP_CAPTURE_QUIESCENCE: i32 = 4;
+
 impl<B: BitSet> Searcher<B> {
     #[allow(clippy::too_many_arguments)]
     pub(super) fn node(
@@ -209,7 +213,11 @@ impl<B: BitSet> Searcher<B> {
         let pv_node = beta > alpha + 1;
         let mut best = -WIN - 1;
         if depth <= 0 {
-            if !capturing {
+            // Captures by approach and withdrawal are most of a game's moves, not the tactical
+            // exception quiescence is for: past a few plies the position is scored as it stands.
+            if !capturing
+                || (self.rules.approach && ply as i32 >= self.root_depth + STEP_CAPTURE_QUIESCENCE)
+            {
                 return self.eval.evaluate(pos);
             }
             if !self.rules.compulsory {

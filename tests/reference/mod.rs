@@ -10,6 +10,8 @@ use damelab::spec::{
 };
 use std::collections::{BTreeMap, BTreeSet};
 
+mod approach;
+
 pub type C = (i32, i32);
 
 /// A move as the reference sees it: squares as coordinates.
@@ -246,6 +248,8 @@ impl Board<'_> {
                         r
                     });
                 }
+                // Captures by approach and withdrawal are the `approach` module's.
+                CaptureOp::Approach { .. } | CaptureOp::Withdrawal { .. } => {}
             }
         }
         // A fly in a direction includes the short jump that way.
@@ -502,7 +506,12 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
         .collect();
 
     let mut done = Vec::new();
+    let step_captures = approach::used(spec);
     for &(c, kind) in &own {
+        if step_captures {
+            board.step_captures(c, kind, &mut done);
+            continue;
+        }
         let start = Seq {
             origin: c,
             kind0: kind,

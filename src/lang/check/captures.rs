@@ -18,6 +18,8 @@ impl Checker<'_> {
                 CaptureRule::Compulsory(_) => "whether capture is compulsory",
                 CaptureRule::RemovedImmediately(_) => "the removal of captured pieces",
                 CaptureRule::No180Turn => "`no 180 turn`",
+                CaptureRule::NoRevisit => "`no return to a visited square`",
+                CaptureRule::NoSameDirection => "`no two steps in one direction`",
                 CaptureRule::EqualOrLowerRank => "`only equal or lower rank`",
                 CaptureRule::MidCapture(_) => "promotion during a capture",
                 CaptureRule::MayStop => "`may stop after any jump`",
@@ -44,6 +46,8 @@ impl Checker<'_> {
                     }
                 }
                 CaptureRule::No180Turn => spec.no_180_turn = true,
+                CaptureRule::NoRevisit => spec.no_revisit = true,
+                CaptureRule::NoSameDirection => spec.no_same_direction = true,
                 CaptureRule::EqualOrLowerRank => {
                     if !any_rank {
                         self.needs_ranks("only equal or lower rank", r.span);
@@ -237,6 +241,8 @@ pub(crate) fn default_captures() -> CaptureSpec {
         mid_capture_promotion: MidCapturePromotion::AtEnd,
         may_stop: false,
         huffing: false,
+        no_revisit: false,
+        no_same_direction: false,
         priority: Vec::new(),
     }
 }

@@ -13,6 +13,7 @@ use super::error::RuleError;
 use crate::engine::geometry::{layout_size, LAYOUT_BITS};
 use crate::spec::*;
 
+mod approach;
 mod board;
 mod captures;
 mod game;
@@ -265,15 +266,21 @@ impl Checker<'_> {
             self.empty_start_zones(&moves, &pieces, setup);
         }
 
-        let capture_spec = match first_of(
+        let capture_rules = first_of(
             self,
             captures,
             "`captures:`",
             "write all capture rules in one `captures:` section",
-        ) {
+        );
+        let mut capture_spec = match capture_rules {
             Some(c) => self.captures(c, &pieces, &piece_decls),
             None => default_captures(),
         };
+        self.step_captures(
+            &moves,
+            capture_rules.map_or(&[][..], |c| &c[..]),
+            &mut capture_spec,
+        );
         let game = match first_of(
             self,
             games,

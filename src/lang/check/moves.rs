@@ -168,12 +168,51 @@ impl Checker<'_> {
                 spec.quiet.push(QuietOp::Leap { dirs, over, max });
             }
             MoveClause::Capture {
-                fly,
+                kind: kind @ (CaptureKind::Approach | CaptureKind::Withdrawal),
                 dirs,
                 range,
                 landing,
                 one_line,
             } => {
+                let word = if *kind == CaptureKind::Approach {
+                    "approach"
+                } else {
+                    "withdrawal"
+                };
+                // The capturing piece steps, as a quiet move does: the same directions make sense.
+                let dirs = self.quiet_directions(board, forward, dirs, &format!("{word} capture"));
+                let extras = [
+                    range.as_ref().map(|r| (r.span, "`up to`")),
+                    landing.as_ref().map(|l| (l.span, "a landing rule")),
+                    one_line.map(|s| (s, "`in one line`")),
+                ];
+                for (span, what) in extras.into_iter().flatten() {
+                    self.errors.push(RuleError::Conflict {
+                        message: format!(
+                            "{what} on a capture by {word}, which is always one step to the \
+                             adjacent square"
+                        ),
+                        span: span.into(),
+                        help: format!(
+                            "remove it: `capture {word} orthogonal, diagonal` takes the whole line \
+                             of enemy pieces it reaches"
+                        ),
+                    });
+                }
+                spec.captures.push(if *kind == CaptureKind::Approach {
+                    CaptureOp::Approach { dirs }
+                } else {
+                    CaptureOp::Withdrawal { dirs }
+                });
+            }
+            MoveClause::Capture {
+                kind,
+                dirs,
+                range,
+                landing,
+                one_line,
+            } => {
+                let fly = &(*kind == CaptureKind::Fly);
                 let dirs = self.directions(board, forward, dirs);
                 // A piece's captures share one line rule, as they share one range.
                 spec.one_line |= one_line.is_some();

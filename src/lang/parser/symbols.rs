@@ -48,7 +48,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::leap_clause => "a `leap` move",
         Rule::leap_count => "`one` or a number",
         Rule::capture_clause => "a `capture` move",
-        Rule::capture_kind => "`jump` or `fly`",
+        Rule::capture_kind => "`jump`, `fly`, `approach` or `withdrawal`",
         Rule::one_line => "`in one line`",
         Rule::promote_clause => "a `promote` rule",
         Rule::limit_clause => "`at most <n> quiet moves in a row while own <piece> remain`",
@@ -59,12 +59,14 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::direction => "a direction",
         Rule::captures_section => "a `captures:` section",
         Rule::capture_rule => {
-            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `huffing` or `priority …`)"
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `no return to a visited square`, `no two steps in one direction`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `huffing` or `priority …`)"
         }
         Rule::removal => "`removed immediately` or `removed at end of turn`",
         Rule::end_of_turn => "`at end of turn`",
         Rule::no_180_turn => "`no 180 turn`",
-        Rule::may_stop => "`may stop after any jump`",
+        Rule::no_revisit => "`no return to a visited square`",
+        Rule::no_same_direction => "`no two steps in one direction`",
+        Rule::may_stop => "`may stop after any jump` (or `step`)",
         Rule::huffing => "`huffing`",
         Rule::equal_or_lower => "`only equal or lower rank`",
         Rule::mid_capture => "`promotion mid-capture …` or `promotion at end of move`",
@@ -215,6 +217,15 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_stop => "`stop`",
         Rule::kw_any => "`any`",
         Rule::kw_huffing => "`huffing`",
+        Rule::kw_approach => "`approach`",
+        Rule::kw_withdrawal => "`withdrawal`",
+        Rule::kw_return => "`return`",
+        Rule::kw_visited => "`visited`",
+        Rule::kw_square => "`square`",
+        Rule::kw_point => "`point`",
+        Rule::kw_two => "`two`",
+        Rule::kw_steps => "`steps`",
+        Rule::kw_direction => "`direction`",
         Rule::kw_repetition => "`repetition`",
     }
 }

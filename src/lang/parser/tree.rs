@@ -326,7 +326,12 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                 }
                 Rule::capture_clause => {
                     let kind = parts.next().expect("capture has a kind");
-                    let fly = kind.into_inner().any(|k| k.as_rule() == Rule::kw_fly);
+                    let kind = match kind.into_inner().next().map(|k| k.as_rule()) {
+                        Some(Rule::kw_fly) => CaptureKind::Fly,
+                        Some(Rule::kw_approach) => CaptureKind::Approach,
+                        Some(Rule::kw_withdrawal) => CaptureKind::Withdrawal,
+                        _ => CaptureKind::Jump,
+                    };
                     let dirs = directions(parts.next().expect("capture has directions"));
                     let mut range_limit = None;
                     let mut landing = None;
@@ -346,7 +351,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         }
                     }
                     MoveClause::Capture {
-                        fly,
+                        kind,
                         dirs,
                         range: range_limit,
                         landing,
@@ -407,6 +412,8 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
                 .any(|k| k.as_rule() == Rule::kw_immediately),
         ),
         Rule::no_180_turn => CaptureRule::No180Turn,
+        Rule::no_revisit => CaptureRule::NoRevisit,
+        Rule::no_same_direction => CaptureRule::NoSameDirection,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::may_stop => CaptureRule::MayStop,
         Rule::huffing => CaptureRule::Huffing,
