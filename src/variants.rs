@@ -40,6 +40,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("ghanaian", include_str!("../variants/ghanaian.rules")),
     ("zamma", include_str!("../variants/zamma.rules")),
     ("hexdame", include_str!("../variants/hexdame.rules")),
+    ("fanorona", include_str!("../variants/fanorona.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

@@ -7,7 +7,7 @@
 //! turn`); taken pieces leave the board at once. Under `may stop after any jump` every capturing
 //! step may end the move; otherwise a capture ends only where no step takes.
 
-use super::{add, dirs, vector, Board, Seq, C};
+use super::{dirs, Board, Seq, C};
 use damelab::spec::CaptureOp;
 
 /// Whether some piece of the variant captures by approach or withdrawal.
@@ -28,8 +28,7 @@ struct Walk {
 impl Board<'_> {
     /// The square one step from `c` in direction `d` along a line, if the board has it.
     fn along(&self, c: C, d: u8) -> Option<C> {
-        let t = add(c, vector(self.spec, d));
-        self.playable(t).then_some(t)
+        self.next(c, d)
     }
 
     /// The line of enemy pieces this sequence may take, from `first` on in direction `d`.
