@@ -18,7 +18,7 @@
 use crate::spec::{Angle, AngleSet, BoardSpec, Coord, Lines, Shape, SquareSet, ANGLE_NAMES};
 
 /// (file, rank) step of each lattice angle, north first, clockwise.
-const VECTORS: [(i16, i16); 8] = [
+pub const ANGLE_VECTORS: [(i16, i16); 8] = [
     (0, 1),
     (1, 1),
     (1, 0),
@@ -63,7 +63,7 @@ impl BoardSpec {
     /// The (file, rank) step of a line going `a`: on a dark-squares board an orthogonal line
     /// reaches the dark square two squares away.
     pub fn vector(&self, a: Angle) -> (i16, i16) {
-        let (df, dr) = VECTORS[a as usize % 8];
+        let (df, dr) = ANGLE_VECTORS[a as usize % 8];
         let len = if a.is_multiple_of(2) && self.squares != SquareSet::All {
             2
         } else {

@@ -42,17 +42,9 @@ pub fn bit(sq: Sq) -> Bits {
     Bits::bit(sq)
 }
 
-/// (file, rank) step of each absolute angle, north first, clockwise.
-pub const ANGLE_VECTORS: [(i8, i8); 8] = [
-    (0, 1),
-    (1, 1),
-    (1, 0),
-    (1, -1),
-    (0, -1),
-    (-1, -1),
-    (-1, 0),
-    (-1, 1),
-];
+/// (file, rank) step of each absolute angle, north first, clockwise (one definition, the
+/// board description's).
+pub use crate::spec_board::ANGLE_VECTORS;
 
 pub use crate::spec::ANGLE_NAMES;
 

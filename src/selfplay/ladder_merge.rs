@@ -6,8 +6,8 @@
 
 use super::cli::{bad, check_outputs, check_writable, write_atomic, Outputs};
 use super::ladder::{self, Ladder, LadderFile};
-use super::merge::{merge_named, rules_for_merge};
-use super::pdn::{merge_pdn_runs, PdnInput};
+use super::merge::{merge_named, read_pdn_inputs, rules_for_merge};
+use super::pdn::merge_pdn_runs;
 use super::RunFile;
 use crate::shard;
 use miette::{Diagnostic, Report as Diag};
@@ -120,22 +120,10 @@ pub(crate) fn merge(
     }
     let file = merge_ladders(texts, rules, partial)?;
     let text = if to.pdn.is_some() {
-        let inputs = pdn
-            .iter()
-            .map(|p| {
-                std::fs::read(p)
-                    .map(|text| PdnInput {
-                        name: p.display().to_string(),
-                        text,
-                    })
-                    .map_err(|e| {
-                        bad(
-                            format!("cannot read `{}`: {e}", p.display()),
-                            "give the PDN files written by `selfplay --ladder … --pdn`",
-                        )
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let inputs = read_pdn_inputs(
+            pdn,
+            "give the PDN files written by `selfplay --ladder … --pdn`",
+        )?;
         let first = &file.runs[0].settings;
         let v = rules_for_merge(rules, &first.variant, &first.rules_fingerprint)?;
         merge_pdn_runs(&inputs, &v.rules, &file.runs).map_err(|e| {

@@ -14,6 +14,21 @@ use std::path::{Path, PathBuf};
 /// The rules a merge's files were played under: the rules file `file` when given, else the
 /// bundled variant the files name; either must have the fingerprint the files record
 /// (`recorded`), or the merge is refused, saying what differs.
+/// The shards' PDN files, read whole; `help` says which files were meant.
+pub(super) fn read_pdn_inputs(paths: &[&PathBuf], help: &str) -> Result<Vec<PdnInput>, Diag> {
+    paths
+        .iter()
+        .map(|p| {
+            std::fs::read(p)
+                .map(|text| PdnInput {
+                    name: p.display().to_string(),
+                    text,
+                })
+                .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
+        })
+        .collect()
+}
+
 pub(crate) fn rules_for_merge(
     file: Option<&Path>,
     variant: &str,
@@ -241,22 +256,7 @@ pub(crate) fn merge(
     let merged = merge_named(&names, &files, &v.rules)?;
     shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
     let pdn = if to.pdn.is_some() {
-        let inputs = pdn_paths
-            .iter()
-            .map(|p| {
-                std::fs::read(p)
-                    .map(|text| PdnInput {
-                        name: p.display().to_string(),
-                        text,
-                    })
-                    .map_err(|e| {
-                        bad(
-                            format!("cannot read `{}`: {e}", p.display()),
-                            "give the PDN files written by `selfplay --pdn`",
-                        )
-                    })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let inputs = read_pdn_inputs(&pdn_paths, "give the PDN files written by `selfplay --pdn`")?;
         merge_pdn(&inputs, &v.rules, &merged).map_err(|e| {
             bad(
                 e,
