@@ -4,7 +4,7 @@
 //! one build, equal settings, one split, no shard twice), and none may miss a shard unless
 //! `--partial` is given.
 
-use super::cli::{bad, check_outputs, check_writable, write_atomic, Outputs};
+use super::cli::{bad, write_atomic, Outputs};
 use super::ladder::{self, Ladder, LadderFile};
 use super::merge::{merge_named, read_pdn_inputs, rules_for_merge};
 use super::pdn::merge_pdn_runs;
@@ -105,7 +105,8 @@ pub fn merge_ladders(
 }
 
 /// `selfplay merge` of ladder files (`json`, read as `texts`) and their PDN files (`pdn`): the
-/// merged ladder's report, and its JSON, chart and PDN when asked for.
+/// merged ladder's report, and its JSON, chart and PDN when asked for. The caller
+/// ([`super::merge::merge`]) has checked the outputs.
 pub(crate) fn merge(
     texts: &[(&PathBuf, String)],
     pdn: &[&PathBuf],
@@ -114,10 +115,6 @@ pub(crate) fn merge(
     rules: Option<&Path>,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Diag> {
-    check_outputs(to.json, to.svg)?;
-    if let Some(p) = to.pdn {
-        check_writable(p)?;
-    }
     let file = merge_ladders(texts, rules, partial)?;
     let text = if to.pdn.is_some() {
         let inputs = read_pdn_inputs(
