@@ -10,7 +10,9 @@
 //! steps in one direction`. Taken lines leave the board at once.
 //!
 //! The generator takes this path once per position ([`Rules::special`]): the checker keeps these
-//! variants free of jumps and huffing, so nothing here meets the jump search. A move records its
+//! variants free of jumps and huffing, so nothing here meets the jump search. Its entry points are
+//! out of line (`#[cold]`, never inlined), so that perft's loop in the other variants does not
+//! carry their code. A move records its
 //! landing squares as every capture does; which way each step took is read back from the route
 //! and the captured set ([`Rules::step_legs`]), and [`Move::marked`] tells the notation to write
 //! it when another legal move has the same route.
@@ -73,6 +75,8 @@ impl<B: BitSet> Rules<B> {
 
     /// [`Rules::generate_within`] for these variants: the captures, then (when none is due) the
     /// quiet moves.
+    #[cold]
+    #[inline(never)]
     pub(super) fn step_capture_moves(
         &self,
         pos: &Position<B>,
@@ -93,6 +97,8 @@ impl<B: BitSet> Rules<B> {
     }
 
     /// [`Rules::has_moves`] for these variants: a first capturing step always makes a move.
+    #[cold]
+    #[inline(never)]
     pub(super) fn step_capture_has_moves(&self, pos: &Position<B>) -> bool {
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -100,6 +106,8 @@ impl<B: BitSet> Rules<B> {
     }
 
     /// [`Rules::count_moves_within`] (and perft's leaf count, `counting`) for these variants.
+    #[cold]
+    #[inline(never)]
     pub(super) fn step_capture_count(
         &self,
         pos: &Position<B>,
