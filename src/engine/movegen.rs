@@ -225,7 +225,7 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         budget: u64,
     ) -> Result<u64, TooManyRoutes> {
-        self.count_within(pos, buf, opts, budget, false)
+        self.count_within::<true>(pos, buf, opts, budget, false)
     }
 
     /// The number of legal moves for perft's last ply: [`Rules::count_moves_within`], except that
@@ -237,11 +237,26 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         budget: u64,
     ) -> Result<u64, TooManyRoutes> {
-        self.count_within(pos, buf, opts, budget, true)
+        self.count_within::<true>(pos, buf, opts, budget, true)
     }
 
+    /// [`Rules::count_leaf_within`] in rules without huffing or approach captures (the caller
+    /// tested [`Rules::special`] once): perft's leaf count with no test of its own for them.
     #[inline(always)]
-    fn count_within(
+    pub(crate) fn count_leaf_plain(
+        &self,
+        pos: &Position<B>,
+        buf: &mut Vec<Move<B>>,
+        opts: GenOptions,
+        budget: u64,
+    ) -> Result<u64, TooManyRoutes> {
+        debug_assert!(!self.special);
+        self.count_within::<false>(pos, buf, opts, budget, true)
+    }
+
+    /// `SPECIAL`: whether to test [`Rules::special`] (false: the caller knows it is not set).
+    #[inline(always)]
+    fn count_within<const SPECIAL: bool>(
         &self,
         pos: &Position<B>,
         buf: &mut Vec<Move<B>>,
@@ -253,7 +268,7 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(0);
         }
-        if self.special {
+        if SPECIAL && self.special {
             return if self.huffing {
                 self.huff_count(pos, buf, opts, budget)
             } else {

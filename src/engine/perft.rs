@@ -121,6 +121,21 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         bufs: &mut [Vec<Move<B>>],
     ) -> u64 {
+        if self.special {
+            self.perft_as::<true>(pos, depth, opts, bufs)
+        } else {
+            self.perft_as::<false>(pos, depth, opts, bufs)
+        }
+    }
+
+    /// `SPECIAL`: as in [`Rules::perft_bounded_as`].
+    fn perft_as<const SPECIAL: bool>(
+        &self,
+        pos: &Position<B>,
+        depth: usize,
+        opts: GenOptions,
+        bufs: &mut [Vec<Move<B>>],
+    ) -> u64 {
         if depth == 0 {
             return 1;
         }
@@ -128,14 +143,22 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            return self
-                .count_leaf_within(pos, buf, opts, u64::MAX)
-                .unwrap_or_default();
+            let n = if SPECIAL {
+                self.count_leaf_within(pos, buf, opts, u64::MAX)
+            } else {
+                self.count_leaf_plain(pos, buf, opts, u64::MAX)
+            };
+            return n.unwrap_or_default();
         }
         self.generate(pos, buf, opts);
         let mut n = 0;
         for mv in buf.iter() {
-            n += self.perft_with(&pos.play(mv), depth - 1, opts, rest);
+            let next = if SPECIAL {
+                pos.play(mv)
+            } else {
+                pos.play_plain(mv)
+            };
+            n += self.perft_as::<SPECIAL>(&next, depth - 1, opts, rest);
         }
         n
     }
@@ -246,7 +269,26 @@ impl<B: BitSet> Rules<B> {
         roots.iter().map(count).collect()
     }
 
+    /// The bounded count of [`Rules::perft_interruptible`]: [`Rules::special`] is tested once,
+    /// here, and not at every node.
     fn perft_bounded(
+        &self,
+        pos: &Position<B>,
+        depth: usize,
+        opts: GenOptions,
+        bufs: &mut [Vec<Move<B>>],
+        b: &mut Bounded,
+    ) -> Result<u64, PerftError> {
+        if self.special {
+            self.perft_bounded_as::<true>(pos, depth, opts, bufs, b)
+        } else {
+            self.perft_bounded_as::<false>(pos, depth, opts, bufs, b)
+        }
+    }
+
+    /// `SPECIAL`: the rules may have huffing or approach captures ([`Rules::special`]); when
+    /// false, the leaf count and the moves played skip their tests for them.
+    fn perft_bounded_as<const SPECIAL: bool>(
         &self,
         pos: &Position<B>,
         depth: usize,
@@ -261,7 +303,11 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            let n = self.count_leaf_within(pos, buf, opts, b.limits.route_budget)?;
+            let n = if SPECIAL {
+                self.count_leaf_within(pos, buf, opts, b.limits.route_budget)?
+            } else {
+                self.count_leaf_plain(pos, buf, opts, b.limits.route_budget)?
+            };
             b.tick(n)?;
             return Ok(n);
         }
@@ -269,7 +315,12 @@ impl<B: BitSet> Rules<B> {
         b.tick(0)?;
         let mut n = 0;
         for mv in buf.iter() {
-            n += self.perft_bounded(&pos.play(mv), depth - 1, opts, rest, b)?;
+            let next = if SPECIAL {
+                pos.play(mv)
+            } else {
+                pos.play_plain(mv)
+            };
+            n += self.perft_bounded_as::<SPECIAL>(&next, depth - 1, opts, rest, b)?;
         }
         Ok(n)
     }

@@ -128,14 +128,45 @@ impl<B: BitSet> Position<B> {
     /// The position after `mv` (which must be legal here).
     #[inline(always)]
     pub fn play(&self, mv: &Move<B>) -> Position<B> {
-        let me = self.turn as usize;
-        let from = B::bit(mv.from);
-        let to = B::bit(mv.to);
+        // One test of the two huffing fields, which no other variant sets: their work is out of
+        // line, and the common path builds the position with nothing more to read or test.
+        if (mv.due | (mv.flags & Move::<B>::HUFFS)) != 0 {
+            return self.play_huffing(mv);
+        }
+        self.play_plain(mv)
+    }
+
+    /// [`Position::play`] in rules without huffing, whose moves never huff nor leave a huff due:
+    /// for loops that tested the rules once (perft).
+    #[inline(always)]
+    pub(super) fn play_plain(&self, mv: &Move<B>) -> Position<B> {
+        debug_assert!(mv.due == 0 && mv.flags & Move::<B>::HUFFS == 0);
+        self.play_with(mv, mv.captured, B::ZERO)
+    }
+
+    /// [`Position::play`] of a move that huffs a piece or leaves pieces open to a huff.
+    #[cold]
+    #[inline(never)]
+    fn play_huffing(&self, mv: &Move<B>) -> Position<B> {
         // A huffed piece leaves the board with the captured ones (it is the enemy's too).
         let cap = match mv.huff() {
             None => mv.captured,
             Some(h) => mv.captured | B::bit(h),
         };
+        let huff = mv
+            .due_squares()
+            .iter()
+            .fold(B::ZERO, |h, &sq| h | B::bit(sq));
+        self.play_with(mv, cap, huff)
+    }
+
+    /// The position after `mv`, taking the pieces of `cap` and leaving those of `huff` open to a
+    /// huff.
+    #[inline(always)]
+    fn play_with(&self, mv: &Move<B>, cap: B, huff: B) -> Position<B> {
+        let me = self.turn as usize;
+        let from = B::bit(mv.from);
+        let to = B::bit(mv.to);
         // The new position is built whole, every set in registers: writing fields into a copy of
         // `self` and then returning the copy makes the processor wait for the small stores to
         // reach the wide loads.
@@ -191,20 +222,9 @@ impl<B: BitSet> Position<B> {
             turn: self.turn ^ 1,
             runs,
             counters: self.counters,
-            huff: if mv.due == 0 { B::ZERO } else { due_set(mv) },
+            huff,
         }
     }
-}
-
-/// The squares of a huffing move's due pieces as a set: out of line, so that [`Position::play`]
-/// keeps the new position in registers in variants without huffing (inlined, the loop made perft
-/// of Dameo 8% slower).
-#[cold]
-#[inline(never)]
-fn due_set<B: BitSet>(mv: &Move<B>) -> B {
-    mv.due_squares()
-        .iter()
-        .fold(B::ZERO, |h, &sq| h | B::bit(sq))
 }
 
 impl<B: BitSet> Position<B> {
