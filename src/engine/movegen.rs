@@ -230,28 +230,18 @@ impl<B: BitSet> Rules<B> {
 
     /// The number of legal moves for perft's last ply: [`Rules::count_moves_within`], except that
     /// `buf` is scratch space (moves taking one piece are counted without being built).
-    pub(crate) fn count_leaf_within(
-        &self,
-        pos: &Position<B>,
-        buf: &mut Vec<Move<B>>,
-        opts: GenOptions,
-        budget: u64,
-    ) -> Result<u64, TooManyRoutes> {
-        self.count_within::<true>(pos, buf, opts, budget, true)
-    }
-
-    /// [`Rules::count_leaf_within`] in rules without huffing or approach captures (the caller
-    /// tested [`Rules::special`] once): perft's leaf count with no test of its own for them.
+    /// `SPECIAL` false: the rules have no huffing nor approach captures (the caller tested
+    /// [`Rules::special`] once), so the count does not test for them.
     #[inline(always)]
-    pub(crate) fn count_leaf_plain(
+    pub(crate) fn count_leaf_as<const SPECIAL: bool>(
         &self,
         pos: &Position<B>,
         buf: &mut Vec<Move<B>>,
         opts: GenOptions,
         budget: u64,
     ) -> Result<u64, TooManyRoutes> {
-        debug_assert!(!self.special);
-        self.count_within::<false>(pos, buf, opts, budget, true)
+        debug_assert!(SPECIAL || !self.special);
+        self.count_within::<SPECIAL>(pos, buf, opts, budget, true)
     }
 
     /// `SPECIAL`: whether to test [`Rules::special`] (false: the caller knows it is not set).

@@ -143,22 +143,14 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            let n = if SPECIAL {
-                self.count_leaf_within(pos, buf, opts, u64::MAX)
-            } else {
-                self.count_leaf_plain(pos, buf, opts, u64::MAX)
-            };
-            return n.unwrap_or_default();
+            return self
+                .count_leaf_as::<SPECIAL>(pos, buf, opts, u64::MAX)
+                .unwrap_or_default();
         }
         self.generate(pos, buf, opts);
         let mut n = 0;
         for mv in buf.iter() {
-            let next = if SPECIAL {
-                pos.play(mv)
-            } else {
-                pos.play_plain(mv)
-            };
-            n += self.perft_as::<SPECIAL>(&next, depth - 1, opts, rest);
+            n += self.perft_as::<SPECIAL>(&pos.play_as::<SPECIAL>(mv), depth - 1, opts, rest);
         }
         n
     }
@@ -303,11 +295,7 @@ impl<B: BitSet> Rules<B> {
             .split_first_mut()
             .expect("one buffer per ply was allocated");
         if depth == 1 {
-            let n = if SPECIAL {
-                self.count_leaf_within(pos, buf, opts, b.limits.route_budget)?
-            } else {
-                self.count_leaf_plain(pos, buf, opts, b.limits.route_budget)?
-            };
+            let n = self.count_leaf_as::<SPECIAL>(pos, buf, opts, b.limits.route_budget)?;
             b.tick(n)?;
             return Ok(n);
         }
@@ -315,11 +303,7 @@ impl<B: BitSet> Rules<B> {
         b.tick(0)?;
         let mut n = 0;
         for mv in buf.iter() {
-            let next = if SPECIAL {
-                pos.play(mv)
-            } else {
-                pos.play_plain(mv)
-            };
+            let next = pos.play_as::<SPECIAL>(mv);
             n += self.perft_bounded_as::<SPECIAL>(&next, depth - 1, opts, rest, b)?;
         }
         Ok(n)

@@ -139,9 +139,20 @@ impl<B: BitSet> Position<B> {
     /// [`Position::play`] in rules without huffing, whose moves never huff nor leave a huff due:
     /// for loops that tested the rules once (perft).
     #[inline(always)]
-    pub(super) fn play_plain(&self, mv: &Move<B>) -> Position<B> {
+    fn play_plain(&self, mv: &Move<B>) -> Position<B> {
         debug_assert!(mv.due == 0 && mv.flags & Move::<B>::HUFFS == 0);
         self.play_with(mv, mv.captured, B::ZERO)
+    }
+
+    /// [`Position::play`], or with `SPECIAL` false [`Position::play_plain`]: for loops that
+    /// tested [`Rules::special`](super::Rules) once.
+    #[inline(always)]
+    pub(super) fn play_as<const SPECIAL: bool>(&self, mv: &Move<B>) -> Position<B> {
+        if SPECIAL {
+            self.play(mv)
+        } else {
+            self.play_plain(mv)
+        }
     }
 
     /// [`Position::play`] of a move that huffs a piece or leaves pieces open to a huff.
