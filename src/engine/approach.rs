@@ -12,10 +12,9 @@
 //! The generator takes this path once per position ([`Rules::special`]): the checker keeps these
 //! variants free of jumps and huffing, so nothing here meets the jump search. Its entry points are
 //! out of line (`#[cold]`, never inlined), so that perft's loop in the other variants does not
-//! carry their code. A move records its
-//! landing squares as every capture does; which way each step took is read back from the route
-//! and the captured set ([`Rules::step_legs`]), and [`Move::marked`] tells the notation to write
-//! it when another legal move has the same route.
+//! carry their code. A move records its landing squares as every capture does; which way each
+//! step took is read back from the route and the captured set ([`Rules::step_legs`]), and
+//! [`Move::marked`] tells the notation to write it when another legal move has the same route.
 
 use super::bits::{BitIter, BitSet};
 use super::geometry::{Sq, NONE};
