@@ -7,11 +7,14 @@
 //! (with an inner ring, like a draughts man), the second carries a crown, the third two crowns, and
 //! any further kind its letter. The output is plain text, deterministic (snapshots compare it).
 
-use crate::engine::geometry::{BitIter, Sq, NONE};
+use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::BitSet;
 use crate::engine::{Move, Position, Rules};
-use crate::spec::{Notation, Shape, SquareSet};
+use crate::spec::{Notation, SquareSet};
 use std::fmt::Write;
+
+mod layout;
+pub use layout::{Form, Layout, HEX_R, SQ};
 
 /// An sRGB colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -74,12 +77,6 @@ pub struct Marks<'a> {
     pub flipped: bool,
 }
 
-/// Size of a square, in SVG user units.
-const SQ: f64 = 48.0;
-/// A hexagon's cell: its radius (centre to corner), for cells one `SQ` high flat to flat, and the
-/// distance between the centres of two neighbouring columns.
-const HEX_R: f64 = SQ / 1.732_050_8;
-const HEX_DX: f64 = HEX_R * 1.5;
 const LIGHT: &str = "#f0dfbf";
 const DARK: &str = "#b5875a";
 /// The second shade of an all-squares board (every square playable, pieces on both shades).
@@ -93,9 +90,9 @@ const CROSS: &str = "#c0141c";
 /// The SVG text of a diagram of `pos`.
 pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     let geo = &rules.geo;
-    let board = &rules.spec.board;
-    let hexagon = board.shape == Shape::Hexagon;
-    let lines_only = hexagon || board.points;
+    let form = Layout::new(rules, 0.0, 0.0, false).form;
+    let hexagon = form == Form::Hexagon;
+    let lines_only = form != Form::Squares;
     let (w, h) = (geo.width as f64, geo.height as f64);
     let algebraic = geo.notation == Notation::Algebraic;
     // Room for rank numbers on the left and file letters below (algebraic), a caption below. A
@@ -105,14 +102,8 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
     let top = 8.0;
     let below = if coordinates { 22.0 } else { 8.0 };
     let caption = 26.0;
-    // A hexagon, drawn with its line a1-i9 upright: cell (f, r) at column f - r and half-row
-    // f + r; columns 0.866 cells apart, cells of a column one cell apart.
-    let side = board.hex_side() as f64;
-    let (board_w, board_h) = if hexagon {
-        ((2.0 * side - 2.0) * HEX_DX + 2.0 * HEX_R, h * SQ)
-    } else {
-        (w * SQ, h * SQ)
-    };
+    let layout = Layout::new(rules, left, top, marks.flipped);
+    let (board_w, board_h) = (layout.width, layout.height);
     let width = round(left + board_w + 8.0);
     let height = round(top + board_h + below + caption);
     let mut s = String::new();
@@ -131,59 +122,20 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         s,
         r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
     );
-    // Top-left corner of a coordinate, and of a square.
-    // Where file `f` and rank `r` stand, counted from the left and from the top.
-    let flipped = marks.flipped;
-    let column = |f: u8| {
-        if flipped {
-            w - 1.0 - f as f64
-        } else {
-            f as f64
-        }
-    };
-    let row = |r: u8| {
-        if flipped {
-            r as f64
-        } else {
-            h - 1.0 - r as f64
-        }
-    };
-    let corner_at = |(f, r): (u8, u8)| (left + column(f) * SQ, top + row(r) * SQ);
-    let corner = |sq: Sq| corner_at(geo.coord(sq));
-    let centre_at = |(f, r): (u8, u8)| {
-        if hexagon {
-            let (x, y) = (f as f64 - r as f64, f as f64 + r as f64);
-            let (x, y) = if flipped {
-                (-x, y)
-            } else {
-                (x, 2.0 * h - 2.0 - y)
-            };
-            (
-                left + HEX_R + (x + side - 1.0) * HEX_DX,
-                top + SQ / 2.0 + y * SQ / 2.0,
-            )
-        } else {
-            let (x, y) = corner_at((f, r));
-            (x + SQ / 2.0, y + SQ / 2.0)
-        }
-    };
-    let centre = |sq: Sq| centre_at(geo.coord(sq));
+    let corner_at = |c: (u8, u8)| layout.corner_at(c);
+    let corner = |sq: Sq| layout.corner(sq);
+    let centre = |sq: Sq| layout.centre(sq);
+    let (column, row) = (|f: u8| layout.column(f), |r: u8| layout.row(r));
 
     // Squares, or the cells of a hexagon, or the lines and points of a board of points.
     s.push_str("<g id=\"board\">\n");
     let all = rules.spec.board.squares == SquareSet::All;
     if hexagon {
         for sq in BitIter(geo.playable) {
-            let (cx, cy) = centre(sq);
-            let corners: Vec<String> = (0..6)
-                .map(|i| {
-                    let a = std::f64::consts::PI / 3.0 * i as f64;
-                    format!(
-                        "{},{}",
-                        round(cx + HEX_R * a.cos()),
-                        round(cy + HEX_R * a.sin())
-                    )
-                })
+            let corners: Vec<String> = layout
+                .hexagon(sq)
+                .iter()
+                .map(|(x, y)| format!("{},{}", round(*x), round(*y)))
                 .collect();
             let (f, r) = geo.coord(sq);
             // Three shades, so that no two neighbouring cells look alike.
@@ -199,19 +151,12 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
             s,
             r#"<rect x="{left}" y="{top}" width="{board_w}" height="{board_h}" fill="{ALL_LIGHT}"/>"#
         );
-        for sq in BitIter(geo.playable) {
-            let (x0, y0) = centre(sq);
-            // Each line once: from every point north, north-east, east and south-east.
-            for a in 0..4 {
-                let t = geo.next[a][sq as usize];
-                if t != NONE {
-                    let (x1, y1) = centre(t as Sq);
-                    let _ = writeln!(
-                        s,
-                        r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="{FRAME}" stroke-width="2"/>"#
-                    );
-                }
-            }
+        for (a, b) in layout.lines() {
+            let ((x0, y0), (x1, y1)) = (centre(a), centre(b));
+            let _ = writeln!(
+                s,
+                r#"<line x1="{x0}" y1="{y0}" x2="{x1}" y2="{y1}" stroke="{FRAME}" stroke-width="2"/>"#
+            );
         }
         for sq in BitIter(geo.playable) {
             let (x, y) = centre(sq);

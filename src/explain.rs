@@ -314,8 +314,26 @@ fn explain_legal(
                 if others == 1 { " is" } else { "s are" }
             ));
         }
+        if !rules.compulsory {
+            let quiet = legal.iter().filter(|m| !m.is_capture()).count();
+            out.push_str(&match quiet {
+                0 => "capturing is optional, though no quiet move is possible here\n".to_string(),
+                n => format!(
+                    "capturing is optional: {n} quiet move{} also legal\n",
+                    if n == 1 { " is" } else { "s are" }
+                ),
+            });
+        }
         if rules.may_stop {
             out.push_str(&stops(rules, legal, mv));
+        }
+    } else if !rules.compulsory {
+        let captures = legal.iter().filter(|m| m.is_capture()).count();
+        if captures > 0 {
+            out.push_str(&format!(
+                "capturing is optional: {captures} capture{} could have been played instead\n",
+                if captures == 1 { "" } else { "s" }
+            ));
         }
     } else if rules.compulsory && mv.due == 0 {
         out.push_str("no capture is available\n");
@@ -341,10 +359,16 @@ fn stops(rules: &Rules, legal: &[Move], mv: &Move) -> String {
         .map(|m| move_to_string(rules, m))
         .collect();
     let mut out = String::new();
+    // A capture by approach or withdrawal is made of steps, the others of jumps.
+    let (leg, go_on) = if rules.approach {
+        ("step", "go on capturing")
+    } else {
+        ("jump", "jump on")
+    };
     if !longer.is_empty() {
         longer.sort();
         out.push_str(&format!(
-            "the capture may stop after any jump: it stops on {}, where the piece could jump on: {}\n",
+            "the capture may stop after any {leg}: it stops on {}, where the piece could {go_on}: {}\n",
             rules.geo.name(mv.to),
             shorten(&longer)
         ));
@@ -352,7 +376,7 @@ fn stops(rules: &Rules, legal: &[Move], mv: &Move) -> String {
     if !shorter.is_empty() {
         shorter.sort();
         out.push_str(&format!(
-            "the capture may stop after any jump: it could also end earlier: {}\n",
+            "the capture may stop after any {leg}: it could also end earlier: {}\n",
             shorten(&shorter)
         ));
     }

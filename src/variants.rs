@@ -41,6 +41,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("zamma", include_str!("../variants/zamma.rules")),
     ("hexdame", include_str!("../variants/hexdame.rules")),
     ("fanorona", include_str!("../variants/fanorona.rules")),
+    ("comoros", include_str!("../variants/comoros.rules")),
+    ("damspel", include_str!("../variants/damspel.rules")),
 ];
 
 /// The variant `damelab` opens when none is named.

@@ -147,7 +147,7 @@ fn check_consistent(tables: &Tables, m: &Material) {
     }
 }
 
-fn check_all(list: &[(&str, &str)]) {
+pub(crate) fn check_all(list: &[(&str, &str)]) {
     for &(name, material) in list {
         let v = variant(name);
         let (t, m) = solve(&v.rules, material);
@@ -235,7 +235,7 @@ fn bigger_tables_agree_with_a_plain_search() {
     agree_with_search(&[("turkish", "KK v K"), ("dameo", "K v MM")]);
 }
 
-fn agree_with_search(list: &[(&str, &str)]) {
+pub(crate) fn agree_with_search(list: &[(&str, &str)]) {
     const DEPTH: u16 = 5;
     let mut rng = ChaCha8Rng::seed_from_u64(10);
     for &(name, material) in list {

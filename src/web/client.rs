@@ -116,20 +116,36 @@ pub fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// The board's layout: size, which squares are playable, their names.
+/// The board's layout: size, which squares are playable, their names, and where the diagrams'
+/// layout places each point (`x`, `y`; `fx`, `fy` seen from the second side) in a drawing of
+/// `view` units with cells `cell` units across: the page draws and clicks every board form there.
 pub fn board_json(rules: &Rules) -> Value {
+    use crate::diagram::{Layout, HEX_R, SQ};
     let geo = &rules.geo;
     let spec = &rules.spec;
+    let (plain, turned) = (
+        Layout::new(rules, 0.0, 0.0, false),
+        Layout::new(rules, 0.0, 0.0, true),
+    );
     let mut squares = Vec::new();
     for r in 0..geo.height {
         for f in 0..geo.width {
             if let Some(sq) = geo.square((f, r)).filter(|&s| geo.is_playable(s)) {
+                // Hundredths of a unit are plenty for a drawing, and keep the JSON short.
+                let c = |v: f64| (v * 100.0).round() / 100.0;
+                let ((x, y), (fx, fy)) = (plain.centre(sq), turned.centre(sq));
+                let (x, y, fx, fy) = (c(x), c(y), c(fx), c(fy));
                 squares.push(json!({
                     "sq": sq, "file": f, "rank": r, "name": geo.name(sq), "alg": geo.algebraic(sq),
+                    "x": x, "y": y, "fx": fx, "fy": fy,
                 }));
             }
         }
     }
+    let lines: Vec<[Sq; 2]> = match plain.form {
+        crate::diagram::Form::Points => plain.lines().into_iter().map(|(a, b)| [a, b]).collect(),
+        _ => Vec::new(),
+    };
     let colour = |s: usize| crate::diagram::side_colour(rules, s).hex();
     json!({
         "width": geo.width,
@@ -137,6 +153,11 @@ pub fn board_json(rules: &Rules) -> Value {
         "all": spec.board.squares == SquareSet::All,
         "a1_light": spec.board.squares == SquareSet::DarkA1Light,
         "numbered": geo.notation == crate::spec::Notation::Numbered,
+        "form": plain.form.name(),
+        "cell": SQ,
+        "hex_r": HEX_R,
+        "view": [plain.width, plain.height],
+        "lines": lines,
         "squares": squares,
         "sides": (0..2).map(|s| json!({
             "name": spec.sides[s].name, "letter": spec.sides[s].letter.to_string(),

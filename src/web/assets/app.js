@@ -90,8 +90,15 @@ function xy(file, rank) {
   return [x * S, y * S];
 }
 
+// A square's centre; on a hexagon or a board of points, where the server's layout (the one its
+// diagrams use) places the point, scaled from its cells to this page's.
 function centre(sq) {
   const q = squareAt(sq);
+  const b = state.board;
+  if (b.form && b.form !== "squares") {
+    const k = S / b.cell;
+    return flipped ? [q.fx * k, q.fy * k] : [q.x * k, q.y * k];
+  }
   const [x, y] = xy(q.file, q.rank);
   return [x + S / 2, y + S / 2];
 }
@@ -112,10 +119,52 @@ function luminance(hex) {
 // Dark squares dark enough for light pieces and light text (5.9:1 against #fafaf5), light squares
 // light enough for dark ones (10:1 against #262626); every piece has a ring of the other shade.
 const DARK = "#7d5a3c", LIGHT = "#e8d5b0", ALL_DARK = "#7d5a3c", ALL_LIGHT = "#e8d5b0";
+const HEX_SHADES = ["#e8d5b0", "#c9a57a", "#7d5a3c"], FRAME = "#4a3520";
+
+// A hexagon's cells, or a board's lines and points, each where centre() places it; every cell
+// and point carries its square for clicks, and its name.
+function drawCells(svg) {
+  const b = state.board;
+  const k = S / b.cell;
+  if (b.form === "points") {
+    el("rect", { x: 0, y: 0, width: b.view[0] * k, height: b.view[1] * k, fill: LIGHT }, svg);
+    for (const [p, q] of b.lines) {
+      const [x1, y1] = centre(p), [x2, y2] = centre(q);
+      el("line", { x1, y1, x2, y2, stroke: FRAME, "stroke-width": 2.5, class: "line", "pointer-events": "none" }, svg);
+    }
+  }
+  for (const q of b.squares) {
+    const [cx, cy] = centre(q.sq);
+    let shape, textFill = "#3a2a1a";
+    if (b.form === "hexagon") {
+      const r = b.hex_r * k;
+      const points = [0, 1, 2, 3, 4, 5].map((i) => {
+        const a = Math.PI / 3 * i;
+        return (cx + r * Math.cos(a)).toFixed(1) + "," + (cy + r * Math.sin(a)).toFixed(1);
+      }).join(" ");
+      // Three shades, so that no two neighbouring cells look alike.
+      const shade = (q.file + q.rank) % 3;
+      if (shade === 2) textFill = "#f4ead8";
+      shape = el("polygon", { points, fill: HEX_SHADES[shade], stroke: FRAME, "stroke-width": 1, class: "cell" }, svg);
+    } else {
+      el("circle", { cx, cy, r: 5, fill: FRAME, class: "point", "pointer-events": "none" }, svg);
+      // The clickable area: a transparent disc round the point.
+      shape = el("circle", { cx, cy, r: S * 0.45, fill: "transparent" }, svg);
+    }
+    shape.setAttribute("data-sq", q.sq);
+    shape.setAttribute("data-name", q.name);
+    shape.setAttribute("data-alg", q.alg);
+    shape.classList.add("sq");
+    const t = el("text", { x: cx, y: cy - S * 0.28, "font-size": 10, "text-anchor": "middle", fill: textFill, class: "coord", "pointer-events": "none" }, svg);
+    t.textContent = q.name;
+  }
+}
 
 function drawBoard() {
   const b = state.board;
-  const svg = el("svg", { viewBox: `0 0 ${b.width * S} ${b.height * S}`, role: "img", "aria-label": "board", id: "board-svg" });
+  const cells = b.form && b.form !== "squares";
+  const [vw, vh] = cells ? [b.view[0] * S / b.cell, b.view[1] * S / b.cell] : [b.width * S, b.height * S];
+  const svg = el("svg", { viewBox: `0 0 ${vw} ${vh}`, role: "img", "aria-label": "board", id: "board-svg" });
   el("defs", {}, svg).innerHTML =
     '<marker id="head" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3.2" markerHeight="3.2" orient="auto-start-reverse">' +
     '<path d="M0,0 L10,5 L0,10 z" fill="#1d5fbf"/></marker>';
@@ -125,7 +174,8 @@ function drawBoard() {
   const lastSquares = new Set(last ? [last.from, ...last.route] : []);
   const lastCaptured = new Set(last ? last.captured : []);
   const targets = selectionTargets();
-  for (let r = 0; r < b.height; r++) {
+  if (cells) drawCells(svg);
+  for (let r = 0; r < (cells ? 0 : b.height); r++) {
     for (let f = 0; f < b.width; f++) {
       const q = playable.get(f + "," + r);
       const darkA1 = !b.a1_light;
@@ -180,6 +230,11 @@ function drawBoard() {
 function mark(svg, sq, colour) {
   const q = squareAt(sq);
   if (!q) return;
+  if (state.board.form && state.board.form !== "squares") {
+    const [cx, cy] = centre(sq);
+    el("circle", { cx, cy, r: S * 0.46, fill: colour, "pointer-events": "none" }, svg);
+    return;
+  }
   const [x, y] = xy(q.file, q.rank);
   el("rect", { x, y, width: S, height: S, fill: colour, "pointer-events": "none" }, svg);
 }
