@@ -531,8 +531,17 @@ impl Checker<'_> {
             return None;
         };
         if single && !board.is_point(coord) {
-            if board.squares == SquareSet::All {
+            let cells_gap = board.cells().is_some() && (coord.0 + coord.1) % 2 != 0;
+            if board.squares == SquareSet::All || board.cells().is_some() {
                 let (what, label, help) = match board.shape {
+                    _ if cells_gap => (
+                        "point",
+                        "between the corners and the centres",
+                        "on a grid of corners and centres the corners have an odd file letter and \
+                         an odd rank (`a1`, `c1`, `a3`), the centres an even file letter and an \
+                         even rank (`b2`, `d2`, `b4`)"
+                            .to_string(),
+                    ),
                     Shape::Hexagon => (
                         "cell",
                         "outside the hexagon",
