@@ -272,9 +272,16 @@ mod tests {
         assert_eq!(b.line((0, 0), 2), Some((2, 0)), "a corner's rank line");
         assert_eq!(b.line((0, 0), 1), Some((1, 1)), "corner to centre");
         assert_eq!(b.line((1, 1), 1), Some((2, 2)), "centre to corner");
-        assert_eq!(b.line((1, 1), 0), None, "no orthogonal line through a centre");
+        assert_eq!(
+            b.line((1, 1), 0),
+            None,
+            "no orthogonal line through a centre"
+        );
         assert_eq!(b.line((1, 1), 2), None);
-        let links: usize = b.points().map(|c| (0..8).filter(|&a| b.line(c, a).is_some()).count()).sum();
+        let links: usize = b
+            .points()
+            .map(|c| (0..8).filter(|&a| b.line(c, a).is_some()).count())
+            .sum();
         assert_eq!(links / 2, 191, "71 orthogonal and 120 diagonal segments");
         assert!(b.orthogonal_quiet_moves());
         assert!(b.unreachable().is_empty());

@@ -62,7 +62,10 @@ fn the_terminal_draws_corners_centres_and_the_lines_between() {
     // A corner row: the rank line runs from corner to corner over the centres' files.
     assert!(rows[1].trim_start().starts_with("13   m ───── m"), "{b}");
     // A centre row: the file lines pass beside the centres.
-    assert_eq!(rows[3].trim(), "12   │   m   │   m   │   m   │   m   │   m   │   12");
+    assert_eq!(
+        rows[3].trim(),
+        "12   │   m   │   m   │   m   │   m   │   m   │   12"
+    );
     // Between them the cells' diagonals meet at the centres.
     assert_eq!(rows[2].trim(), "│ ╲   ╱ │ ╲   ╱ │ ╲   ╱ │ ╲   ╱ │ ╲   ╱ │");
     assert_eq!(rows[4].trim(), "│ ╱   ╲ │ ╱   ╲ │ ╱   ╲ │ ╱   ╲ │ ╱   ╲ │");
@@ -126,10 +129,5 @@ fn search_and_selfplay_run_on_the_grid() {
     ]);
     assert!(o.status.success(), "{}", text(&o.stderr));
     let o = damelab(&["replay", pdn.to_str().unwrap()]);
-    assert!(
-        o.status.success(),
-        "{}{}",
-        text(&o.stdout),
-        text(&o.stderr)
-    );
+    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
 }
