@@ -85,7 +85,7 @@ impl BoardSpec {
 
     /// The size of a grid of corners and centres in cells (width, height), if the board is one.
     pub fn cells(&self) -> Option<(u8, u8)> {
-        (self.lines == Lines::CornersAndCentres).then(|| (self.width / 2, self.height / 2))
+        (self.lines == Lines::CornersAndCentres).then_some((self.width / 2, self.height / 2))
     }
 
     /// Whether `c` is a corner of a grid of corners and centres (even file and rank); on any
