@@ -19,6 +19,9 @@ pub fn describe(rules: &Rules) -> String {
     let b = &spec.board;
     let squares = match (b.shape, b.squares, b.points) {
         (Shape::Hexagon, _, _) => "its cells, joined by six lines",
+        _ if b.lines == Lines::CornersAndCentres => {
+            "the corners of the cells and the centres where their diagonals cross"
+        }
         (_, SquareSet::All, true) => "the points where lines cross",
         (_, SquareSet::All, false) => "all squares",
         (_, SquareSet::Dark, _) => "the dark squares only (a1 dark)",
@@ -37,12 +40,28 @@ pub fn describe(rules: &Rules) -> String {
             b.height,
             rules.geo.algebraic(rules.geo.rotate(0))
         ),
-        Shape::Rectangle => format!("{}x{}", b.width, b.height),
+        Shape::Rectangle => match b.cells() {
+            Some((cw, ch)) => format!(
+                "a grid of {cw}x{ch} cells ({} points on the {}x{} lattice of files a-{} and \
+                 ranks 1-{}: corners at odd file letters and odd ranks, a1, c1, …; centres at \
+                 even ones, b2, d2, …)",
+                rules.geo.playable.count(),
+                b.width,
+                b.height,
+                (b'a' + b.width - 1) as char,
+                b.height
+            ),
+            None => format!("{}x{}", b.width, b.height),
+        },
     };
     let lines = match b.lines {
         Lines::Alquerque => {
             " Lines: orthogonal through every point, diagonal only through the points whose \
              file + rank is even (a1, c1, b2, …)."
+        }
+        Lines::CornersAndCentres => {
+            " Lines: diagonal through every point (corner, centre, corner), orthogonal only \
+             through the corners, from each corner to the next (a1-c1, a1-a3)."
         }
         Lines::EveryPoint => "",
     };
@@ -385,6 +404,13 @@ pub fn describe(rules: &Rules) -> String {
             w,
             "  a lone {} against a lone {} wins at once",
             spec.pieces[win as usize].name, spec.pieces[lose as usize].name
+        );
+    }
+    for &(a, b) in &g.lone_draws {
+        let _ = writeln!(
+            w,
+            "  a lone {} against a lone {}: the game is drawn at once",
+            spec.pieces[a as usize].name, spec.pieces[b as usize].name
         );
     }
     for &k in &g.lose_without {

@@ -191,6 +191,9 @@ impl Game {
                     EndReason::LoneWins(w, l) => {
                         format!("lone {} against lone {}", piece(w), piece(l))
                     }
+                    EndReason::LoneDraws(a, b) => {
+                        format!("lone {} against lone {}", piece(a), piece(b))
+                    }
                     EndReason::LostKind(k) => format!("{loser} has no {} left", piece(k)),
                     EndReason::Repetition(_) | EndReason::MoveCount(_) => why(o.reason),
                 };

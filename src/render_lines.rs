@@ -158,8 +158,21 @@ fn points(cells: &Cells) -> String {
     let angle = |a: u8| if flip { (a + 4) % 8 } else { a };
     let has = |f: u8, r: u8, a: u8| {
         geo.square((f, r)).is_some_and(|sq| {
-            geo.next[angle(a) as usize][sq as usize] != crate::engine::geometry::NONE
+            geo.is_playable(sq)
+                && geo.next[angle(a) as usize][sq as usize] != crate::engine::geometry::NONE
         })
+    };
+    // Whether a line going drawn direction `a` leaves (f, r): from the point there, or through
+    // it when it is no point but lies halfway along a line two steps long (a grid of corners and
+    // centres joins its corners so, over the centres' rows and files).
+    let through = |f: u8, r: u8, a: u8| {
+        let (df, dr) = crate::engine::geometry::ANGLE_VECTORS[angle(a) as usize];
+        let back = (f as i16 - df, r as i16 - dr);
+        has(f, r, a)
+            || (!b.is_point((f, r))
+                && back.0 >= 0
+                && back.1 >= 0
+                && has(back.0 as u8, back.1 as u8, a))
     };
     let pad = " ".repeat(width);
     let mut out = String::new();
@@ -181,11 +194,13 @@ fn points(cells: &Cells) -> String {
             let content = match sq {
                 Some(sq) if cells.marked.contains(&sq) => format!("[{}]", cells.content(sq, width)),
                 Some(sq) => format!(" {}", cells.content(sq, width)) + " ",
+                None if through(f, r, 2) => "─".repeat(width + 2),
+                None if through(f, r, 4) => format!(" {}│ ", " ".repeat(width - 1)),
                 None => format!(" {pad} "),
             };
             line.push_str(&content);
             if j + 1 < files.len() {
-                line.push(if has(f, r, 2) { '─' } else { ' ' });
+                line.push(if through(f, r, 2) { '─' } else { ' ' });
             }
         }
         if !numbered {
@@ -204,7 +219,7 @@ fn points(cells: &Cells) -> String {
         };
         for (j, &f) in files.iter().enumerate() {
             link.push_str(&pad);
-            link.push(if has(f, r, 4) { '│' } else { ' ' });
+            link.push(if through(f, r, 4) { '│' } else { ' ' });
             link.push(' ');
             if j + 1 < files.len() {
                 let down_right = has(f, r, 3);

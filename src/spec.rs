@@ -111,6 +111,12 @@ pub enum Lines {
     /// The alquerque pattern: orthogonal lines through every point, diagonal lines only through
     /// the points whose file + rank is even (`a1`, `c1`, `b2`, …).
     Alquerque,
+    /// A grid of cells drawn with both diagonals of every cell (`corners and centres`): on a
+    /// dark-squares lattice of (2w + 1) x (2h + 1) for w x h cells, the corners of the cells are
+    /// the points of even file and rank, the centres those of odd file and rank. Diagonal lines
+    /// pass through every point (corner, centre, corner, …); orthogonal lines, the grid's own,
+    /// only through the corners, one step reaching the next corner.
+    CornersAndCentres,
 }
 
 impl Lines {
@@ -360,6 +366,10 @@ pub struct GameSpec {
     /// (winner's piece, loser's piece): a side whose only piece is of the first kind beats a side
     /// whose only piece is of the second kind.
     pub lone_wins: Vec<(u8, u8)>,
+    /// (piece, piece): a side whose only piece is of one kind against a side whose only piece is
+    /// of the other draws at once (`lone king against lone king draws`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lone_draws: Vec<(u8, u8)>,
     /// A side with no piece of this kind (index) loses.
     pub lose_without: Vec<u8>,
     /// Draw when a position occurs for the n-th time with the same side to move (0 = never).

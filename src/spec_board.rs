@@ -7,6 +7,10 @@
 //! - a rectangle of `all squares` or `all points` has every point; a `dark squares` board the
 //!   dark ones, its orthogonal lines reaching the dark square two squares away;
 //! - `alquerque lines` keep the diagonal lines to the points whose file + rank is even;
+//! - a grid of w x h `cells, corners and centres` is the dark points of the (2w + 1) x (2h + 1)
+//!   lattice: the cells' corners at even file and rank, their centres at odd file and rank. The
+//!   diagonals pass through every point; the orthogonal lines (the grid's, two lattice steps
+//!   long, as on every dark-squares board) only through the corners;
 //! - a hexagon of side N has the cells (f, r) of the (2N-1) x (2N-1) rectangle with
 //!   |f - r| < N, and six lines: along the ranks (east, west), the files (north, south) and the
 //!   a1-to-top-right diagonal (north-east, south-west). The anti-diagonal is no line.
@@ -72,6 +76,24 @@ impl BoardSpec {
         (df * len, dr * len)
     }
 
+    /// Whether a quiet move may go orthogonally: on a dark-squares board an orthogonal line jumps
+    /// the light square between two dark ones, which only a capture does, except on a grid of
+    /// corners and centres, whose orthogonal lines are drawn from corner to corner.
+    pub fn orthogonal_quiet_moves(&self) -> bool {
+        self.squares == SquareSet::All || self.lines == Lines::CornersAndCentres
+    }
+
+    /// The size of a grid of corners and centres in cells (width, height), if the board is one.
+    pub fn cells(&self) -> Option<(u8, u8)> {
+        (self.lines == Lines::CornersAndCentres).then_some((self.width / 2, self.height / 2))
+    }
+
+    /// Whether `c` is a corner of a grid of corners and centres (even file and rank); on any
+    /// other board every point is a corner.
+    pub fn is_corner(&self, (f, r): Coord) -> bool {
+        self.lines != Lines::CornersAndCentres || (f % 2 == 0 && r % 2 == 0)
+    }
+
     /// The angles in which the board has lines at all (through some point).
     pub fn line_angles(&self) -> AngleSet {
         match self.shape {
@@ -88,6 +110,7 @@ impl BoardSpec {
         match self.lines {
             Lines::EveryPoint => true,
             Lines::Alquerque => a.is_multiple_of(2) || (f + r).is_multiple_of(2),
+            Lines::CornersAndCentres => !a.is_multiple_of(2) || f.is_multiple_of(2),
         }
     }
 
@@ -233,6 +256,35 @@ mod tests {
         assert_eq!(b.line((1, 0), 0), Some((1, 1)));
         let diagonals = b.points().filter(|&c| b.line(c, 1).is_some()).count();
         assert_eq!(diagonals, 8, "a1, c1, b2, d2, a3, c3, b4, d4");
+    }
+
+    #[test]
+    fn a_grid_of_corners_and_centres_joins_centres_by_diagonals_only() {
+        // 5x6 cells: the 11 x 13 lattice, 42 corners and 30 centres.
+        let mut b = board(11, Shape::Rectangle, Lines::CornersAndCentres);
+        b.height = 13;
+        b.squares = SquareSet::Dark;
+        b.points = true;
+        assert_eq!(b.points().count(), 72);
+        assert_eq!(b.points().filter(|&c| b.is_corner(c)).count(), 42);
+        assert_eq!(b.cells(), Some((5, 6)));
+        assert_eq!(b.line((0, 0), 0), Some((0, 2)), "a corner's file line");
+        assert_eq!(b.line((0, 0), 2), Some((2, 0)), "a corner's rank line");
+        assert_eq!(b.line((0, 0), 1), Some((1, 1)), "corner to centre");
+        assert_eq!(b.line((1, 1), 1), Some((2, 2)), "centre to corner");
+        assert_eq!(
+            b.line((1, 1), 0),
+            None,
+            "no orthogonal line through a centre"
+        );
+        assert_eq!(b.line((1, 1), 2), None);
+        let links: usize = b
+            .points()
+            .map(|c| (0..8).filter(|&a| b.line(c, a).is_some()).count())
+            .sum();
+        assert_eq!(links / 2, 191, "71 orthogonal and 120 diagonal segments");
+        assert!(b.orthogonal_quiet_moves());
+        assert!(b.unreachable().is_empty());
     }
 
     #[test]

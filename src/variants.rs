@@ -39,6 +39,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
     ("ghanaian", include_str!("../variants/ghanaian.rules")),
     ("zamma", include_str!("../variants/zamma.rules")),
+    (
+        "dablot-prejjesne",
+        include_str!("../variants/dablot-prejjesne.rules"),
+    ),
     ("hexdame", include_str!("../variants/hexdame.rules")),
     ("fanorona", include_str!("../variants/fanorona.rules")),
     ("comoros", include_str!("../variants/comoros.rules")),

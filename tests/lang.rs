@@ -149,6 +149,7 @@ fn dameo() {
         GameSpec {
             no_moves_loses: true,
             lone_wins: vec![],
+            lone_draws: vec![],
             lose_without: vec![],
             repetition_draw: 3,
             repetition_claimed: false,

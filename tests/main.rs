@@ -10,6 +10,7 @@ mod approach;
 mod boards;
 mod capture_limits;
 mod cases;
+mod cells;
 mod cli;
 mod common;
 mod compile;

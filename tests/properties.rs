@@ -201,6 +201,11 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
                 prop_assert!(rules.spec.game.lone_wins.contains(&(w, l)), "{}", ctx);
                 prop_assert_eq!(pos.occupied().count(), 2, "{}", ctx);
             }
+            EndReason::LoneDraws(a, b) => {
+                prop_assert!(rules.spec.game.lone_draws.contains(&(a, b)), "{}", ctx);
+                prop_assert_eq!(pos.occupied().count(), 2, "{}", ctx);
+                prop_assert_eq!(o.winner, None, "{}", ctx);
+            }
             EndReason::LostKind(k) => {
                 prop_assert!(rules.spec.game.lose_without.contains(&k), "{}", ctx);
                 let loser = 1 - o.winner.expect("a side wins");

@@ -12,6 +12,8 @@ pub enum EndReason {
     /// A side's lone piece of one kind beats the other side's lone piece of another: (winner kind,
     /// loser kind).
     LoneWins(u8, u8),
+    /// A lone piece of one kind against a lone piece of another (or the same): a draw.
+    LoneDraws(u8, u8),
     /// A side has no piece of this kind left.
     LostKind(u8),
     /// The same position occurred this many times with the same side to move.
@@ -32,8 +34,9 @@ impl<B: BitSet> Rules<B> {
     pub fn material_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
         let game = &self.spec.game;
         // A lone piece against a lone piece: one test for every rule.
-        let lone =
-            !game.lone_wins.is_empty() && pos.sides[0].is_single() && pos.sides[1].is_single();
+        let lone = !(game.lone_wins.is_empty() && game.lone_draws.is_empty())
+            && pos.sides[0].is_single()
+            && pos.sides[1].is_single();
         for &(win, lose) in game.lone_wins.iter().filter(|_| lone) {
             for side in 0..2 {
                 let mine = pos.sides[side];
@@ -46,6 +49,15 @@ impl<B: BitSet> Rules<B> {
                         reason: EndReason::LoneWins(win, lose),
                     });
                 }
+            }
+        }
+        for &(a, b) in game.lone_draws.iter().filter(|_| lone) {
+            let has = |side: usize, kind: u8| (pos.kinds[kind as usize] & pos.sides[side]).any();
+            if (has(0, a) && has(1, b)) || (has(0, b) && has(1, a)) {
+                return Some(Outcome {
+                    winner: None,
+                    reason: EndReason::LoneDraws(a, b),
+                });
             }
         }
         for &kind in &game.lose_without {

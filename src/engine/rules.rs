@@ -369,6 +369,7 @@ impl<B: BitSet> Rules<B> {
                     .map_or(0, |m| super::draws::most_pieces(m).min(255) as u8)
             }),
             has_material_rules: !spec.game.lone_wins.is_empty()
+                || !spec.game.lone_draws.is_empty()
                 || !spec.game.lose_without.is_empty(),
             rays: (0..=u8::MAX as usize)
                 .map(|sq| {

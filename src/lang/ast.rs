@@ -75,6 +75,8 @@ pub struct BoardDecl {
     pub size: Spanned<(u64, u64)>,
     /// `hexagon N` rather than `WxH`.
     pub hexagon: bool,
+    /// `cells` after the size (`5x6 cells`): the size counts cells, not points.
+    pub cells: Option<Span>,
     /// The forms after the size, in the order written.
     pub forms: Vec<Spanned<BoardForm>>,
 }
@@ -85,6 +87,8 @@ pub enum BoardForm {
     AllSquares,
     DarkSquares,
     AllPoints,
+    /// `corners and centres`: the corners of a grid's cells and the crossings of their diagonals.
+    CornersAndCentres,
     /// `a1 light` (true) or `a1 dark` (false).
     A1Light(bool),
     AlquerqueLines,
@@ -250,6 +254,8 @@ pub enum CriterionText {
 pub enum GameRule {
     NoMovesLoses,
     LoneBeats(PieceRef, PieceRef),
+    /// `lone A against lone B draws`.
+    LoneDraws(PieceRef, PieceRef),
     LoseWithout(PieceRef),
     /// `draw on 3rd repetition [if claimed]`; the number as written.
     Repetition(Spanned<u64>, bool),

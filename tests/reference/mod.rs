@@ -131,7 +131,8 @@ impl Board<'_> {
 
     /// The next point from `c` along the line going `a`, if a line goes that way from `c`: on a
     /// hexagon the lines are its three axes (the files, the ranks and the a1-i9 diagonal), on an
-    /// alquerque board a diagonal passes only through points whose file + rank is even.
+    /// alquerque board a diagonal passes only through points whose file + rank is even, on a
+    /// grid of corners and centres an orthogonal line only through the corners.
     fn next(&self, c: C, a: u8) -> Option<C> {
         let b = &self.spec.board;
         let v = vector(self.spec, a);
@@ -139,6 +140,11 @@ impl Board<'_> {
             return None;
         }
         if b.lines == Lines::Alquerque && v.0 != 0 && v.1 != 0 && (c.0 + c.1) % 2 != 0 {
+            return None;
+        }
+        // A grid of corners and centres: the orthogonal lines join the corners (even file and
+        // rank) only; the centres lie on diagonals.
+        if b.lines == Lines::CornersAndCentres && (v.0 == 0 || v.1 == 0) && c.0 % 2 != 0 {
             return None;
         }
         let t = add(c, v);
@@ -435,6 +441,8 @@ impl Board<'_> {
         key
     }
 
+    /// Whether the material alone ends the game (a lone piece beats or draws with a lone piece, a
+    /// side lacks a kind it must keep): then there is no move.
     fn lost_by_material(&self) -> bool {
         let game = &self.spec.game;
         let of = |side: usize| -> Vec<u8> {
@@ -445,7 +453,7 @@ impl Board<'_> {
                 .collect()
         };
         let (a, b) = (of(0), of(1));
-        for &(win, lose) in &game.lone_wins {
+        for &(win, lose) in game.lone_wins.iter().chain(&game.lone_draws) {
             if (a == [win] && b == [lose]) || (b == [win] && a == [lose]) {
                 return true;
             }

@@ -15,7 +15,10 @@ impl Checker<'_> {
         for form in &b.forms {
             let span = form.span;
             match &form.node {
-                BoardForm::AllSquares | BoardForm::DarkSquares | BoardForm::AllPoints => {
+                BoardForm::AllSquares
+                | BoardForm::DarkSquares
+                | BoardForm::AllPoints
+                | BoardForm::CornersAndCentres => {
                     if let Some(first) = kind {
                         self.form_twice(
                             "which squares are played",
@@ -45,6 +48,22 @@ impl Checker<'_> {
         let dark = kind.is_some_and(|k| k.node == BoardForm::DarkSquares);
         if b.hexagon {
             return self.hexagon(b, kind, a1, alquerque, notation, &without);
+        }
+        if kind.is_some_and(|k| k.node == BoardForm::CornersAndCentres) {
+            return self.cells_grid(b, a1, alquerque, notation, &without);
+        }
+        if let Some(span) = b.cells {
+            self.errors.push(RuleError::Conflict {
+                message: "`cells` counts the cells of a grid drawn with their corners and \
+                          centres, and this board is not one"
+                    .to_string(),
+                span: span.into(),
+                help: format!(
+                    "write `board {}x{} cells, corners and centres`, or leave out `cells` to count \
+                     squares or points",
+                    w, h
+                ),
+            });
         }
         let squares = match (dark, a1) {
             (false, None) => SquareSet::All,
@@ -126,6 +145,15 @@ impl Checker<'_> {
                 help: hex_help.to_string(),
             });
         }
+        if let Some(k) = kind.filter(|k| k.node == BoardForm::CornersAndCentres) {
+            self.errors.push(RuleError::Conflict {
+                message: "`corners and centres` on a hexagon, whose cells have no corners to \
+                          play on"
+                    .to_string(),
+                span: k.span.into(),
+                help: hex_help.to_string(),
+            });
+        }
         for (what, span) in [
             ("the colour of `a1`", a1.map(|a| a.1)),
             ("`alquerque lines`", alquerque),
@@ -170,6 +198,81 @@ impl Checker<'_> {
             lines: Lines::EveryPoint,
             removed: Vec::new(),
             points: false,
+        };
+        self.finish_board(b, spec, without)
+    }
+
+    /// `board WxH cells, corners and centres`: a grid of W x H cells, each crossed by both its
+    /// diagonals, with pieces on the cells' corners and centres; the dark points of the
+    /// (2W + 1) x (2H + 1) lattice (see [`Lines::CornersAndCentres`]).
+    fn cells_grid(
+        &mut self,
+        b: &BoardDecl,
+        a1: Option<(bool, Span)>,
+        alquerque: Option<Span>,
+        notation: Option<(bool, Span)>,
+        without: &[&SquareRange],
+    ) -> Option<BoardSpec> {
+        let help = "a grid of corners and centres has its own points and lines; write \
+                    `board 5x6 cells, corners and centres` with only `algebraic` or `numbered` \
+                    (and `without …`)";
+        for (what, span) in [
+            ("the colour of `a1`", a1.map(|a| a.1)),
+            ("`alquerque lines`", alquerque),
+        ] {
+            if let Some(span) = span {
+                self.errors.push(RuleError::Conflict {
+                    message: format!(
+                        "{what} on a grid of corners and centres, whose diagonals pass through \
+                         every point and whose orthogonal lines join the corners"
+                    ),
+                    span: span.into(),
+                    help: help.to_string(),
+                });
+            }
+        }
+        let (w, h) = b.size.node;
+        if b.cells.is_none() {
+            self.errors.push(RuleError::Conflict {
+                message: "`corners and centres` needs the grid's size in cells".to_string(),
+                span: b.size.span.into(),
+                help: format!(
+                    "write `board {w}x{h} cells, corners and centres`: {w}x{h} cells have \
+                     {}x{} corners",
+                    w.saturating_add(1),
+                    h.saturating_add(1)
+                ),
+            });
+            return None;
+        }
+        if !(1..=7).contains(&w) || !(1..=7).contains(&h) {
+            let written = self.text(b.size.span).to_string();
+            let (width, height) = written
+                .split_once(['x', 'X'])
+                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+                .unwrap_or_else(|| (w.to_string(), h.to_string()));
+            self.errors.push(RuleError::BoardSize {
+                width,
+                height,
+                span: b.size.span.into(),
+                help: "a grid of corners and centres runs from 1 to 7 cells each way (its \
+                       corners and centres lie on a lattice of at most 15x15 points)"
+                    .to_string(),
+            });
+            return None;
+        }
+        let spec = BoardSpec {
+            width: (2 * w + 1) as u8,
+            height: (2 * h + 1) as u8,
+            squares: SquareSet::Dark,
+            notation: match notation {
+                Some((true, _)) => Notation::Numbered,
+                _ => Notation::Algebraic,
+            },
+            shape: Shape::Rectangle,
+            lines: Lines::CornersAndCentres,
+            removed: Vec::new(),
+            points: true,
         };
         self.finish_board(b, spec, without)
     }
@@ -428,8 +531,17 @@ impl Checker<'_> {
             return None;
         };
         if single && !board.is_point(coord) {
-            if board.squares == SquareSet::All {
+            let cells_gap = board.cells().is_some() && (coord.0 + coord.1) % 2 != 0;
+            if board.squares == SquareSet::All || board.cells().is_some() {
                 let (what, label, help) = match board.shape {
+                    _ if cells_gap => (
+                        "point",
+                        "between the corners and the centres",
+                        "on a grid of corners and centres the corners have an odd file letter and \
+                         an odd rank (`a1`, `c1`, `a3`), the centres an even file letter and an \
+                         even rank (`b2`, `d2`, `b4`)"
+                            .to_string(),
+                    ),
                     Shape::Hexagon => (
                         "cell",
                         "outside the hexagon",

@@ -16,6 +16,13 @@ impl Checker<'_> {
                         spec.lone_wins.push((a, b));
                     }
                 }
+                GameRule::LoneDraws(a, b) => {
+                    let a = self.one_piece(pieces, a, PieceUse::Reference);
+                    let b = self.one_piece(pieces, b, PieceUse::Reference);
+                    if let (Some(a), Some(b)) = (a, b) {
+                        spec.lone_draws.push((a, b));
+                    }
+                }
                 GameRule::LoseWithout(p) => {
                     if let Some(p) = self.one_piece(pieces, p, PieceUse::Reference) {
                         spec.lose_without.push(p);
@@ -159,6 +166,7 @@ pub(crate) fn default_game() -> GameSpec {
     GameSpec {
         no_moves_loses: true,
         lone_wins: Vec::new(),
+        lone_draws: Vec::new(),
         lose_without: Vec::new(),
         repetition_draw: 3,
         repetition_claimed: false,

@@ -81,7 +81,7 @@ impl Checker<'_> {
         what: &str,
     ) -> AngleSet {
         let set = self.directions(board, forward, dirs);
-        if !board.is_some_and(|b| b.squares != SquareSet::All) {
+        if board.is_none_or(|b| b.orthogonal_quiet_moves()) {
             return set;
         }
         for d in dirs {

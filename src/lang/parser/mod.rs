@@ -36,7 +36,10 @@ pub fn parse(source: &str) -> Result<RulesFile, Vec<RuleError>> {
         let err = match RulesParser::parse(Rule::file, &text) {
             Ok(pairs) if errors.is_empty() => return Ok(build(pairs, source)),
             Ok(_) => return Err(errors),
-            Err(e) => e,
+            Err(mut e) => {
+                syntax::drop_quiet_alternatives(&mut e);
+                e
+            }
         };
         let pos = match err.location {
             InputLocation::Pos(p) => p,

@@ -14,13 +14,17 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::variant_decl => "a `variant` line",
         Rule::board_decl => "a `board` line",
         Rule::size => "a board size like `8x8`",
-        Rule::square_kind => "`all squares`, `dark squares` or `all points`",
+        Rule::square_kind => {
+            "`all squares`, `dark squares`, `all points` or `corners and centres`"
+        }
         Rule::all_squares => "`all squares`",
         Rule::dark_squares => "`dark squares`",
         Rule::all_points => "`all points`",
+        Rule::corners_centres => "`corners and centres`",
+        Rule::cells => "`cells`",
         Rule::hexagon => "`hexagon <side>`",
         Rule::board_form => {
-            "a board form (`all squares`, `dark squares`, `all points`, `a1 light`, `alquerque lines`, `without <squares>`, `algebraic` or `numbered`)"
+            "a board form (`all squares`, `dark squares`, `all points`, `corners and centres`, `a1 light`, `alquerque lines`, `without <squares>`, `algebraic` or `numbered`)"
         }
         Rule::lines_kind => "`alquerque lines`",
         Rule::without => "`without <squares>`",
@@ -88,6 +92,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         }
         Rule::no_moves_loses => "`no moves loses`",
         Rule::lone_beats => "`lone <piece> beats lone <piece>`",
+        Rule::lone_draws => "`lone <piece> against lone <piece> draws`",
         Rule::lose_without => "`no <piece> loses`",
         Rule::repetition => "`draw on <nth> repetition`",
         Rule::no_repetition => "`no repetition draw`",
@@ -111,6 +116,9 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_hexagon => "`hexagon`",
         Rule::kw_alquerque => "`alquerque`",
         Rule::kw_lines => "`lines`",
+        Rule::kw_cells => "`cells`",
+        Rule::kw_corners => "`corners`",
+        Rule::kw_centres => "`centres`",
         Rule::kw_all => "`all`",
         Rule::kw_dark => "`dark`",
         Rule::kw_light => "`light`",
@@ -183,6 +191,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_game => "`game`",
         Rule::kw_loses => "`loses`",
         Rule::kw_lone => "`lone`",
+        Rule::kw_draws => "`draws`",
         Rule::kw_beats => "`beats`",
         Rule::kw_draw => "`draw`",
         Rule::range => "`up to <number>`",

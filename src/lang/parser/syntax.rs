@@ -47,6 +47,16 @@ pub(super) fn found_at(source: &str, pos: usize) -> (String, usize) {
     }
 }
 
+/// Drops from an error the alternatives not worth naming beside others: `cells` may follow every
+/// board size, but only a grid of corners and centres wants it.
+pub(super) fn drop_quiet_alternatives(err: &mut pest::error::Error<Rule>) {
+    if let ErrorVariant::ParsingError { positives, .. } = &mut err.variant {
+        if positives.len() > 1 {
+            positives.retain(|r| !matches!(r, Rule::cells | Rule::kw_cells));
+        }
+    }
+}
+
 pub(super) fn syntax_error(source: &str, err: pest::error::Error<Rule>) -> RuleError {
     let pos = match err.location {
         InputLocation::Pos(p) => p,
@@ -512,7 +522,8 @@ fn wanted(rules: &[Rule]) -> Vec<&'static str> {
 /// when that text parses as it is (nothing is missing) or fails before its end.
 fn wanted_after(source: &str, end: usize, mark: &str) -> Option<Vec<&'static str>> {
     let probe = format!("{}{mark} ", &source[..end]);
-    let e = super::RulesParser::parse(Rule::file, &probe).err()?;
+    let mut e = super::RulesParser::parse(Rule::file, &probe).err()?;
+    drop_quiet_alternatives(&mut e);
     let at = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((s, _)) => s,

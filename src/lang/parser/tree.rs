@@ -103,6 +103,7 @@ fn board(pair: Pair<Rule>) -> BoardDecl {
     let mut decl = BoardDecl {
         size: Spanned::new((0, 0), Span::default()),
         hexagon: false,
+        cells: None,
         forms: Vec::new(),
     };
     for p in significant(pair) {
@@ -123,6 +124,7 @@ fn board(pair: Pair<Rule>) -> BoardDecl {
                 decl.size = Spanned::new((side, side), span);
                 decl.hexagon = true;
             }
+            Rule::cells => decl.cells = Some(span_of(&p)),
             Rule::square_kind => decl.forms.push(square_kind(p)),
             Rule::board_form => {
                 let Some(form) = p.into_inner().next() else {
@@ -163,6 +165,7 @@ fn square_kind(p: Pair<Rule>) -> Spanned<BoardForm> {
     let form = match k.as_rule() {
         Rule::dark_squares => BoardForm::DarkSquares,
         Rule::all_points => BoardForm::AllPoints,
+        Rule::corners_centres => BoardForm::CornersAndCentres,
         _ => BoardForm::AllSquares,
     };
     Spanned::new(form, span)
@@ -466,6 +469,12 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
             let a = piece_ref(it.next().expect("lone rule has a winner"));
             let b = piece_ref(it.next().expect("lone rule has a loser"));
             GameRule::LoneBeats(a, b)
+        }
+        Rule::lone_draws => {
+            let mut it = significant(inner);
+            let a = piece_ref(it.next().expect("lone rule has a first piece"));
+            let b = piece_ref(it.next().expect("lone rule has a second piece"));
+            GameRule::LoneDraws(a, b)
         }
         Rule::lose_without => GameRule::LoseWithout(piece_ref(
             significant(inner)
