@@ -31,6 +31,7 @@ mod lang;
 mod match_shards;
 mod matches;
 mod notation;
+mod parallel_search;
 mod pdn;
 mod pdn_real;
 mod perft_tables;

@@ -78,6 +78,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
             "probcut_reduction" => "3",
             "soft_time" => "50",
             "lmr_moves" => "5",
+            "threads" => "2",
             _ => "100",
         };
         o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));

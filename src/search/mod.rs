@@ -156,7 +156,13 @@ pub struct Searcher<B: BitSet = Bits> {
     pub rules: Arc<Rules<B>>,
     pub keys: &'static zobrist::Keys,
     pub eval: eval::Eval<B>,
-    tt: tt::Table,
+    /// Shared with the helper threads of a parallel search ([`Searcher::helpers`]).
+    tt: Arc<tt::Table>,
+    /// The helper threads' searchers of a parallel search (option `threads`, lazy SMP): each
+    /// searches the same root with the same table, so what one finds the others read.
+    helpers: Vec<Searcher<B>>,
+    /// Which thread of a parallel search this searcher is (0: the one that reports).
+    thread: usize,
     /// The history heuristic, by (side, from, to): `B::BITS` squares a side, so a 64-bit
     /// board's table is a quarter of a wide one's and stays in the cache.
     history: Vec<i32>,
@@ -218,8 +224,10 @@ impl<B: BitSet> Searcher<B> {
             tt_mib
         };
         let move_counts = !rules.spec.game.move_count_draws.is_empty();
-        let tt = tt::Table::new(tt_mib);
+        let tt = Arc::new(tt::Table::new(tt_mib));
         Searcher {
+            helpers: Vec::new(),
+            thread: 0,
             keys: zobrist::Keys::shared(),
             eval,
             tt,
@@ -261,6 +269,7 @@ impl<B: BitSet> Searcher<B> {
         }
         self.reductions = reductions(&options);
         self.options = options;
+        self.helpers.clear();
     }
 
     /// Evaluate with a learned evaluation's weights, or the derived evaluation (`None`).
@@ -277,6 +286,7 @@ impl<B: BitSet> Searcher<B> {
                 .map(|w| learned::Learned::new(w, &self.rules)),
         );
         self.weights = weights;
+        self.helpers.clear();
     }
 
     /// Stop the search when this flag is set (checked as often as Ctrl-C is), on the narrower
@@ -309,6 +319,7 @@ impl<B: BitSet> Searcher<B> {
             }));
         }
         self.probe = probe;
+        self.helpers.clear();
     }
 
     /// What the searches did since the searcher was made or [`Searcher::reset_stats`].
@@ -320,6 +331,7 @@ impl<B: BitSet> Searcher<B> {
         ]
         .into_iter()
         .flatten()
+        .chain(self.helpers.iter().map(|h| h.stats()))
         {
             s.nodes += o.nodes;
             s.quiescence += o.quiescence;
@@ -342,6 +354,9 @@ impl<B: BitSet> Searcher<B> {
         if let Some(m) = &mut self.mid {
             m.reset_stats();
         }
+        for h in &mut self.helpers {
+            h.reset_stats();
+        }
         self.stats = Stats::default();
     }
 
@@ -355,6 +370,9 @@ impl<B: BitSet> Searcher<B> {
         }
         self.tt.clear();
         self.history.fill(0);
+        for h in &mut self.helpers {
+            h.history.fill(0);
+        }
     }
 
     /// The hashes of a game's positions before its last one, since its last capture or promotion:
@@ -399,6 +417,55 @@ impl<B: BitSet> Searcher<B> {
                 })
                 .to_width();
         }
+        let threads = self.options.threads.max(1) as usize;
+        if threads == 1 {
+            return self.search_thread(pos, history, limits, report);
+        }
+        if self.helpers.len() != threads - 1 {
+            self.helpers = (1..threads).map(|t| self.helper(t)).collect();
+        }
+        // Lazy SMP: the helpers search the same root without a limit but the depth, sharing the
+        // table, until this thread's search ends; its result is the answer.
+        let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        let helper_limits = Limits {
+            depth: limits.depth,
+            ..Limits::default()
+        };
+        let mut result = std::thread::scope(|s| {
+            for h in helpers.iter_mut() {
+                h.cancel = Some(done.clone());
+                s.spawn(move || h.search_thread(pos, history, helper_limits, &mut |_| {}));
+            }
+            let r = self.search_thread(pos, history, limits, report);
+            done.store(true, std::sync::atomic::Ordering::Relaxed);
+            r
+        });
+        result.nodes += helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        result
+    }
+
+    /// A helper thread's searcher for a parallel search: this one's rules, settings and table.
+    fn helper(&self, thread: usize) -> Searcher<B> {
+        let mut h = Searcher::new(self.rules.clone(), 0);
+        h.tt = self.tt.clone();
+        h.thread = thread;
+        h.set_options(self.options.clone());
+        h.set_weights(self.weights.clone());
+        h.set_probe(self.probe.clone());
+        h
+    }
+
+    /// One thread's iterative deepening (see [`Searcher::search`]); a helper (thread > 0) does not
+    /// start a new search of the shared table, and the odd ones go one iteration ahead.
+    fn search_thread(
+        &mut self,
+        pos: &Position<B>,
+        history: &[u64],
+        limits: Limits,
+        report: &mut dyn FnMut(&Info<B>),
+    ) -> SearchResult<B> {
         // The clock's target: the time manager's, or (option off) the limit itself.
         let (limits, target) = match (limits.time, limits.target) {
             (Some(t), Some(g)) if self.options.clock => (limits, Some(g.min(t))),
@@ -415,7 +482,9 @@ impl<B: BitSet> Searcher<B> {
         self.start = Instant::now();
         self.stop = false;
         self.nodes = 0;
-        self.tt.new_search();
+        if self.thread == 0 {
+            self.tt.new_search();
+        }
         self.killers.fill([0; 2]);
         // What refuted moves in earlier searches counts, for half.
         for h in self.history.iter_mut() {
@@ -451,7 +520,8 @@ impl<B: BitSet> Searcher<B> {
             .time
             .map(|t| t.mul_f64(self.options.soft_time as f64 / 100.0));
         let mut instability = 0.0f64;
-        for depth in 1..=max_depth {
+        let first = (1 + (self.thread & 1) as u32).min(max_depth);
+        for depth in first..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
             let mut delta = ASPIRATION;

@@ -35,6 +35,9 @@ pub struct Options {
     pub probcut_depth: u32,
     /// How much shallower ProbCut's search is.
     pub probcut_reduction: u32,
+    /// Threads of a parallel search (lazy SMP: helpers search the same root, sharing the
+    /// transposition table); 1 searches alone, node for node as before.
+    pub threads: u32,
 }
 
 impl Default for Options {
@@ -52,6 +55,7 @@ impl Default for Options {
             probcut_margin: 100,
             probcut_depth: 6,
             probcut_reduction: 4,
+            threads: 1,
         }
     }
 }
@@ -111,6 +115,10 @@ impl Options {
             "probcut_reduction",
             "how many plies shallower ProbCut's search is (2 to 8)",
         ),
+        (
+            "threads",
+            "threads of a parallel search sharing one table (lazy SMP), 1 to 64",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -152,6 +160,7 @@ impl Options {
             "probcut_margin" => self.probcut_margin = number(name, v, 0, 1000)? as i32,
             "probcut_depth" => self.probcut_depth = number(name, v, 3, 32)? as u32,
             "probcut_reduction" => self.probcut_reduction = number(name, v, 2, 8)? as u32,
+            "threads" => self.threads = number(name, v, 1, 64)? as u32,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -167,7 +176,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={}",
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -179,7 +188,8 @@ impl Options {
             self.probcut,
             self.probcut_margin,
             self.probcut_depth,
-            self.probcut_reduction
+            self.probcut_reduction,
+            self.threads
         )
     }
 }
