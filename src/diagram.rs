@@ -160,7 +160,7 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         }
         for sq in BitIter(geo.playable) {
             let (x, y) = centre(sq);
-            if board.is_corner(geo.coord(sq)) {
+            if rules.spec.board.is_corner(geo.coord(sq)) {
                 let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="4" fill="{FRAME}"/>"#);
             } else {
                 // A centre of a grid of corners and centres: a ring where the diagonals cross.

@@ -18,7 +18,8 @@ fn rules(name: &str) -> Arc<Rules> {
 fn searcher(r: &Arc<Rules>, threads: u32) -> Searcher {
     let mut s = Searcher::new(r.clone(), 4);
     let mut o = Options::default();
-    o.set("threads", &threads.to_string()).expect("a thread count");
+    o.set("threads", &threads.to_string())
+        .expect("a thread count");
     s.set_options(o);
     s
 }
