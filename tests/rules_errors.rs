@@ -49,7 +49,7 @@ fn a_board_without_squares_is_one_precise_error() {
         "one error, not a second at the last statement:\n{out}"
     );
     assert!(
-        out.contains("`all squares`, `dark squares`, `all points` or `corners and centres`"),
+        out.contains("`all squares`, `dark squares` or `all points`"),
         "{out}"
     );
     assert!(!out.contains("before `sides`"), "{out}");

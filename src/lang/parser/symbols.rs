@@ -14,9 +14,9 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::variant_decl => "a `variant` line",
         Rule::board_decl => "a `board` line",
         Rule::size => "a board size like `8x8`",
-        Rule::square_kind => {
-            "`all squares`, `dark squares`, `all points` or `corners and centres`"
-        }
+        // `corners and centres` goes with a size in `cells` only, whose checker says so: it is
+        // not offered after a plain size.
+        Rule::square_kind => "`all squares`, `dark squares` or `all points`",
         Rule::all_squares => "`all squares`",
         Rule::dark_squares => "`dark squares`",
         Rule::all_points => "`all points`",
