@@ -92,11 +92,7 @@ impl Checker<'_> {
             && layout_size(w as u8, h as u8, squares != SquareSet::All) <= LAYOUT_BITS;
         if !fits {
             // As written: a number too large for u64 was read as u64::MAX.
-            let written = self.text(b.size.span).to_string();
-            let (width, height) = written
-                .split_once(['x', 'X'])
-                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
-                .unwrap_or_else(|| (w.to_string(), h.to_string()));
+            let (width, height) = self.written_size(b.size.span, w, h);
             self.errors.push(RuleError::BoardSize {
                 width,
                 height,
@@ -246,11 +242,7 @@ impl Checker<'_> {
             return None;
         }
         if !(1..=7).contains(&w) || !(1..=7).contains(&h) {
-            let written = self.text(b.size.span).to_string();
-            let (width, height) = written
-                .split_once(['x', 'X'])
-                .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
-                .unwrap_or_else(|| (w.to_string(), h.to_string()));
+            let (width, height) = self.written_size(b.size.span, w, h);
             self.errors.push(RuleError::BoardSize {
                 width,
                 height,
@@ -330,6 +322,14 @@ impl Checker<'_> {
     }
 
     /// A board form written twice: the same (`same`) or two that contradict each other.
+    /// A board size as written (a number too large for u64 was read as u64::MAX), else as read.
+    fn written_size(&self, span: Span, w: u64, h: u64) -> (String, String) {
+        self.text(span)
+            .split_once(['x', 'X'])
+            .map(|(a, b)| (a.trim().to_string(), b.trim().to_string()))
+            .unwrap_or_else(|| (w.to_string(), h.to_string()))
+    }
+
     fn form_twice(&mut self, what: &str, first: Span, second: Span, same: bool) {
         if same {
             self.errors.push(RuleError::DefinedTwice {
