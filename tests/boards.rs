@@ -95,7 +95,7 @@ fn fen_names_cells_of_the_hexagon_only() {
 
 #[test]
 fn moves_search_and_selfplay_run_on_the_new_boards() {
-    for name in ["zamma", "hexdame"] {
+    for name in ["zamma", "hexdame", "dablot-prejjesne"] {
         let o = damelab(&["analyse", name, "--depth", "3"]);
         assert!(o.status.success(), "{name}: {}", text(&o.stderr));
         assert!(text(&o.stdout).lines().last().unwrap().starts_with("best "));

@@ -1,6 +1,7 @@
 //! The grid of corners and centres (`board 5x6 cells, corners and centres`, Dablot Prejjesne):
-//! its points and lines, drawn in the terminal and in SVG, read and written in FEN, searched and
-//! played by self-play; and the rule `lone king against lone king draws`.
+//! its points and lines, drawn in the terminal and in SVG, read and written in FEN; and the rule
+//! `lone king against lone king draws`. Search, self-play and replay on it are tested with the
+//! other new boards in `boards.rs`.
 
 use crate::common::{damelab, text};
 use damelab::engine::geometry::BitSet;
@@ -104,30 +105,4 @@ fn lone_kings_draw_and_the_file_may_say_so_for_any_two_pieces() {
     assert!(v.rules.material_outcome(&pos).is_none());
     let o = damelab(&["rules", "dablot-prejjesne"]);
     assert!(text(&o.stdout).contains("a lone king against a lone king: the game is drawn at once"));
-}
-
-#[test]
-fn search_and_selfplay_run_on_the_grid() {
-    let o = damelab(&["analyse", "dablot-prejjesne", "--depth", "3"]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    assert!(text(&o.stdout).lines().last().unwrap().starts_with("best "));
-    let dir = std::env::temp_dir().join(format!("damelab-cells-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let pdn = dir.join("dablot.pdn");
-    let o = damelab(&[
-        "selfplay",
-        "dablot-prejjesne",
-        "--games",
-        "2",
-        "--random",
-        "--threads",
-        "1",
-        "--max-plies",
-        "60",
-        "--pdn",
-        pdn.to_str().unwrap(),
-    ]);
-    assert!(o.status.success(), "{}", text(&o.stderr));
-    let o = damelab(&["replay", pdn.to_str().unwrap()]);
-    assert!(o.status.success(), "{}{}", text(&o.stdout), text(&o.stderr));
 }

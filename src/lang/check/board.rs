@@ -150,20 +150,12 @@ impl Checker<'_> {
                 help: hex_help.to_string(),
             });
         }
-        for (what, span) in [
-            ("the colour of `a1`", a1.map(|a| a.1)),
-            ("`alquerque lines`", alquerque),
-        ] {
-            if let Some(span) = span {
-                self.errors.push(RuleError::Conflict {
-                    message: format!(
-                        "{what} on a hexagon, whose six lines pass through every cell"
-                    ),
-                    span: span.into(),
-                    help: hex_help.to_string(),
-                });
-            }
-        }
+        self.own_lines(
+            a1,
+            alquerque,
+            "a hexagon, whose six lines pass through every cell",
+            hex_help,
+        );
         let side = b.size.node.0;
         if !(2..=8).contains(&side) {
             self.errors.push(RuleError::OutOfRange {
@@ -212,21 +204,13 @@ impl Checker<'_> {
         let help = "a grid of corners and centres has its own points and lines; write \
                     `board 5x6 cells, corners and centres` with only `algebraic` or `numbered` \
                     (and `without …`)";
-        for (what, span) in [
-            ("the colour of `a1`", a1.map(|a| a.1)),
-            ("`alquerque lines`", alquerque),
-        ] {
-            if let Some(span) = span {
-                self.errors.push(RuleError::Conflict {
-                    message: format!(
-                        "{what} on a grid of corners and centres, whose diagonals pass through \
-                         every point and whose orthogonal lines join the corners"
-                    ),
-                    span: span.into(),
-                    help: help.to_string(),
-                });
-            }
-        }
+        self.own_lines(
+            a1,
+            alquerque,
+            "a grid of corners and centres, whose diagonals pass through every point and whose \
+             orthogonal lines join the corners",
+            help,
+        );
         let (w, h) = b.size.node;
         if b.cells.is_none() {
             self.errors.push(RuleError::Conflict {
@@ -322,6 +306,29 @@ impl Checker<'_> {
     }
 
     /// A board form written twice: the same (`same`) or two that contradict each other.
+    /// `a1 …` and `alquerque lines` written for a board whose points and lines are its own (`on`
+    /// says which and why): each is a conflict at its text.
+    fn own_lines(
+        &mut self,
+        a1: Option<(bool, Span)>,
+        alquerque: Option<Span>,
+        on: &str,
+        help: &str,
+    ) {
+        for (what, span) in [
+            ("the colour of `a1`", a1.map(|a| a.1)),
+            ("`alquerque lines`", alquerque),
+        ] {
+            if let Some(span) = span {
+                self.errors.push(RuleError::Conflict {
+                    message: format!("{what} on {on}"),
+                    span: span.into(),
+                    help: help.to_string(),
+                });
+            }
+        }
+    }
+
     /// A board size as written (a number too large for u64 was read as u64::MAX), else as read.
     fn written_size(&self, span: Span, w: u64, h: u64) -> (String, String) {
         self.text(span)
