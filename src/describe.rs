@@ -494,7 +494,16 @@ fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
         .filter(|a| dirs & (1 << a) != 0)
         .map(|a| board.compass_name(a))
         .collect();
-    format!("{} ({})", join_and(&parts), compass.join(", "))
+    // On a grid of corners and centres a centre has only the diagonal lines.
+    let centres = if board.lines == Lines::CornersAndCentres
+        && dirs & 0b0101_0101 != 0
+        && dirs & 0b1010_1010 != 0
+    {
+        "; from a centre, which has no orthogonal lines, only the diagonal ones"
+    } else {
+        ""
+    };
+    format!("{} ({}){centres}", join_and(&parts), compass.join(", "))
 }
 
 fn kinds_text(spec: &VariantSpec, mask: u8, n: usize) -> String {

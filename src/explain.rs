@@ -272,6 +272,22 @@ fn explain_legal(
             rules.geo.name(h)
         ));
     }
+    if mv.huff().is_none() {
+        // A huff declined: the same turn could have begun by removing a piece that failed to
+        // capture on the last move.
+        let mut could: Vec<Sq> = legal.iter().filter_map(|m| m.huff()).collect();
+        could.sort_unstable();
+        could.dedup();
+        if !could.is_empty() {
+            let names: Vec<String> = could.iter().map(|&s| rules.geo.name(s)).collect();
+            out.push_str(&format!(
+                "it huffs no piece: the piece{} on {} could have been huffed first (it failed to \
+                 capture on the last move), which is allowed but not required\n",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", ")
+            ));
+        }
+    }
     if mv.due > 0 {
         let names: Vec<String> = mv
             .due_squares()

@@ -678,8 +678,24 @@ impl<B: BitSet> Rules<B> {
                 n += reach.count() as u64;
             }
             for leap in &prog.leaps {
-                for sq in BitIter(pieces) {
-                    n += self.leap_target(pos, side, sq, leap).is_some() as u64;
+                // All pieces at once, by file length: `over` holds, for each piece whose first
+                // `len` squares that way are own pieces of the file, the last of them. A piece
+                // lands on the square after its file when that square is empty, so for each
+                // length the moves are the empty squares one step beyond `over` (a shift moves
+                // distinct pieces to distinct squares, so none is counted twice).
+                let mut files = B::ZERO;
+                for k in 0..self.kinds {
+                    if leap.over & (1 << k) != 0 {
+                        files |= pos.kind_bits(side, k);
+                    }
+                }
+                let mut over = self.step(pieces, leap.dir) & files;
+                for _ in 0..leap.max {
+                    if over.none() {
+                        break;
+                    }
+                    n += (self.step(over, leap.dir) & empty).count() as u64;
+                    over = self.step(over, leap.dir) & files;
                 }
             }
         }
