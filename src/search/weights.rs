@@ -35,7 +35,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("dameo", include_str!("../../weights/dameo.weights")),
     ("damone", include_str!("../../weights/damone.weights")),
     ("english", include_str!("../../weights/english.weights")),
-    ("international", include_str!("../../weights/international.weights")),
+    (
+        "international",
+        include_str!("../../weights/international.weights"),
+    ),
     ("turkish", include_str!("../../weights/turkish.weights")),
 ];
 
