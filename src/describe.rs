@@ -5,7 +5,7 @@ use crate::engine::geometry::{BitIter, BitSet};
 use crate::engine::Rules;
 use crate::spec::{
     AngleSet, CaptureOp, Criterion, Landing, Lines, MidCapturePromotion, Notation, QuietOp,
-    Removal, Shape, SquareSet, VariantSpec, Zone,
+    Removal, Shape, SquareSet, VariantSpec, Zone, DIAGONAL_ANGLES, ORTHOGONAL_ANGLES,
 };
 use std::fmt::Write;
 
@@ -464,8 +464,8 @@ fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
     let lines = board.line_angles();
     let groups: [(&str, AngleSet); 8] = [
         ("in all directions", lines),
-        ("orthogonally", drawn(0b0101_0101) & lines),
-        ("diagonally", drawn(0b1010_1010) & lines),
+        ("orthogonally", drawn(ORTHOGONAL_ANGLES) & lines),
+        ("diagonally", drawn(DIAGONAL_ANGLES) & lines),
         ("forward", rel(&[0])),
         ("backward", rel(&[4])),
         ("sideways", rel(&[2, 6]) & lines),
@@ -496,8 +496,8 @@ fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
         .collect();
     // On a grid of corners and centres a centre has only the diagonal lines.
     let centres = if board.lines == Lines::CornersAndCentres
-        && dirs & 0b0101_0101 != 0
-        && dirs & 0b1010_1010 != 0
+        && dirs & ORTHOGONAL_ANGLES != 0
+        && dirs & DIAGONAL_ANGLES != 0
     {
         "; from a centre, which has no orthogonal lines, only the diagonal ones"
     } else {

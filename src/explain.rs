@@ -281,10 +281,15 @@ fn explain_legal(
         if !could.is_empty() {
             let names: Vec<String> = could.iter().map(|&s| rules.geo.name(s)).collect();
             out.push_str(&format!(
-                "it huffs no piece: the piece{} on {} could have been huffed first (it failed to \
+                "it huffs no piece: the piece{} on {} could have been huffed first ({} to \
                  capture on the last move), which is allowed but not required\n",
                 if names.len() == 1 { "" } else { "s" },
-                names.join(", ")
+                names.join(", "),
+                if names.len() == 1 {
+                    "it failed"
+                } else {
+                    "each failed"
+                }
             ));
         }
     }

@@ -24,6 +24,11 @@ pub const ANGLE_NAMES: [&str; 8] = [
 /// A set of [`Angle`]s as a bit mask (bit `d` set = direction `d` included).
 pub type AngleSet = u8;
 
+/// The four orthogonal angles (north, east, south, west), whichever side moves.
+pub const ORTHOGONAL_ANGLES: AngleSet = 0b0101_0101;
+/// The four diagonal angles (north-east, south-east, south-west, north-west).
+pub const DIAGONAL_ANGLES: AngleSet = 0b1010_1010;
+
 /// A square as (file, rank), both from 0, as seen by the first side (`a1` = (0, 0)).
 pub type Coord = (u8, u8);
 

@@ -623,6 +623,18 @@ impl<B: BitSet> Rules<B> {
         panic!("nth_quiet: fewer quiet moves than asked for");
     }
 
+    /// The own pieces that may form the file of a leap (its kinds of `side`).
+    #[inline(always)]
+    fn leap_files(&self, pos: &Position<B>, side: usize, leap: &super::rules::LeapOp) -> B {
+        let mut files = B::ZERO;
+        for k in 0..self.kinds {
+            if leap.over & (1 << k) != 0 {
+                files |= pos.kind_bits(side, k);
+            }
+        }
+        files
+    }
+
     /// Where a leap over a file of own pieces lands, if it can be made.
     #[inline(always)]
     fn leap_target(
@@ -633,12 +645,7 @@ impl<B: BitSet> Rules<B> {
         leap: &super::rules::LeapOp,
     ) -> Option<Sq> {
         let next = &self.geo.next[leap.dir as usize];
-        let mut file_bits = B::ZERO;
-        for k in 0..self.kinds {
-            if leap.over & (1 << k) != 0 {
-                file_bits |= pos.kind_bits(side, k);
-            }
-        }
+        let file_bits = self.leap_files(pos, side, leap);
         let mut t = next[from as usize];
         let mut len = 0u8;
         while t != NONE && file_bits.has(t as Sq) {
@@ -683,19 +690,15 @@ impl<B: BitSet> Rules<B> {
                 // lands on the square after its file when that square is empty, so for each
                 // length the moves are the empty squares one step beyond `over` (a shift moves
                 // distinct pieces to distinct squares, so none is counted twice).
-                let mut files = B::ZERO;
-                for k in 0..self.kinds {
-                    if leap.over & (1 << k) != 0 {
-                        files |= pos.kind_bits(side, k);
-                    }
-                }
+                let files = self.leap_files(pos, side, leap);
                 let mut over = self.step(pieces, leap.dir) & files;
                 for _ in 0..leap.max {
                     if over.none() {
                         break;
                     }
-                    n += (self.step(over, leap.dir) & empty).count() as u64;
-                    over = self.step(over, leap.dir) & files;
+                    let beyond = self.step(over, leap.dir);
+                    n += (beyond & empty).count() as u64;
+                    over = beyond & files;
                 }
             }
         }

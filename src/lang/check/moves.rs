@@ -392,9 +392,6 @@ pub(crate) fn resolve_direction(name: &str, forward: Angle) -> Option<AngleSet> 
     })
 }
 
-/// The four orthogonal angles (north, east, south, west), whichever side moves.
-pub(super) const ORTHOGONAL_ANGLES: AngleSet = 0b0101_0101;
-
 #[cfg(test)]
 mod tests {
     use super::*;
