@@ -56,6 +56,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         opening_plies: 4,
         max_plies: 120,
         l2: 1e-6,
+        wide_patterns: false,
         threads: Some(threads),
         svg: None,
         json: None,
@@ -69,7 +70,12 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
 
 /// Weights with every feature non-zero and varied (seeded), for the width checks.
 fn random_weights(rules: &Rules, seed: u64) -> Weights {
-    let mut w = Weights::derived(rules);
+    random_weights_in(rules, seed, false)
+}
+
+/// The same, in the layout with wide patterns or without.
+fn random_weights_in(rules: &Rules, seed: u64, wide: bool) -> Weights {
+    let mut w = Weights::derived_with(rules, wide);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for v in w.values.iter_mut() {
         *v += rng.random_range(-300..300);
@@ -248,26 +254,29 @@ fn the_learned_evaluation_scores_the_same_in_every_width() {
     for name in names {
         let v = load(name);
         let rules = v.rules.as_ref();
-        let w = random_weights(rules, 9);
-        for pos in positions(rules, 25, 2) {
-            let wide = learned_in(rules, &w, &pos);
-            if let Some(n) = &rules.narrow {
-                assert_eq!(learned_in(n.as_ref(), &w, &pos), wide, "{name} (64 bits)");
-                widths[0] += 1;
-            } else if let Some(m) = &rules.mid {
-                assert_eq!(learned_in(m.as_ref(), &w, &pos), wide, "{name} (128 bits)");
-                widths[1] += 1;
-            } else {
-                widths[2] += 1;
+        for w in [random_weights(rules, 9), random_weights_in(rules, 9, true)] {
+            for pos in positions(rules, 25, 2) {
+                let wide = learned_in(rules, &w, &pos);
+                if let Some(n) = &rules.narrow {
+                    assert_eq!(learned_in(n.as_ref(), &w, &pos), wide, "{name} (64 bits)");
+                    widths[0] += 1;
+                } else if let Some(m) = &rules.mid {
+                    assert_eq!(learned_in(m.as_ref(), &w, &pos), wide, "{name} (128 bits)");
+                    widths[1] += 1;
+                } else {
+                    widths[2] += 1;
+                }
+                // And the features are those of the layout, whatever the width.
+                let layout = Layout::from_summary(rules, &w.layout);
+                let len = layout.len;
+                let f = Features::with(rules, layout);
+                let mut n = 0;
+                f.visit(&pos, |i, _| {
+                    assert!(i < len);
+                    n += 1;
+                });
+                assert!(n > 0);
             }
-            // And the features are those of the layout, whatever the width.
-            let f = Features::new(rules);
-            let mut n = 0;
-            f.visit(&pos, |i, _| {
-                assert!(i < Layout::new(rules).len);
-                n += 1;
-            });
-            assert!(n > 0);
         }
     }
     assert!(
@@ -325,6 +334,7 @@ fn train_writes_weights_that_analyse_loads() {
         out.to_str().unwrap(),
         "--svg",
         svg.to_str().unwrap(),
+        "--wide-patterns",
     ]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -333,6 +343,13 @@ fn train_writes_weights_that_analyse_loads() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(stdout.contains("generation 1: 4 games"), "{stdout}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains(" wide="), "{text:.300}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("made-by ") && l.ends_with(" --wide-patterns")),
+        "the command that reproduces it: {text:.400}"
+    );
     assert!(stdout.contains("wrote"), "{stdout}");
     assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
     let o = damelab(&[
@@ -399,4 +416,116 @@ fn the_bundled_weights_load_for_their_rules_and_no_others() {
     assert!(Weights::bundled(&frisian.rules).is_none());
     let e = damelab::search::weights::resolve(Some("bundled"), &frisian.rules).unwrap_err();
     assert!(e.to_string().contains("no weights are bundled"), "{e:?}");
+}
+
+/// The wide windows' configuration indices of `pos`, read square by square (the reference the
+/// feature tables are checked against): 0 empty, 1 first side, 2 second side, square `k` of a
+/// window counting 3^k.
+fn wide_reference(layout: &Layout, pos: &Position) -> Vec<usize> {
+    let mut out: Vec<usize> = layout
+        .wide
+        .iter()
+        .map(|win| {
+            win.iter().rev().fold(0, |acc, &sq| {
+                let state = if pos.sides[0].has(sq) {
+                    1
+                } else if pos.sides[1].has(sq) {
+                    2
+                } else {
+                    0
+                };
+                acc * 3 + state
+            })
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+#[test]
+fn wide_patterns_are_every_nine_square_window_read_square_by_square() {
+    for (name, windows) in [
+        ("turkish", 36),
+        ("dameo", 36),
+        ("international", 0),
+        ("english", 0),
+    ] {
+        let v = load(name);
+        let rules = v.rules.as_ref();
+        let layout = Layout::with(rules, true);
+        assert_eq!(Layout::new(rules).wide.len(), 0, "{name}: only when asked");
+        if windows > 0 {
+            assert_eq!(
+                layout.wide.len(),
+                windows,
+                "{name}: 3x3 blocks of an 8x8 board"
+            );
+        }
+        assert!(!layout.wide.is_empty(), "{name}");
+        // Nine distinct playable squares each; no square in more than nine windows; the corner
+        // squares of the board in few.
+        let mut seen = vec![0usize; layout.squares];
+        for win in &layout.wide {
+            let mut sorted = win.to_vec();
+            sorted.sort_unstable();
+            sorted.dedup();
+            assert_eq!(sorted.len(), 9, "{name}: {win:?}");
+            for &sq in win {
+                assert!(rules.playable.has(sq), "{name}: {sq} is playable");
+                seen[sq as usize] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n <= 9), "{name}: {seen:?}");
+        assert_eq!(seen.iter().sum::<usize>(), 9 * layout.wide.len());
+        let f = Features::with(rules, layout.clone());
+        for pos in positions(rules, 40, 4) {
+            let mut got = Vec::new();
+            f.visit(&pos, |i, v| {
+                if i >= layout.wide_table {
+                    assert_eq!(v, 1);
+                    got.push(i - layout.wide_table);
+                }
+            });
+            got.sort_unstable();
+            assert_eq!(got, wide_reference(&layout, &pos), "{name}");
+        }
+        // The layout line names them, and reading it back gives the same layout.
+        let summary = layout.summary();
+        assert!(
+            summary.contains(&format!(" wide={} ", layout.wide.len())),
+            "{summary}"
+        );
+        assert_eq!(Layout::from_summary(rules, &summary), layout);
+        assert_eq!(
+            Layout::from_summary(rules, &Layout::new(rules).summary()),
+            Layout::new(rules)
+        );
+    }
+}
+
+#[test]
+fn a_wide_weights_file_round_trips_and_is_refused_in_the_other_layout() {
+    let v = load("turkish");
+    let w = random_weights_in(&v.rules, 4, true);
+    assert!(w.layout.contains("wide=36"), "{}", w.layout);
+    let text = w.to_text();
+    assert_eq!(Weights::parse(&text, "mem", &v.rules).unwrap(), w);
+    // The same weights claiming the small layout: the count differs, so the file is refused.
+    let mut other = w.clone();
+    other.layout = Layout::new(v.rules.as_ref()).summary();
+    refused(&other.to_text(), &v.rules, "has features");
+    // The wide table changes the score of a position with pieces in it.
+    let small = random_weights_in(&v.rules, 4, false);
+    let pos = v.rules.start;
+    let a = Learned::new(&w, v.rules.as_ref()).evaluate(&pos);
+    let mut zeroed = w.clone();
+    let table = Layout::with(v.rules.as_ref(), true).wide_table;
+    zeroed.values[table..].fill(0);
+    let b = Learned::new(&zeroed, v.rules.as_ref()).evaluate(&pos);
+    assert_eq!(
+        b,
+        Learned::new(&small, v.rules.as_ref()).evaluate(&pos),
+        "with a zero table, the small layout's score"
+    );
+    assert_ne!(a, b);
 }

@@ -12,7 +12,11 @@
 //! - **side to move**: one weight, the value of having the move;
 //! - **patterns**: every window of four neighbouring squares (a 2x2 block on boards of all squares,
 //!   a diamond of two diagonal steps on dark-squares boards) has one weight per configuration of
-//!   its squares (empty, first side, second side: 3^4 = 81).
+//!   its squares (empty, first side, second side: 3^4 = 81);
+//! - **wide patterns** (only in layouts that ask for them: `train --wide-patterns`): every window
+//!   of nine squares (a 3x3 block, or a diamond of three diagonal steps each way) has its
+//!   configuration (3^9 = 19683) looked up in one table shared by all windows: formations the
+//!   small windows are too narrow to see, learned from every place they occur.
 //!
 //! HOT PATH: [`Learned::evaluate`] allocates nothing; window indices are accumulated from per-square
 //! tables into an array on the stack.
@@ -29,6 +33,10 @@ pub const RUN_DIST: usize = 3;
 pub const CONFIGS: usize = 81;
 /// The most windows a board has (a 16x16 board of all squares: 15 x 15).
 pub const MAX_WINDOWS: usize = 256;
+/// Configurations of a wide window: 3 states on each of its 9 squares.
+pub const WIDE_CONFIGS: usize = 19_683;
+/// The squares of a wide window.
+pub const WIDE: usize = 9;
 /// Stored weights are in quarters of a score unit: finer than the search's hundredths.
 pub const SHIFT: u32 = 2;
 /// A learned score never reaches the range of won and lost scores.
@@ -42,17 +50,33 @@ pub struct Layout {
     pub squares: usize,
     /// Each window's four squares.
     pub windows: Vec<[Sq; 4]>,
+    /// Each wide window's nine squares (none unless the layout has wide patterns).
+    pub wide: Vec<[Sq; WIDE]>,
     pub pst: usize,
     pub mobility: usize,
     pub runaway: usize,
     pub tempo: usize,
     pub patterns: usize,
+    /// The shared table of the wide windows' configurations (after the small windows).
+    pub wide_table: usize,
     /// The number of weights.
     pub len: usize,
 }
 
 impl Layout {
+    /// The layout of these rules without wide patterns.
     pub fn new<B: BitSet>(rules: &Rules<B>) -> Layout {
+        Layout::with(rules, false)
+    }
+
+    /// The layout a weights file's `layout` line describes (wide patterns when it counts them).
+    pub fn from_summary<B: BitSet>(rules: &Rules<B>, summary: &str) -> Layout {
+        let wide = summary.split_whitespace().any(|w| w.starts_with("wide="));
+        Layout::with(rules, wide)
+    }
+
+    /// The layout of these rules, with or without the wide patterns' table.
+    pub fn with<B: BitSet>(rules: &Rules<B>, wide_patterns: bool) -> Layout {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let squares = geo.size() as usize;
@@ -75,29 +99,58 @@ impl Layout {
                 windows.push([s, a as Sq, b as Sq, c as Sq]);
             }
         }
+        let mut wide = Vec::new();
+        if wide_patterns {
+            'square: for s in BitIter(geo.playable) {
+                let mut win = [0 as Sq; WIDE];
+                let mut row = s as u16;
+                for j in 0..3 {
+                    let mut at = row;
+                    for i in 0..3 {
+                        if at == NONE {
+                            continue 'square;
+                        }
+                        win[j * 3 + i] = at as Sq;
+                        at = if i < 2 { next(d1, at) } else { at };
+                    }
+                    row = if j < 2 { next(d2, row) } else { row };
+                }
+                if wide.len() < MAX_WINDOWS {
+                    wide.push(win);
+                }
+            }
+        }
         let pst = 0;
         let mobility = pst + 2 * kinds * squares;
         let runaway = mobility + 2 * kinds;
         let tempo = runaway + 2 * RUN_DIST;
         let patterns = tempo + 1;
-        let len = patterns + windows.len() * CONFIGS;
+        let wide_table = patterns + windows.len() * CONFIGS;
+        let len = wide_table + if wide.is_empty() { 0 } else { WIDE_CONFIGS };
         Layout {
             kinds,
             squares,
             windows,
+            wide,
             pst,
             mobility,
             runaway,
             tempo,
             patterns,
+            wide_table,
             len,
         }
     }
 
     /// A one-line summary, as the weights file's header gives it.
     pub fn summary(&self) -> String {
+        let wide = if self.wide.is_empty() {
+            String::new()
+        } else {
+            format!(" wide={}", self.wide.len())
+        };
         format!(
-            "kinds={} squares={} windows={} weights={}",
+            "kinds={} squares={} windows={}{wide} weights={}",
             self.kinds,
             self.squares,
             self.windows.len(),
@@ -114,6 +167,9 @@ pub struct Features<B: BitSet> {
     /// Per square, (window, multiplier of a first-side piece) for each window holding it.
     member: Vec<[(u16, u16); 4]>,
     member_len: Vec<u8>,
+    /// The same for the wide windows.
+    wide_member: Vec<[(u16, u16); WIDE]>,
+    wide_len: Vec<u8>,
     /// Per side and kind, (bit-set delta, squares with a neighbour that way) of its one-step
     /// quiet directions.
     dirs: [[[(i16, B); 8]; MAX_KINDS]; 2],
@@ -130,8 +186,13 @@ pub struct Features<B: BitSet> {
 }
 
 impl<B: BitSet> Features<B> {
+    /// The features of these rules without wide patterns.
     pub fn new(rules: &Rules<B>) -> Features<B> {
-        let layout = Layout::new(rules);
+        Features::with(rules, Layout::new(rules))
+    }
+
+    /// The features of `layout` (made for these rules).
+    pub fn with(rules: &Rules<B>, layout: Layout) -> Features<B> {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let n = layout.squares;
@@ -141,6 +202,15 @@ impl<B: BitSet> Features<B> {
             for (place, &sq) in win.iter().enumerate() {
                 let l = &mut member_len[sq as usize];
                 member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
+                *l += 1;
+            }
+        }
+        let mut wide_member = vec![[(0u16, 0u16); WIDE]; n];
+        let mut wide_len = vec![0u8; n];
+        for (w, win) in layout.wide.iter().enumerate() {
+            for (place, &sq) in win.iter().enumerate() {
+                let l = &mut wide_len[sq as usize];
+                wide_member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
                 *l += 1;
             }
         }
@@ -191,6 +261,8 @@ impl<B: BitSet> Features<B> {
             kinds,
             member,
             member_len,
+            wide_member,
+            wide_len,
             dirs,
             ndirs,
             zone,
@@ -209,6 +281,8 @@ impl<B: BitSet> Features<B> {
         let occupied = pos.occupied();
         let empty = self.playable & !occupied;
         let mut idx = [0u16; MAX_WINDOWS];
+        let mut wide = [0u16; MAX_WINDOWS];
+        let has_wide = !l.wide.is_empty();
         for side in 0..2 {
             let sign = 1 - 2 * side as i32;
             let enemy = pos.sides[1 - side];
@@ -223,6 +297,12 @@ impl<B: BitSet> Features<B> {
                     let m = &self.member[sq as usize];
                     for &(w, mult) in &m[..self.member_len[sq as usize] as usize] {
                         idx[w as usize] += mult * (side as u16 + 1);
+                    }
+                    if has_wide {
+                        let m = &self.wide_member[sq as usize];
+                        for &(w, mult) in &m[..self.wide_len[sq as usize] as usize] {
+                            wide[w as usize] += mult * (side as u16 + 1);
+                        }
                     }
                 }
                 let dirs = &self.dirs[side][kind][..self.ndirs[side][kind] as usize];
@@ -249,6 +329,9 @@ impl<B: BitSet> Features<B> {
         f(l.tempo, 1 - 2 * pos.turn() as i32);
         for (w, &i) in idx[..l.windows.len()].iter().enumerate() {
             f(l.patterns + w * CONFIGS + i as usize, 1);
+        }
+        for &i in &wide[..l.wide.len()] {
+            f(l.wide_table + i as usize, 1);
         }
     }
 
@@ -296,7 +379,7 @@ impl<B: BitSet> Learned<B> {
     /// The evaluation of `weights` on these rules (the weights were checked against them when
     /// loaded: same fingerprint, same layout).
     pub fn new(weights: &Weights, rules: &Rules<B>) -> Learned<B> {
-        let features = Features::new(rules);
+        let features = Features::with(rules, Layout::from_summary(rules, &weights.layout));
         let mut w = weights.values.clone();
         w.resize(features.layout.len, 0);
         Learned { features, w }

@@ -78,7 +78,12 @@ impl Weights {
     /// ([`super::eval::Eval`]): its piece-square table and mobility; nothing else. Training starts
     /// here.
     pub fn derived(rules: &Rules) -> Weights {
-        let layout = Layout::new(rules);
+        Weights::derived_with(rules, false)
+    }
+
+    /// [`Weights::derived`] in the layout with wide patterns or without (their weights 0).
+    pub fn derived_with(rules: &Rules, wide_patterns: bool) -> Weights {
+        let layout = Layout::with(rules, wide_patterns);
         let eval = super::eval::Eval::new(rules);
         let mut values = vec![0i32; layout.len];
         for side in 0..2 {
@@ -205,7 +210,7 @@ impl Weights {
         if lines.next() != Some("weights") {
             return Err(corrupt("`weights` expected after the header".into()));
         }
-        let layout = Layout::new(rules);
+        let layout = Layout::from_summary(rules, &layout_text);
         let expected = layout.len;
         let mut values = Vec::with_capacity(expected);
         for (n, line) in lines.enumerate() {

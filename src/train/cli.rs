@@ -93,6 +93,11 @@ pub struct TrainArgs {
     /// The pull of each weight toward where it started (0: none).
     #[arg(long, default_value_t = 1e-6)]
     pub l2: f64,
+    /// Add wide patterns to the features: every window of nine squares (a 3x3 block, or a diamond
+    /// of three diagonal steps each way) scored from one table of its 19683 configurations shared
+    /// by all windows. Slower to evaluate; sees formations the four-square windows cannot.
+    #[arg(long)]
+    pub wide_patterns: bool,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -204,6 +209,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         epochs: a.epochs,
         match_games: a.match_games,
         l2: a.l2,
+        wide_patterns: a.wide_patterns,
     })
 }
 
@@ -214,9 +220,14 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
         (Some(n), None) => format!("--nodes {n}"),
         (None, None) => String::new(),
     };
+    let wide = if t.wide_patterns {
+        " --wide-patterns"
+    } else {
+        ""
+    };
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
-         --match-games {} --opening-plies {} --max-plies {} --l2 {}",
+         --match-games {} --opening-plies {} --max-plies {} --l2 {}{wide}",
         t.seed, t.generations, t.games, t.epochs, t.match_games, t.opening_plies, t.max_plies, t.l2
     )
 }
@@ -252,8 +263,8 @@ pub fn train(
     checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
 ) -> Result<Trained, Report> {
     let rules = &v.rules;
-    let layout = Layout::new(rules.as_ref());
-    let derived = Weights::derived(rules);
+    let layout = Layout::with(rules.as_ref(), t.wide_patterns);
+    let derived = Weights::derived_with(rules, t.wide_patterns);
     let anchor = dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();

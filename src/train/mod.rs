@@ -40,6 +40,9 @@ pub struct TrainSettings {
     pub match_games: u64,
     /// Weight of the pull of every weight toward its starting value.
     pub l2: f64,
+    /// Whether the layout has the wide patterns' table.
+    #[serde(default)]
+    pub wide_patterns: bool,
 }
 
 /// The positions of a set of games, as sparse feature rows, with the results.
@@ -202,7 +205,10 @@ fn play_width<B: BitSet>(
 ) -> Result<Option<Vec<GameData>>, String> {
     use rayon::prelude::*;
     let settings = selfplay_settings(t, generation_seed(t.seed, generation, 0), t.games);
-    let features = Features::new(rules);
+    let features = Features::with(
+        rules,
+        crate::search::learned::Layout::with(rules.as_ref(), t.wide_patterns),
+    );
     let games: Vec<Option<GameData>> = pool(threads)?.install(|| {
         indices
             .par_iter()

@@ -46,6 +46,8 @@ pub struct DataSettings {
     pub epochs: u32,
     pub match_games: u64,
     pub l2: String,
+    #[serde(default)]
+    pub wide_patterns: bool,
 }
 
 impl DataSettings {
@@ -63,6 +65,7 @@ impl DataSettings {
             epochs: t.epochs,
             match_games: t.match_games,
             l2: t.l2.to_string(),
+            wide_patterns: t.wide_patterns,
         }
     }
 
@@ -82,6 +85,7 @@ impl DataSettings {
             epochs: self.epochs,
             match_games: self.match_games,
             l2,
+            wide_patterns: self.wide_patterns,
         })
     }
 }
@@ -335,7 +339,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     }
     let t = first.settings.train().map_err(|e| bad(e, help))?;
     let last = files.iter().map(|f| f.generation).max().unwrap_or(1);
-    let layout = crate::search::learned::Layout::new(v.rules.as_ref());
+    let layout = crate::search::learned::Layout::with(v.rules.as_ref(), t.wide_patterns);
     let mut data = Data::default();
     let mut results = [0; 3];
     let mut played_with = String::new();
@@ -482,7 +486,7 @@ pub fn merge_command(
             "give as --from the weights file the shards of this generation played with",
         ));
     }
-    let derived = Weights::derived(&v.rules);
+    let derived = Weights::derived_with(&v.rules, t.wide_patterns);
     let anchor = super::fit::dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
