@@ -34,6 +34,42 @@ pub fn install() -> bool {
     INSTALLED.load(Ordering::SeqCst)
 }
 
+/// SIGTERMs received since [`install_termination`] (the second ends the program).
+static TERMS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+static INSTALL_TERM: Once = Once::new();
+
+#[cfg(unix)]
+extern "C" fn on_term(_: libc::c_int) {
+    // Only atomics and `_exit` here: both are safe in a signal handler.
+    if TERMS.fetch_add(1, Ordering::SeqCst) > 0 {
+        // SAFETY: `_exit` is async-signal-safe; a second SIGTERM means "now".
+        unsafe { libc::_exit(143) };
+    }
+    REQUESTED.store(true, Ordering::SeqCst);
+}
+
+/// [`install`], and SIGTERM (what `kill`, `timeout` and batch schedulers send) taken the same way:
+/// the long work stops, keeps and reports what it finished. A second SIGTERM ends the program at
+/// once with status 143. For batch commands (`match`, `ladder`, `train`) only: in the REPL a
+/// SIGTERM keeps its default meaning and ends it.
+pub fn install_termination() -> bool {
+    let ok = install();
+    INSTALL_TERM.call_once(|| {
+        #[cfg(unix)]
+        // SAFETY: the handler only touches atomics and calls `_exit` (async-signal-safe).
+        unsafe {
+            let handler: extern "C" fn(libc::c_int) = on_term;
+            libc::signal(libc::SIGTERM, handler as libc::sighandler_t);
+        }
+    });
+    ok
+}
+
+/// Whether the stop asked for came from SIGTERM rather than Ctrl-C.
+pub fn terminated() -> bool {
+    TERMS.load(Ordering::SeqCst) > 0
+}
+
 /// [`install`] for a REPL script (stdin not a terminal): Ctrl-C during a command stops that
 /// command as it does interactively — a `perft` keeps the depths already counted — while Ctrl-C
 /// between commands (the script waiting for its next line) ends the program with status 130.

@@ -252,8 +252,20 @@ fn openings_come_from_a_file_and_are_played_both_ways() {
 #[cfg(unix)]
 #[test]
 fn an_interrupted_match_keeps_its_finished_games() {
+    interrupted_by("INT", "interrupted after");
+}
+
+/// SIGTERM (a scheduler's or `kill`'s) stops it the same way, and says so.
+#[cfg(unix)]
+#[test]
+fn a_terminated_match_keeps_its_finished_games() {
+    interrupted_by("TERM", "interrupted by SIGTERM after");
+}
+
+#[cfg(unix)]
+fn interrupted_by(signal: &str, says: &str) {
     use std::time::{Duration, Instant};
-    let pdn = temp("interrupted.pdn");
+    let pdn = temp(&format!("interrupted-{signal}.pdn"));
     let child = Command::new(env!("CARGO_BIN_EXE_damelab"))
         .args([
             "match",
@@ -289,14 +301,14 @@ fn an_interrupted_match_keeps_its_finished_games() {
         std::thread::sleep(Duration::from_millis(50));
     }
     let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([&format!("-{signal}"), &child.id().to_string()])
         .status()
         .unwrap();
     assert!(ok.success());
     let o = child.wait_with_output().unwrap();
     let (out, err) = text(&o);
     assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
-    assert!(err.contains("interrupted after"), "{err}");
+    assert!(err.contains(says), "{err}");
     let games = std::fs::read_to_string(&pdn)
         .unwrap()
         .matches("[Event")

@@ -452,7 +452,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             None => String::new(),
         }
     ));
-    crate::interrupt::install();
+    crate::interrupt::install_termination();
     crate::interrupt::reset();
     let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
         let b = indicatif::ProgressBar::new(jobs.len() as u64);
@@ -547,8 +547,13 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         ));
     }
     if finish == Finish::Interrupted {
+        let by = if crate::interrupt::terminated() {
+            " by SIGTERM"
+        } else {
+            ""
+        };
         return Err(bad(
-            format!("interrupted after {} finished games", games.len()),
+            format!("interrupted{by} after {} finished games", games.len()),
             "every finished game is in the PDN and the JSON; run again for more",
         ));
     }

@@ -524,7 +524,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         .weights
         .as_deref()
         .map(|w| crate::search::weights::describe(Some(w)));
-    crate::interrupt::install();
+    crate::interrupt::install_termination();
     crate::interrupt::reset();
     let indices = super::shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let shards = shard.map_or_else(ShardSet::whole, ShardSet::of);

@@ -477,7 +477,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     {
         not_folder(p)?;
     }
-    crate::interrupt::install();
+    crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));
     let trained = train(&v, &t, threads, out, &mut |w| {

@@ -222,7 +222,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     .map_err(Report::new)?
     .unwrap_or(Shard::WHOLE);
     let indices: Vec<u64> = shard.items(t.games).collect();
-    crate::interrupt::install();
+    crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!(
         "{}: generation {g} of `{}`, shard {shard}: {} of {} games, evaluation {}",
@@ -494,7 +494,7 @@ pub fn merge_command(
     if let Some(s) = &start {
         current.values = s.values.clone();
     }
-    crate::interrupt::install();
+    crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!(
         "{}: `{}`: generation {g} merged",
