@@ -3,7 +3,7 @@
 //! every option is settable by name and refuses bad values, and the new engine still finds what
 //! the old one found.
 
-use damelab::notation::parse_fen;
+use damelab::notation::{move_to_string, parse_fen};
 use damelab::search::options::Options;
 use damelab::search::{Limits, Searcher};
 use damelab::{Rules, Variant};
@@ -73,12 +73,15 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     for (name, _) in Options::NAMES {
         let value = match *name {
             "preset" => "8d59e68",
-            "lmr" | "futility" | "single_reply" | "clock" | "probcut" => "false",
+            "lmr" | "futility" | "single_reply" | "clock" | "probcut" | "single_extension" => {
+                "true"
+            }
             "probcut_depth" => "6",
             "probcut_reduction" => "3",
             "soft_time" => "50",
             "lmr_moves" => "5",
             "threads" => "2",
+            "qs_exchanges" => "2",
             _ => "100",
         };
         o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -92,6 +95,61 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     assert!(e.contains("`nullmove`") && e.contains("`lmr`"), "{e}");
     assert!(o.set("lmr_moves", "65").is_err());
     assert!(o.set("soft_time", "5").is_err());
+    assert!(o.set("qs_exchanges", "9").is_err());
+}
+
+#[test]
+fn the_quiet_quiescence_sees_a_shot_past_the_horizon() {
+    // Black to move. The waiting move 6-11 looks safe at depth 1, but it allows white's shot
+    // 32-28 23x32 37x28x17, which takes both of black's other men for one. Each of black's other
+    // moves gives a man at once (a capture the quiescence always followed).
+    let r = rules("international");
+    let pos = parse_fen(&r, "B:W32,33,37,41:B6,22,23").expect("valid FEN");
+    let best = |q: &str, d: u32| {
+        let mut o = Options::default();
+        o.set("qs_exchanges", q).unwrap();
+        let mut s = Searcher::new(r.clone(), 4);
+        s.set_options(o);
+        s.set_weights(None);
+        let res = s.search(&pos, &[], depth(d), &mut |_| {});
+        let m = res.best.expect("a legal move");
+        (move_to_string(&r, &m), res.score)
+    };
+    let (plain, plain_score) = best("0", 1);
+    assert_eq!(plain, "6-11");
+    let (seen, seen_score) = best("1", 1);
+    assert_ne!(seen, "6-11");
+    assert!(
+        seen_score < plain_score - 50,
+        "{seen_score} against {plain_score}"
+    );
+    // A deeper search without it agrees: 6-11 loses more than the man the others give.
+    let (deep, _) = best("0", 7);
+    assert_ne!(deep, "6-11");
+}
+
+#[test]
+fn a_single_legal_move_costs_no_depth_when_asked() {
+    // Turkish from the start, a few plies in: captures are compulsory, so forced replies are
+    // common, and the extended search looks further along them: more nodes to the same depth.
+    let mut on = Options::default();
+    on.set("single_extension", "true").unwrap();
+    assert!(!Options::default().single_extension && !preset().single_extension);
+    for v in ["turkish", "international"] {
+        let plain = nodes(v, None, 8, Options::default());
+        let extended = nodes(v, None, 8, on.clone());
+        assert!(
+            extended > plain,
+            "{v}: {extended} nodes extended, {plain} without"
+        );
+    }
+    // A forced line: white's capture is its only move, and the search still plays it.
+    let r = rules("turkish");
+    let pos = parse_fen(&r, "W:Wd4:Bd5,a8").expect("valid FEN");
+    let mut s = Searcher::new(r, 4);
+    s.set_options(on);
+    let res = s.search(&pos, &[], depth(6), &mut |_| {});
+    assert!(res.best.is_some_and(|m| m.is_capture()));
 }
 
 #[test]

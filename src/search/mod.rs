@@ -4,8 +4,9 @@
 //! killer moves a ply, history), late-move reductions and futility at the frontier (each a named
 //! option, see [`options`]; never a null move: zugzwang is common in draughts), a capture
 //! quiescence (a search never stops while a capture is pending; a quiet position past the nominal
-//! depth is scored without listing its moves) and the game-end rules of the variant (material
-//! rules, no moves, repetition) inside the tree.
+//! depth is scored without listing its moves, unless option `qs_exchanges` asks for its promotions
+//! and exchanges) and the game-end rules of the variant (material rules, no moves, repetition)
+//! inside the tree.
 //!
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
@@ -190,6 +191,8 @@ pub struct Searcher<B: BitSet = Bits> {
     /// The depth of the iteration under way (quiescence past it is capped in variants that
     /// capture by approach and withdrawal: see `node.rs`).
     root_depth: i32,
+    /// Quiet moves the quiescence may still search on this path (option `qs_exchanges`).
+    qs_left: u32,
     /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
     /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
     narrow: Option<Box<Searcher<u64>>>,
@@ -252,6 +255,7 @@ impl<B: BitSet> Searcher<B> {
             repetition,
             move_counts,
             root_depth: 0,
+            qs_left: 0,
             rules,
             reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
@@ -492,6 +496,7 @@ impl<B: BitSet> Searcher<B> {
         }
         self.path.clear();
         self.path.extend_from_slice(history);
+        self.qs_left = self.options.qs_exchanges;
         let hash = self.keys.hash(pos);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 

@@ -18,6 +18,20 @@ struct Buffers<B: BitSet> {
     hashes: Vec<u64>,
 }
 
+/// What [`Searcher::enter`] found.
+enum Entry {
+    /// The node's score, known without searching its moves.
+    Done(Score),
+    /// A quiet position past the nominal depth, to be searched by [`Searcher::quiet_quiescence`].
+    Quiet,
+    /// A node to search.
+    Search,
+}
+
+/// [`Searcher::enter_score`]'s mark of a quiet position for [`Searcher::quiet_quiescence`] (no
+/// score is this low: scores are within ±[`WIN`]).
+const QUIET: Score = Score::MIN;
+
 /// Plies of quiescence (captures only) past the nominal depth in variants that capture by
 /// approach and withdrawal.
 const STEP_CAPTURE_QUIESCENCE: i32 = 4;
@@ -34,8 +48,10 @@ impl<B: BitSet> Searcher<B> {
         beta: Score,
         irr: usize,
     ) -> Score {
-        if let Some(s) = self.enter(pos, hash, depth, ply, irr) {
-            return s;
+        match self.enter(pos, hash, depth, ply, irr) {
+            Entry::Done(s) => return s,
+            Entry::Quiet => return self.quiet_quiescence(pos, hash, ply, alpha, beta, irr),
+            Entry::Search => {}
         }
         let tt_move = match self.look_up(hash, depth, ply, alpha, beta) {
             Ok(m) => m,
@@ -58,9 +74,20 @@ impl<B: BitSet> Searcher<B> {
 
     /// What a node knows before looking at its moves: a stop, a draw by repetition or move count,
     /// a game end by material, the path's end, the oracle's exact score, or a quiet position past
-    /// the nominal depth. `None`: the node must be searched. Counts the node.
+    /// the nominal depth. Counts the node.
     #[inline(always)]
-    fn enter(
+    fn enter(&mut self, pos: &Position<B>, hash: u64, depth: i32, ply: usize, irr: usize) -> Entry {
+        match self.enter_score(pos, hash, depth, ply, irr) {
+            Some(QUIET) => Entry::Quiet,
+            Some(s) => Entry::Done(s),
+            None => Entry::Search,
+        }
+    }
+
+    /// [`Searcher::enter`]'s steps: `None` when the node must be searched, `Some(QUIET)` for a
+    /// quiet position past the nominal depth whose promotions and exchanges are to be searched.
+    #[inline(always)]
+    fn enter_score(
         &mut self,
         pos: &Position<B>,
         hash: u64,
@@ -103,14 +130,75 @@ impl<B: BitSet> Searcher<B> {
             if !self.rules.has_capture(pos) {
                 // A quiet position past the nominal depth: its score, unless it has no move.
                 self.stats.leaves += 1;
-                return Some(if self.rules.has_quiet(pos) {
-                    self.eval.evaluate(pos)
-                } else {
+                return Some(if !self.rules.has_quiet(pos) {
                     self.end_score(pos, 0, ply).unwrap_or(0)
+                } else if self.qs_left > 0 && ply + 2 < MAX_PLY {
+                    QUIET
+                } else {
+                    self.eval.evaluate(pos)
                 });
             }
         }
         None
+    }
+
+    /// Quiescence at a quiet position past the nominal depth (option `qs_exchanges`): the stand
+    /// pat, then the quiet moves that promote and, while every piece on the board is of the first
+    /// kind, those after which the opponent has a capture: an exchange, or a shot that gives
+    /// pieces to take more back, which the capture quiescence after it resolves. Each such move
+    /// uses one of the path's `qs_exchanges`, so the tree stays bounded. Not stored in the table.
+    #[inline(never)]
+    fn quiet_quiescence(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        ply: usize,
+        mut alpha: Score,
+        beta: Score,
+        irr: usize,
+    ) -> Score {
+        let mut best = self.eval.evaluate(pos);
+        if best >= beta {
+            return best;
+        }
+        alpha = alpha.max(best);
+        let first_kind_only =
+            (1..self.rules.kinds).all(|k| (pos.kind_bits(0, k) | pos.kind_bits(1, k)).none());
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        self.rules.generate(pos, &mut moves, GenOptions::default());
+        for mv in moves.iter() {
+            let promotes = mv.kind_after != mv.kind_before;
+            if !promotes && !first_kind_only {
+                continue;
+            }
+            let child = self.rules.play(pos, mv);
+            if !promotes && !self.rules.has_capture(&child) {
+                continue;
+            }
+            let ch = self
+                .keys
+                .with_runs(self.keys.after_placement(pos, hash, mv), &child);
+            let child_irr = if promotes { self.path.len() } else { irr };
+            self.path.push(ch);
+            self.qs_left -= 1;
+            let s = -self.node(&child, ch, 0, ply + 1, -beta, -alpha, child_irr);
+            self.qs_left += 1;
+            self.path.pop();
+            if self.stop {
+                break;
+            }
+            if s > best {
+                best = s;
+                if s > alpha {
+                    alpha = s;
+                    if s >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
     }
 
     /// ProbCut: outside the principal variation and from `probcut_depth`, a search of this node
@@ -332,7 +420,18 @@ impl<B: BitSet> Searcher<B> {
         let reducing = self.options.lmr && depth >= 3;
         let lmr_moves = self.options.lmr_moves as usize;
         let side = pos.turn();
-        let child_depth = if depth > 0 { depth - 1 } else { 0 };
+        // A single legal move costs no depth (bounded: within twice the iteration's depth).
+        let forced = self.options.single_extension
+            && depth > 0
+            && buf.moves.len() == 1
+            && (ply as i32) < 2 * self.root_depth;
+        let child_depth = if forced {
+            depth
+        } else if depth > 0 {
+            depth - 1
+        } else {
+            0
+        };
         let mut best_idx = u16::MAX;
         let mut searched = 0;
         let order = &mut buf.order;

@@ -38,6 +38,14 @@ pub struct Options {
     /// Threads of a parallel search (lazy SMP: helpers search the same root, sharing the
     /// transposition table); 1 searches alone, node for node as before.
     pub threads: u32,
+    /// A position with a single legal move (a forced capture, most often) does not use up a ply
+    /// of the nominal depth, within twice the iteration's depth from the root.
+    pub single_extension: bool,
+    /// Quiescence past a quiet position: after the stand pat, the moves that promote and, while
+    /// every piece on the board is of the first kind, the moves after which the opponent has a
+    /// capture (exchanges and shots), at most this many on one path; 0 scores a quiet position
+    /// as it stands.
+    pub qs_exchanges: u32,
 }
 
 impl Default for Options {
@@ -56,6 +64,8 @@ impl Default for Options {
             probcut_depth: 6,
             probcut_reduction: 4,
             threads: 1,
+            single_extension: false,
+            qs_exchanges: 0,
         }
     }
 }
@@ -119,6 +129,14 @@ impl Options {
             "threads",
             "threads of a parallel search sharing one table (lazy SMP), 1 to 64",
         ),
+        (
+            "single_extension",
+            "a position with one legal move does not use up a ply of depth, `true` or `false`",
+        ),
+        (
+            "qs_exchanges",
+            "quiet moves that promote or offer a capture, searched past the depth, at most N a path (0 off), 0 to 8",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -130,6 +148,8 @@ impl Options {
             single_reply: false,
             clock: false,
             probcut: false,
+            single_extension: false,
+            qs_exchanges: 0,
             ..Options::default()
         }
     }
@@ -161,6 +181,8 @@ impl Options {
             "probcut_depth" => self.probcut_depth = number(name, v, 3, 32)? as u32,
             "probcut_reduction" => self.probcut_reduction = number(name, v, 2, 8)? as u32,
             "threads" => self.threads = number(name, v, 1, 64)? as u32,
+            "single_extension" => self.single_extension = flag(name, v)?,
+            "qs_exchanges" => self.qs_exchanges = number(name, v, 0, 8)? as u32,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -176,7 +198,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={}",
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -189,7 +211,9 @@ impl Options {
             self.probcut_margin,
             self.probcut_depth,
             self.probcut_reduction,
-            self.threads
+            self.threads,
+            self.single_extension,
+            self.qs_exchanges
         )
     }
 }
