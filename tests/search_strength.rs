@@ -130,8 +130,9 @@ fn the_quiet_quiescence_sees_a_shot_past_the_horizon() {
 
 #[test]
 fn a_single_legal_move_costs_no_depth_when_asked() {
-    // Turkish from the start, a few plies in: captures are compulsory, so forced replies are
-    // common, and the extended search looks further along them: more nodes to the same depth.
+    // From the start of Turkish and international draughts: captures are compulsory, so forced
+    // replies are common, and the extended search looks further along them: more nodes to the
+    // same depth.
     let mut on = Options::default();
     on.set("single_extension", "true").unwrap();
     assert!(!Options::default().single_extension && !preset().single_extension);

@@ -28,10 +28,6 @@ enum Entry {
     Search,
 }
 
-/// [`Searcher::enter_score`]'s mark of a quiet position for [`Searcher::quiet_quiescence`] (no
-/// score is this low: scores are within ±[`WIN`]).
-const QUIET: Score = Score::MIN;
-
 /// Plies of quiescence (captures only) past the nominal depth in variants that capture by
 /// approach and withdrawal.
 const STEP_CAPTURE_QUIESCENCE: i32 = 4;
@@ -74,54 +70,36 @@ impl<B: BitSet> Searcher<B> {
 
     /// What a node knows before looking at its moves: a stop, a draw by repetition or move count,
     /// a game end by material, the path's end, the oracle's exact score, or a quiet position past
-    /// the nominal depth. Counts the node.
+    /// the nominal depth (scored, or left to [`Searcher::quiet_quiescence`]). Counts the node.
     #[inline(always)]
     fn enter(&mut self, pos: &Position<B>, hash: u64, depth: i32, ply: usize, irr: usize) -> Entry {
-        match self.enter_score(pos, hash, depth, ply, irr) {
-            Some(QUIET) => Entry::Quiet,
-            Some(s) => Entry::Done(s),
-            None => Entry::Search,
-        }
-    }
-
-    /// [`Searcher::enter`]'s steps: `None` when the node must be searched, `Some(QUIET)` for a
-    /// quiet position past the nominal depth whose promotions and exchanges are to be searched.
-    #[inline(always)]
-    fn enter_score(
-        &mut self,
-        pos: &Position<B>,
-        hash: u64,
-        depth: i32,
-        ply: usize,
-        irr: usize,
-    ) -> Option<Score> {
         if ply > 0 {
             if self.check_stop() {
-                return Some(0);
+                return Entry::Done(0);
             }
             if self.repetition && self.repeated(hash, irr) {
-                return Some(0);
+                return Entry::Done(0);
             }
             // A move-count draw, automatic or claimable (the side to move is taken to claim it).
             if self.move_counts && crate::engine::draws::move_count_draw(&self.rules, pos) {
-                return Some(0);
+                return Entry::Done(0);
             }
         }
         self.nodes += 1;
         self.pv[ply].clear();
         if self.rules.has_material_rules {
             if let Some(s) = self.end_score(pos, 1, ply) {
-                return Some(s);
+                return Entry::Done(s);
             }
         }
         if ply >= MAX_PLY - 1 {
-            return Some(self.eval.evaluate(pos));
+            return Entry::Done(self.eval.evaluate(pos));
         }
         if ply > 0 {
             if let Some(p) = &self.probe {
                 if let Some(s) = p(pos) {
                     // Counted from the root, as the search's own won and lost scores.
-                    return Some(from_tt(s, ply));
+                    return Entry::Done(from_tt(s, ply));
                 }
             }
         }
@@ -130,16 +108,16 @@ impl<B: BitSet> Searcher<B> {
             if !self.rules.has_capture(pos) {
                 // A quiet position past the nominal depth: its score, unless it has no move.
                 self.stats.leaves += 1;
-                return Some(if !self.rules.has_quiet(pos) {
-                    self.end_score(pos, 0, ply).unwrap_or(0)
+                return if !self.rules.has_quiet(pos) {
+                    Entry::Done(self.end_score(pos, 0, ply).unwrap_or(0))
                 } else if self.qs_left > 0 && ply + 2 < MAX_PLY {
-                    QUIET
+                    Entry::Quiet
                 } else {
-                    self.eval.evaluate(pos)
-                });
+                    Entry::Done(self.eval.evaluate(pos))
+                };
             }
         }
-        None
+        Entry::Search
     }
 
     /// Quiescence at a quiet position past the nominal depth (option `qs_exchanges`): the stand
