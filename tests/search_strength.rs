@@ -73,9 +73,10 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     for (name, _) in Options::NAMES {
         let value = match *name {
             "preset" => "8d59e68",
-            "lmr" | "futility" | "single_reply" | "clock" | "probcut" | "single_extension" => {
-                "true"
-            }
+            "lmr" | "futility" | "single_reply" | "clock" | "probcut" | "single_extension"
+            | "rfp" | "lmp" | "history_malus" => "true",
+            "rfp_depth" | "lmp_depth" => "3",
+            "lmp_moves" => "5",
             "probcut_depth" => "6",
             "probcut_reduction" => "3",
             "soft_time" => "50",
@@ -96,6 +97,37 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     assert!(o.set("lmr_moves", "65").is_err());
     assert!(o.set("soft_time", "5").is_err());
     assert!(o.set("qs_exchanges", "9").is_err());
+    assert!(o.set("rfp_depth", "0").is_err());
+    assert!(o.set("lmp_moves", "0").is_err());
+}
+
+#[test]
+fn the_shallow_pruning_options_are_off_by_default_and_change_the_search_when_on() {
+    // Reverse futility and late-move pruning end or skip work at shallow nodes; the history
+    // malus reorders quiet moves. Each is off in the defaults and the preset, and each, turned
+    // on, searches another tree to the same depth (the default's stays as recorded elsewhere).
+    for o in [Options::default(), preset()] {
+        assert!(!o.rfp && !o.lmp && !o.history_malus);
+    }
+    let plain = nodes("international", None, 9, Options::default());
+    for name in ["rfp", "lmp", "history_malus"] {
+        let mut o = Options::default();
+        o.set(name, "true").unwrap();
+        let n = nodes("international", None, 9, o);
+        assert_ne!(n, plain, "{name}: the same tree as without it");
+    }
+    // Reverse futility ends nodes only when it is on.
+    let cuts = |on: &str| {
+        let r = rules("international");
+        let mut o = Options::default();
+        o.set("rfp", on).unwrap();
+        let mut s = Searcher::new(r.clone(), 4);
+        s.set_options(o);
+        s.search(&r.start, &[], depth(9), &mut |_| {});
+        s.stats().rfp_cuts
+    };
+    assert_eq!(cuts("false"), 0);
+    assert!(cuts("true") > 0);
 }
 
 #[test]

@@ -57,6 +57,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         max_plies: 120,
         l2: 1e-6,
         wide_patterns: false,
+        phases: false,
         threads: Some(threads),
         svg: None,
         json: None,
@@ -528,4 +529,108 @@ fn a_wide_weights_file_round_trips_and_is_refused_in_the_other_layout() {
         "with a zero table, the small layout's score"
     );
     assert_ne!(a, b);
+}
+
+#[test]
+fn phased_weights_blend_an_opening_and_an_ending_set_as_training_reads_them() {
+    for name in ["international", "turkish", "dameo", "english"] {
+        let v = load(name);
+        let rules = v.rules.as_ref();
+        let layout = Layout::shaped(rules, false, true);
+        let plain = Layout::new(rules);
+        assert_eq!(layout.base, plain.len, "{name}");
+        assert_eq!(layout.len, 2 * plain.len, "{name}");
+        assert!(
+            layout.summary().contains(" phases=2 "),
+            "{}",
+            layout.summary()
+        );
+        assert_eq!(Layout::from_summary(rules, &layout.summary()), layout);
+        assert!(!plain.summary().contains("phases"));
+        let f = Features::with(rules, layout.clone());
+        // The phase: 0 at the start, all of it once four fifths of the pieces are gone.
+        assert_eq!(f.phase(&rules.start), 0, "{name}");
+        // Derived weights in both halves score exactly as the derived evaluation.
+        let derived = Weights::derived_shaped(rules, false, true);
+        assert!(derived.layout.contains("phases=2"));
+        let eval = Eval::new(rules);
+        let learned = Learned::new(&derived, rules);
+        // Random weights: the evaluation is the rows' sum, as the fit computes it.
+        let mut w = derived.clone();
+        let mut rng = ChaCha8Rng::seed_from_u64(9);
+        for x in w.values.iter_mut() {
+            *x += rng.random_range(-300..300);
+        }
+        let random = Learned::new(&w, rules);
+        let mut phases = Vec::new();
+        for pos in positions(rules, 60, 2) {
+            assert_eq!(learned.evaluate(&pos), eval.evaluate(&pos), "{name}");
+            let p = f.phase(&pos);
+            assert!((0..=16).contains(&p), "{name}: phase {p}");
+            phases.push(p);
+            let mut sum = 0i64;
+            f.row(&pos, |i, v| sum += w.values[i] as i64 * v as i64);
+            let white = ((sum + 32) >> 6) as i32;
+            let expected = if pos.turn() == 0 { white } else { -white };
+            assert_eq!(
+                random.evaluate(&pos),
+                expected.clamp(-20_000, 20_000),
+                "{name}"
+            );
+        }
+        assert!(phases.iter().any(|&p| p > 0), "{name}: {phases:?}");
+        // A file round-trips, and the same numbers claimed as one phase are refused.
+        let text = w.to_text();
+        assert_eq!(Weights::parse(&text, "mem", &v.rules).unwrap(), w);
+        let mut other = w.clone();
+        other.layout = plain.summary();
+        refused(&other.to_text(), &v.rules, "has features");
+    }
+    // An ending with two pieces is all ending.
+    let v = load("international");
+    let f = Features::with(
+        v.rules.as_ref(),
+        Layout::shaped(v.rules.as_ref(), false, true),
+    );
+    let pos = damelab::notation::parse_fen(&v.rules, "W:W46:B5").unwrap();
+    assert_eq!(f.phase(&pos), 16);
+}
+
+#[test]
+fn train_with_phases_writes_phased_weights_that_analyse_loads() {
+    let out = scratch("phased.weights");
+    let o = damelab(&[
+        "train",
+        "english",
+        "--phases",
+        "--generations",
+        "1",
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--epochs",
+        "5",
+        "--match-games",
+        "0",
+        "--threads",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("phases=2"), "{text}");
+    assert!(text.contains("--phases"), "the made-by line says it");
+    let a = damelab(&[
+        "analyse",
+        "english",
+        "--eval",
+        out.to_str().unwrap(),
+        "--depth",
+        "4",
+        "--no-tables",
+    ]);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert!(String::from_utf8_lossy(&a.stdout).contains("best "));
 }

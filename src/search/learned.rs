@@ -17,6 +17,10 @@
 //!   of nine squares (a 3x3 block, or a diamond of three diagonal steps each way) has its
 //!   configuration (3^9 = 19683) looked up in one table shared by all windows: formations the
 //!   small windows are too narrow to see, learned from every place they occur.
+//! - **phases** (only in layouts that ask for them: `train --phases`): every feature above has two
+//!   weights, one for the opening and one for the ending, blended by the share of the starting
+//!   pieces that have left the board ([`PHASES`] steps): what a formation or a square is worth
+//!   changes as the board empties.
 //!
 //! HOT PATH: [`Learned::evaluate`] allocates nothing; window indices are accumulated from per-square
 //! tables into an array on the stack.
@@ -41,6 +45,10 @@ pub const WIDE: usize = 9;
 pub const SHIFT: u32 = 2;
 /// A learned score never reaches the range of won and lost scores.
 pub const CLAMP: i32 = 20_000;
+/// Steps of the game phase, from the start (0) to the ending (all of them).
+pub const PHASES: i32 = 16;
+/// `PHASES` as a power of two: a phased feature's values are scaled by this many bits.
+pub const PHASE_BITS: u32 = 4;
 
 /// Where each group of features sits in the flat weight vector (the same for every width).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -61,6 +69,13 @@ pub struct Layout {
     pub wide_table: usize,
     /// The number of weights.
     pub len: usize,
+    /// Whether every feature has an opening and an ending weight (the ending's are the second
+    /// half, `base` further on).
+    pub phased: bool,
+    /// The weights of one phase (`len` without phases).
+    pub base: usize,
+    /// Pieces on the board at the start: the phase is the share of them that has gone.
+    pub start_pieces: u32,
 }
 
 impl Layout {
@@ -72,11 +87,18 @@ impl Layout {
     /// The layout a weights file's `layout` line describes (wide patterns when it counts them).
     pub fn from_summary<B: BitSet>(rules: &Rules<B>, summary: &str) -> Layout {
         let wide = summary.split_whitespace().any(|w| w.starts_with("wide="));
-        Layout::with(rules, wide)
+        let phased = summary.split_whitespace().any(|w| w == "phases=2");
+        Layout::shaped(rules, wide, phased)
     }
 
-    /// The layout of these rules, with or without the wide patterns' table.
+    /// The layout of these rules, with or without the wide patterns' table (one phase).
     pub fn with<B: BitSet>(rules: &Rules<B>, wide_patterns: bool) -> Layout {
+        Layout::shaped(rules, wide_patterns, false)
+    }
+
+    /// The layout of these rules, with or without the wide patterns' table, with one set of
+    /// weights or one for the opening and one for the ending.
+    pub fn shaped<B: BitSet>(rules: &Rules<B>, wide_patterns: bool, phased: bool) -> Layout {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let squares = geo.size() as usize;
@@ -126,7 +148,8 @@ impl Layout {
         let tempo = runaway + 2 * RUN_DIST;
         let patterns = tempo + 1;
         let wide_table = patterns + windows.len() * CONFIGS;
-        let len = wide_table + if wide.is_empty() { 0 } else { WIDE_CONFIGS };
+        let base = wide_table + if wide.is_empty() { 0 } else { WIDE_CONFIGS };
+        let len = if phased { 2 * base } else { base };
         Layout {
             kinds,
             squares,
@@ -139,6 +162,9 @@ impl Layout {
             patterns,
             wide_table,
             len,
+            phased,
+            base,
+            start_pieces: rules.start.occupied().count(),
         }
     }
 
@@ -149,8 +175,9 @@ impl Layout {
         } else {
             format!(" wide={}", self.wide.len())
         };
+        let phases = if self.phased { " phases=2" } else { "" };
         format!(
-            "kinds={} squares={} windows={}{wide} weights={}",
+            "kinds={} squares={} windows={}{wide}{phases} weights={}",
             self.kinds,
             self.squares,
             self.windows.len(),
@@ -335,6 +362,35 @@ impl<B: BitSet> Features<B> {
         }
     }
 
+    /// The game phase of `pos`: 0 with every starting piece on the board, [`PHASES`] when no more
+    /// than a fifth of them is left.
+    #[inline(always)]
+    pub fn phase(&self, pos: &Position<B>) -> i32 {
+        let start = self.layout.start_pieces as i32;
+        let gone = (start - pos.occupied().count() as i32).max(0);
+        (gone * PHASES / (start - start / 5).max(1)).min(PHASES)
+    }
+
+    /// Call `f(index, value)` for every weight's feature of `pos` in this layout, as training
+    /// fits them: [`Features::visit`]'s features, and in a phased layout each of them twice, its
+    /// value times `PHASES − phase` for the opening weight and times `phase` for the ending one
+    /// (so the values are [`PHASE_BITS`] bits larger). Zero values are left out.
+    pub fn row(&self, pos: &Position<B>, mut f: impl FnMut(usize, i32)) {
+        if !self.layout.phased {
+            return self.visit(pos, f);
+        }
+        let p = self.phase(pos);
+        let base = self.layout.base;
+        self.visit(pos, |i, v| {
+            if p < PHASES {
+                f(i, v * (PHASES - p));
+            }
+            if p > 0 {
+                f(base + i, v * p);
+            }
+        });
+    }
+
     /// Whether the piece on `from` reaches its zone in `d` quiet steps through empty squares with
     /// no enemy piece beside any square of the way.
     #[allow(clippy::too_many_arguments)]
@@ -389,10 +445,23 @@ impl<B: BitSet> Learned<B> {
     #[inline]
     pub fn evaluate(&self, pos: &Position<B>) -> i32 {
         let w = &self.w;
-        let mut sum = 0i32;
-        // Every index comes from the layout the weights were checked against.
-        self.features.visit(pos, |i, v| sum += w[i] * v);
-        let white = (sum + (1 << (SHIFT - 1))) >> SHIFT;
+        let white = if self.features.layout.phased {
+            // The opening's and the ending's sums, blended by the phase.
+            let ending = &w[self.features.layout.base..];
+            let (mut open, mut end) = (0i32, 0i32);
+            self.features.visit(pos, |i, v| {
+                open += w[i] * v;
+                end += ending[i] * v;
+            });
+            let p = self.features.phase(pos);
+            let sum = open * (PHASES - p) + end * p;
+            (sum + (1 << (SHIFT + PHASE_BITS - 1))) >> (SHIFT + PHASE_BITS)
+        } else {
+            let mut sum = 0i32;
+            // Every index comes from the layout the weights were checked against.
+            self.features.visit(pos, |i, v| sum += w[i] * v);
+            (sum + (1 << (SHIFT - 1))) >> SHIFT
+        };
         let s = if pos.turn() == 0 { white } else { -white };
         s.clamp(-CLAMP, CLAMP)
     }

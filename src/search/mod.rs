@@ -70,6 +70,8 @@ pub struct Stats {
     pub tt_quiet_cuts: u64,
     /// Nodes that ProbCut ended.
     pub probcuts: u64,
+    /// Nodes that reverse futility ended.
+    pub rfp_cuts: u64,
 }
 
 /// When to stop: any limit reached ends the search (the last finished iteration counts).
@@ -347,6 +349,7 @@ impl<B: BitSet> Searcher<B> {
             s.frontier += o.frontier;
             s.tt_quiet_cuts += o.tt_quiet_cuts;
             s.probcuts += o.probcuts;
+            s.rfp_cuts += o.rfp_cuts;
         }
         s
     }

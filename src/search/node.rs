@@ -295,6 +295,22 @@ impl<B: BitSet> Searcher<B> {
                 alpha = alpha.max(best);
             }
         }
+        // Reverse futility: a shallow node with no capture due whose static score stays at or
+        // above beta by a margin a ply is taken to fail high (a static test, never a null move).
+        if self.options.rfp
+            && depth > 0
+            && depth <= self.options.rfp_depth as i32
+            && !pv_node
+            && !capturing
+            && ply > 0
+            && beta.abs() < WIN_BOUND
+        {
+            let v = self.eval.evaluate(pos);
+            if v - self.options.rfp_margin * depth >= beta {
+                self.stats.rfp_cuts += 1;
+                return beta;
+            }
+        }
         self.order_moves(pos, ply, legal, tt_move, buf);
         // Start loading every child's table entry now: the loads overlap, where one load per
         // child, when it is searched, would wait for memory each time.
@@ -410,6 +426,17 @@ impl<B: BitSet> Searcher<B> {
         } else {
             0
         };
+        // Late-move pruning: past this many moves searched, late quiet moves are not.
+        let lmp_after = if self.options.lmp
+            && depth > 0
+            && depth <= self.options.lmp_depth as i32
+            && !pv_node
+            && alpha.abs() < WIN_BOUND
+        {
+            (self.options.lmp_moves as i32 * depth) as usize
+        } else {
+            usize::MAX
+        };
         let mut best_idx = u16::MAX;
         let mut searched = 0;
         let order = &mut buf.order;
@@ -442,6 +469,9 @@ impl<B: BitSet> Searcher<B> {
                     best = best.max(v);
                     continue;
                 }
+            }
+            if late && searched >= lmp_after {
+                continue;
             }
             let r = if reducing && late && searched >= lmr_moves {
                 let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
@@ -516,6 +546,16 @@ impl<B: BitSet> Searcher<B> {
                         if !mv.is_capture() && depth > 0 {
                             let h = &mut self.history[history_index::<B>(side, mv)];
                             *h = (*h + depth * depth).min(1 << 26);
+                            if self.options.history_malus {
+                                // The quiet moves tried before this one did not refute.
+                                for &(_, j) in &order[..n] {
+                                    let m = &buf.moves[j as usize];
+                                    if !m.is_capture() {
+                                        let h = &mut self.history[history_index::<B>(side, m)];
+                                        *h = (*h - depth * depth).max(-(1 << 26));
+                                    }
+                                }
+                            }
                             if mv.kind_after == mv.kind_before {
                                 let k = &mut self.killers[ply];
                                 let key = killer_key(mv);

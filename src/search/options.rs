@@ -46,6 +46,25 @@ pub struct Options {
     /// capture (exchanges and shots), at most this many on one path; 0 scores a quiet position
     /// as it stands.
     pub qs_exchanges: u32,
+    /// Reverse futility ("static beta") pruning: up to a nominal depth of `rfp_depth`, outside the
+    /// principal variation and with no capture due, a node whose static score minus
+    /// `rfp_margin` a ply still reaches beta ends with beta.
+    pub rfp: bool,
+    /// The deepest nominal depth at which reverse futility is tried.
+    pub rfp_depth: u32,
+    /// Reverse futility's margin a ply of nominal depth, in score units.
+    pub rfp_margin: i32,
+    /// Late-move pruning: up to a nominal depth of `lmp_depth`, outside the principal variation
+    /// and with no capture due, quiet moves late in the order (neither the table move, a killer
+    /// nor a promotion) are not searched after `lmp_moves × depth` moves.
+    pub lmp: bool,
+    /// The deepest nominal depth at which late moves are pruned.
+    pub lmp_depth: u32,
+    /// Moves searched a ply of nominal depth before late moves are pruned.
+    pub lmp_moves: u32,
+    /// The history heuristic also lowers the quiet moves searched before the one that refuted
+    /// (by as much as the refuting move gains).
+    pub history_malus: bool,
 }
 
 impl Default for Options {
@@ -66,6 +85,13 @@ impl Default for Options {
             threads: 1,
             single_extension: false,
             qs_exchanges: 0,
+            rfp: false,
+            rfp_depth: 2,
+            rfp_margin: 80,
+            lmp: false,
+            lmp_depth: 2,
+            lmp_moves: 4,
+            history_malus: false,
         }
     }
 }
@@ -137,6 +163,34 @@ impl Options {
             "qs_exchanges",
             "quiet moves that promote or offer a capture, searched past the depth, at most N a path (0 off), 0 to 8",
         ),
+        (
+            "rfp",
+            "reverse futility: a shallow node whose static score minus a margin reaches beta ends, `true` or `false`",
+        ),
+        (
+            "rfp_depth",
+            "the deepest nominal depth at which reverse futility is tried (1 to 8)",
+        ),
+        (
+            "rfp_margin",
+            "reverse futility's margin a ply, in hundredths of the first kind of piece (0 to 1000)",
+        ),
+        (
+            "lmp",
+            "late-move pruning: late quiet moves of shallow nodes are not searched, `true` or `false`",
+        ),
+        (
+            "lmp_depth",
+            "the deepest nominal depth at which late moves are pruned (1 to 8)",
+        ),
+        (
+            "lmp_moves",
+            "moves searched a ply of depth before late moves are pruned (1 to 64)",
+        ),
+        (
+            "history_malus",
+            "the history heuristic also lowers the quiet moves tried before a refutation, `true` or `false`",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -150,6 +204,9 @@ impl Options {
             probcut: false,
             single_extension: false,
             qs_exchanges: 0,
+            rfp: false,
+            lmp: false,
+            history_malus: false,
             ..Options::default()
         }
     }
@@ -183,6 +240,13 @@ impl Options {
             "threads" => self.threads = number(name, v, 1, 64)? as u32,
             "single_extension" => self.single_extension = flag(name, v)?,
             "qs_exchanges" => self.qs_exchanges = number(name, v, 0, 8)? as u32,
+            "rfp" => self.rfp = flag(name, v)?,
+            "rfp_depth" => self.rfp_depth = number(name, v, 1, 8)? as u32,
+            "rfp_margin" => self.rfp_margin = number(name, v, 0, 1000)? as i32,
+            "lmp" => self.lmp = flag(name, v)?,
+            "lmp_depth" => self.lmp_depth = number(name, v, 1, 8)? as u32,
+            "lmp_moves" => self.lmp_moves = number(name, v, 1, 64)? as u32,
+            "history_malus" => self.history_malus = flag(name, v)?,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -198,7 +262,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={}",
+            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -213,7 +277,14 @@ impl Options {
             self.probcut_reduction,
             self.threads,
             self.single_extension,
-            self.qs_exchanges
+            self.qs_exchanges,
+            self.rfp,
+            self.rfp_depth,
+            self.rfp_margin,
+            self.lmp,
+            self.lmp_depth,
+            self.lmp_moves,
+            self.history_malus
         )
     }
 }

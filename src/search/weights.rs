@@ -83,7 +83,13 @@ impl Weights {
 
     /// [`Weights::derived`] in the layout with wide patterns or without (their weights 0).
     pub fn derived_with(rules: &Rules, wide_patterns: bool) -> Weights {
-        let layout = Layout::with(rules, wide_patterns);
+        Weights::derived_shaped(rules, wide_patterns, false)
+    }
+
+    /// [`Weights::derived`] in the layout with wide patterns or without, and with the opening's
+    /// and the ending's weights (both the derived ones) or one set.
+    pub fn derived_shaped(rules: &Rules, wide_patterns: bool, phased: bool) -> Weights {
+        let layout = Layout::shaped(rules, wide_patterns, phased);
         let eval = super::eval::Eval::new(rules);
         let mut values = vec![0i32; layout.len];
         for side in 0..2 {
@@ -96,6 +102,11 @@ impl Weights {
                 values[layout.mobility + side * layout.kinds + kind] =
                     super::eval::MOBILITY << SHIFT;
             }
+        }
+        if layout.phased {
+            // The ending starts where the opening does.
+            let (open, end) = values.split_at_mut(layout.base);
+            end.copy_from_slice(open);
         }
         Weights {
             variant: String::new(),

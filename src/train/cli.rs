@@ -3,7 +3,7 @@
 
 use super::fit::{dequantise, fit, fit_k, loss, quantise};
 use super::{duel, play, Data, TrainSettings, Wdl};
-use crate::search::learned::Layout;
+use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::search::MAX_DEPTH;
 use crate::selfplay::cli::write_atomic;
@@ -98,6 +98,10 @@ pub struct TrainArgs {
     /// by all windows. Slower to evaluate; sees formations the four-square windows cannot.
     #[arg(long)]
     pub wide_patterns: bool,
+    /// Give every feature two weights, one for the opening and one for the ending, blended by
+    /// the share of the starting pieces that have left the board.
+    #[arg(long)]
+    pub phases: bool,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -210,6 +214,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         match_games: a.match_games,
         l2: a.l2,
         wide_patterns: a.wide_patterns,
+        phases: a.phases,
     })
 }
 
@@ -225,9 +230,10 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     } else {
         ""
     };
+    let phases = if t.phases { " --phases" } else { "" };
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
-         --match-games {} --opening-plies {} --max-plies {} --l2 {}{wide}",
+         --match-games {} --opening-plies {} --max-plies {} --l2 {}{wide}{phases}",
         t.seed, t.generations, t.games, t.epochs, t.match_games, t.opening_plies, t.max_plies, t.l2
     )
 }
@@ -263,13 +269,16 @@ pub fn train(
     checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
 ) -> Result<Trained, Report> {
     let rules = &v.rules;
-    let layout = Layout::with(rules.as_ref(), t.wide_patterns);
-    let derived = Weights::derived_with(rules, t.wide_patterns);
+    let layout = t.layout(rules.as_ref());
+    let derived = Weights::derived_shaped(rules, t.wide_patterns, t.phases);
     let anchor = dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
     current.made_by = command_line(v.name(), t);
-    let mut data = Data::default();
+    let mut data = Data {
+        shift: if t.phases { PHASE_BITS } else { 0 },
+        ..Data::default()
+    };
     let mut generations = Vec::new();
     let mut interrupted = false;
     for g in 0..t.generations {

@@ -24,7 +24,7 @@ fn eval(data: &Data, r: usize, w: &[f64]) -> f64 {
     for k in a..b {
         e += w[data.idx[k] as usize] * data.val[k] as f64;
     }
-    e
+    e / (1u32 << data.shift) as f64
 }
 
 /// The mean squared error of the prediction on the fitted rows (`held_out` false) or the
@@ -100,7 +100,8 @@ pub fn fit(
                 continue;
             }
             let p = sigmoid(eval(data, r, &w) / k);
-            let g = 2.0 * (p - data.y[r] as f64) * p * (1.0 - p) / k / n;
+            let g =
+                2.0 * (p - data.y[r] as f64) * p * (1.0 - p) / k / n / (1u32 << data.shift) as f64;
             let (a, b) = (data.start[r] as usize, data.start[r + 1] as usize);
             for j in a..b {
                 grad[data.idx[j] as usize] += g * data.val[j] as f64;

@@ -43,6 +43,16 @@ pub struct TrainSettings {
     /// Whether the layout has the wide patterns' table.
     #[serde(default)]
     pub wide_patterns: bool,
+    /// Whether every feature has an opening and an ending weight.
+    #[serde(default)]
+    pub phases: bool,
+}
+
+impl TrainSettings {
+    /// The layout of the weights these settings train.
+    pub fn layout<B: BitSet>(&self, rules: &Rules<B>) -> crate::search::learned::Layout {
+        crate::search::learned::Layout::shaped(rules, self.wide_patterns, self.phases)
+    }
 }
 
 /// The positions of a set of games, as sparse feature rows, with the results.
@@ -56,6 +66,8 @@ pub struct Data {
     pub y: Vec<f32>,
     /// Rows kept for validation (every tenth game), not fitted.
     pub held_out: Vec<bool>,
+    /// The values are this many bits larger than the features' (a phased layout's blend).
+    pub shift: u32,
 }
 
 impl Data {
@@ -205,10 +217,7 @@ fn play_width<B: BitSet>(
 ) -> Result<Option<Vec<GameData>>, String> {
     use rayon::prelude::*;
     let settings = selfplay_settings(t, generation_seed(t.seed, generation, 0), t.games);
-    let features = Features::with(
-        rules,
-        crate::search::learned::Layout::with(rules.as_ref(), t.wide_patterns),
-    );
+    let features = Features::with(rules, t.layout(rules.as_ref()));
     let games: Vec<Option<GameData>> = pool(threads)?.install(|| {
         indices
             .par_iter()
@@ -244,7 +253,7 @@ fn play_width<B: BitSet>(
                         .iter()
                         .map(|p| {
                             let mut row = Vec::with_capacity(96);
-                            features.visit(p, |i, v| row.push((i as u32, v as i16)));
+                            features.row(p, |i, v| row.push((i as u32, v as i16)));
                             row
                         })
                         .collect();

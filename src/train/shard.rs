@@ -14,6 +14,7 @@ use super::cli::{
     Generation, RunJson, TrainArgs,
 };
 use super::{duel, play_games, played, Data, GameData, TrainSettings};
+use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::selfplay::cli::write_atomic;
 use crate::shard::{self, Shard, ShardError, ShardSet, DAMELAB_VERSION};
@@ -48,6 +49,8 @@ pub struct DataSettings {
     pub l2: String,
     #[serde(default)]
     pub wide_patterns: bool,
+    #[serde(default)]
+    pub phases: bool,
 }
 
 impl DataSettings {
@@ -66,6 +69,7 @@ impl DataSettings {
             match_games: t.match_games,
             l2: t.l2.to_string(),
             wide_patterns: t.wide_patterns,
+            phases: t.phases,
         }
     }
 
@@ -86,6 +90,7 @@ impl DataSettings {
             match_games: self.match_games,
             l2,
             wide_patterns: self.wide_patterns,
+            phases: self.phases,
         })
     }
 }
@@ -339,8 +344,11 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     }
     let t = first.settings.train().map_err(|e| bad(e, help))?;
     let last = files.iter().map(|f| f.generation).max().unwrap_or(1);
-    let layout = crate::search::learned::Layout::with(v.rules.as_ref(), t.wide_patterns);
-    let mut data = Data::default();
+    let layout = t.layout(v.rules.as_ref());
+    let mut data = Data {
+        shift: if t.phases { PHASE_BITS } else { 0 },
+        ..Data::default()
+    };
     let mut results = [0; 3];
     let mut played_with = String::new();
     // One run and one build: every file against the first.
@@ -486,7 +494,7 @@ pub fn merge_command(
             "give as --from the weights file the shards of this generation played with",
         ));
     }
-    let derived = Weights::derived_with(&v.rules, t.wide_patterns);
+    let derived = Weights::derived_shaped(&v.rules, t.wide_patterns, t.phases);
     let anchor = super::fit::dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
