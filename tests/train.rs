@@ -58,6 +58,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         l2: 1e-6,
         wide_patterns: false,
         phases: false,
+        result_weight: 1.0,
         threads: Some(threads),
         svg: None,
         json: None,

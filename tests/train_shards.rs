@@ -129,6 +129,71 @@ fn sharded_training_writes_the_single_runs_weights() {
 }
 
 #[test]
+fn search_scores_as_targets_survive_the_shards_and_change_the_fit() {
+    // `--result-weight 0.5`: each position's target is half its game's result and half its
+    // search's score. The scores travel in the data files, so a merge fits what the single run
+    // fits; the same games fitted to their results alone give other weights.
+    let dir = super::common::scratch("train_shards", "scores");
+    let blended = dir.join("blended.weights");
+    let results = dir.join("results.weights");
+    let gen1 = ["--generations", "1", "--match-games", "0"];
+    let mut a = with(&gen1);
+    a.extend(["--result-weight", "0.5", "--out", &p(&blended)].map(String::from));
+    let single = ok(&run(&a));
+    assert!(single.contains("--result-weight 0.5"), "{single}");
+    let mut b = with(&gen1);
+    b.extend(["--out".to_string(), p(&results)]);
+    ok(&run(&b));
+    let text = std::fs::read_to_string(&blended).unwrap();
+    assert!(
+        text.contains("--result-weight 0.5"),
+        "the made-by line says it"
+    );
+    assert_ne!(
+        text.lines()
+            .skip_while(|l| *l != "weights")
+            .collect::<Vec<_>>(),
+        std::fs::read_to_string(&results)
+            .unwrap()
+            .lines()
+            .skip_while(|l| *l != "weights")
+            .collect::<Vec<_>>(),
+        "the scores moved the fit"
+    );
+    let mut files = Vec::new();
+    for k in 1..=2u64 {
+        let data = dir.join(format!("s{k}.json"));
+        let ks = format!("{k}/2");
+        let mut args = with(&gen1);
+        args.extend(
+            [
+                "--result-weight",
+                "0.5",
+                "--generation",
+                "1",
+                "--shard",
+                &ks,
+                "--data",
+                &p(&data),
+            ]
+            .map(String::from),
+        );
+        ok(&run(&args));
+        files.push(data);
+    }
+    let merged = dir.join("merged.weights");
+    ok(&merge(&files, None, &merged));
+    assert!(
+        std::fs::read(&merged).unwrap() == std::fs::read(&blended).unwrap(),
+        "the merged weights differ from the single run's"
+    );
+    // Out of range is refused.
+    let mut bad = with(&gen1);
+    bad.extend(["--result-weight", "1.5"].map(String::from));
+    fails(&run(&bad), "--result-weight 1.5 is out of range");
+}
+
+#[test]
 fn train_merge_names_what_is_missing_or_differs() {
     let dir = super::common::scratch("train_shards", "refused");
     let g1: Vec<PathBuf> = (1..=3).map(|k| shard(&dir, 1, k, 3, None)).collect();

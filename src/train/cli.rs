@@ -102,6 +102,10 @@ pub struct TrainArgs {
     /// the share of the starting pieces that have left the board.
     #[arg(long)]
     pub phases: bool,
+    /// The share of each position's target that is its game's result (0 to 1); the rest is the
+    /// self-play search's score of the position, turned into a probability with the fit's scale.
+    #[arg(long, default_value_t = 1.0)]
+    pub result_weight: f64,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -192,6 +196,12 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
     range("match-games", a.match_games, 0, MAX_GAMES)?;
     range("opening-plies", a.opening_plies, 0, MAX_OPENING_PLIES)?;
     range("max-plies", a.max_plies, 1, MAX_PLIES)?;
+    if !(a.result_weight.is_finite() && (0.0..=1.0).contains(&a.result_weight)) {
+        return Err(bad(
+            format!("--result-weight {} is out of range", a.result_weight),
+            "give --result-weight from 0 (the search's scores alone) to 1 (the results alone)",
+        ));
+    }
     if !(a.l2.is_finite() && (0.0..=1.0).contains(&a.l2)) {
         return Err(bad(
             format!("--l2 {} is out of range", a.l2),
@@ -215,6 +225,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         l2: a.l2,
         wide_patterns: a.wide_patterns,
         phases: a.phases,
+        result_weight: a.result_weight,
     })
 }
 
@@ -231,6 +242,11 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
         ""
     };
     let phases = if t.phases { " --phases" } else { "" };
+    let phases = if t.result_weight != 1.0 {
+        format!("{phases} --result-weight {}", t.result_weight)
+    } else {
+        phases.to_string()
+    };
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
          --match-games {} --opening-plies {} --max-plies {} --l2 {}{wide}{phases}",
@@ -291,7 +307,7 @@ pub fn train(
             break;
         };
         data.extend(&played.data);
-        let Some(step) = fit_step(&data, &current.values, &anchor, t, g) else {
+        let Some(step) = fit_step(&mut data, &current.values, &anchor, t, g) else {
             interrupted = true;
             break;
         };
@@ -353,14 +369,48 @@ pub(crate) struct Step {
 /// and pulled toward `anchor`. `None` when interrupted. The single run and `train merge` both fit
 /// here, so they give the same weights.
 pub(crate) fn fit_step(
-    data: &Data,
+    data: &mut Data,
     current: &[i32],
     anchor: &[f64],
     t: &TrainSettings,
     g: u32,
 ) -> Option<Step> {
     let start = dequantise(current);
+    // The scale is fitted to the results; with a result weight below 1 the targets are then
+    // the results blended with the searches' scores on that scale (the results come back after).
     let k = fit_k(data, &start);
+    let results = (t.result_weight < 1.0).then(|| {
+        let blended = data
+            .y
+            .iter()
+            .zip(&data.score)
+            .map(|(&y, &s)| {
+                if s.is_nan() {
+                    y
+                } else {
+                    let p = 1.0 / (1.0 + (-(s as f64) / k).exp());
+                    (t.result_weight * y as f64 + (1.0 - t.result_weight) * p) as f32
+                }
+            })
+            .collect();
+        std::mem::replace(&mut data.y, blended)
+    });
+    let step = fit_scaled(data, &start, anchor, k, t, g);
+    if let Some(y) = results {
+        data.y = y;
+    }
+    step
+}
+
+fn fit_scaled(
+    data: &Data,
+    start: &[f64],
+    anchor: &[f64],
+    k: f64,
+    t: &TrainSettings,
+    g: u32,
+) -> Option<Step> {
+    let start = start.to_vec();
     let (lb, vb) = (loss(data, &start, k, false), loss(data, &start, k, true));
     let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
     let fitted = fit(data, &start, anchor, k, t.epochs, t.l2, &|| b.inc(1));

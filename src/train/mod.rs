@@ -21,6 +21,8 @@ use std::sync::Arc;
 
 /// Transposition table per engine while training (cleared before each game).
 const TT_MIB: usize = 2;
+/// Search scores kept as targets are clamped to this (won and lost scores among them).
+const SCORE_CAP: i32 = 3000;
 
 /// Everything that decides a training run: equal settings give equal weights.
 #[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
@@ -46,6 +48,14 @@ pub struct TrainSettings {
     /// Whether every feature has an opening and an ending weight.
     #[serde(default)]
     pub phases: bool,
+    /// The share of a position's target that is its game's result; the rest is the self-play
+    /// search's score of the position, as a probability (1: the result alone).
+    #[serde(default = "one")]
+    pub result_weight: f64,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 impl TrainSettings {
@@ -68,6 +78,8 @@ pub struct Data {
     pub held_out: Vec<bool>,
     /// The values are this many bits larger than the features' (a phased layout's blend).
     pub shift: u32,
+    /// Each row's self-play search score for the first side, in score units (NaN: unknown).
+    pub score: Vec<f32>,
 }
 
 impl Data {
@@ -76,6 +88,12 @@ impl Data {
     }
 
     pub fn push(&mut self, feats: &[(u32, i16)], y: f32, held_out: bool) {
+        self.push_scored(feats, y, held_out, f32::NAN);
+    }
+
+    /// A row with the search's score of its position (first side, score units).
+    pub fn push_scored(&mut self, feats: &[(u32, i16)], y: f32, held_out: bool, score: f32) {
+        self.score.push(score);
         if self.start.is_empty() {
             self.start.push(0);
         }
@@ -93,7 +111,8 @@ impl Data {
         for r in 0..other.rows() {
             let (a, b) = (other.start[r] as usize, other.start[r + 1] as usize);
             let feats: Vec<(u32, i16)> = (a..b).map(|k| (other.idx[k], other.val[k])).collect();
-            self.push(&feats, other.y[r], other.held_out[r]);
+            let score = other.score.get(r).copied().unwrap_or(f32::NAN);
+            self.push_scored(&feats, other.y[r], other.held_out[r], score);
         }
     }
 }
@@ -150,6 +169,8 @@ pub struct GameData {
     pub i: u64,
     pub rows: Vec<Vec<(u32, i16)>>,
     pub w: i8,
+    /// The search's score of each row's position for the first side (empty: not recorded).
+    pub scores: Vec<i32>,
 }
 
 /// The games `indices` (ascending) of a generation, as [`play`] plays them: the games of a shard.
@@ -188,8 +209,9 @@ pub fn played(total: u64, games: &[GameData]) -> Played {
             1 => 2,
             _ => 1,
         }] += 1;
-        for row in &g.rows {
-            data.push(row, y, g.i % 10 == 9);
+        for (r, row) in g.rows.iter().enumerate() {
+            let score = g.scores.get(r).map_or(f32::NAN, |&s| s as f32);
+            data.push_scored(row, y, g.i % 10 == 9, score);
         }
     }
     Played {
@@ -227,12 +249,15 @@ fn play_width<B: BitSet>(
                     e.set_weights(weights.clone());
                     (e, Vec::with_capacity(128), Vec::new())
                 },
-                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<Position<B>>), &i| {
+                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<(Position<B>, i32)>),
+                 &i| {
                     if crate::interrupt::requested() {
                         return None;
                     }
                     e.clear();
                     positions.clear();
+                    // The score of the last search, for the side to move.
+                    let last = std::cell::Cell::new(0);
                     let rec = play_game_with(
                         rules,
                         &settings,
@@ -240,25 +265,34 @@ fn play_width<B: BitSet>(
                         i,
                         buf,
                         &mut |pos, history, limits| {
-                            e.search(pos, history, limits, &mut |_| {}).best
+                            let r = e.search(pos, history, limits, &mut |_| {});
+                            last.set(r.score);
+                            r.best
                         },
                         &mut |pos, _, searched| {
                             // Quiet positions only: a pending capture's score is the capture's.
                             if searched && !rules.has_capture(pos) {
-                                positions.push(*pos);
+                                let s = last.get().clamp(-SCORE_CAP, SCORE_CAP);
+                                positions.push((*pos, if pos.turn() == 0 { s } else { -s }));
                             }
                         },
                     );
+                    let scores = positions.iter().map(|&(_, s)| s).collect();
                     let rows = positions
                         .iter()
-                        .map(|p| {
+                        .map(|(p, _)| {
                             let mut row = Vec::with_capacity(96);
                             features.row(p, |i, v| row.push((i as u32, v as i16)));
                             row
                         })
                         .collect();
                     progress();
-                    Some(GameData { i, rows, w: rec.w })
+                    Some(GameData {
+                        i,
+                        rows,
+                        w: rec.w,
+                        scores,
+                    })
                 },
             )
             .collect()

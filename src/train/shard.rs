@@ -51,6 +51,9 @@ pub struct DataSettings {
     pub wide_patterns: bool,
     #[serde(default)]
     pub phases: bool,
+    /// `--result-weight` as its shortest exact decimal text (absent: 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub result_weight: Option<String>,
 }
 
 impl DataSettings {
@@ -70,6 +73,7 @@ impl DataSettings {
             l2: t.l2.to_string(),
             wide_patterns: t.wide_patterns,
             phases: t.phases,
+            result_weight: (t.result_weight != 1.0).then(|| t.result_weight.to_string()),
         }
     }
 
@@ -78,6 +82,12 @@ impl DataSettings {
             .l2
             .parse()
             .map_err(|_| format!("`l2` is `{}`, not a number", self.l2))?;
+        let result_weight = match &self.result_weight {
+            None => 1.0,
+            Some(x) => x
+                .parse()
+                .map_err(|_| format!("`result_weight` is `{x}`, not a number"))?,
+        };
         Ok(TrainSettings {
             seed: self.seed,
             generations: self.generations,
@@ -91,6 +101,7 @@ impl DataSettings {
             l2,
             wide_patterns: self.wide_patterns,
             phases: self.phases,
+            result_weight,
         })
     }
 }
@@ -102,6 +113,9 @@ pub struct GameRows {
     /// 0: the first side won, 1: the second, -1: a draw.
     pub w: i8,
     pub rows: Vec<Vec<i64>>,
+    /// The search's score of each row's position for the first side (absent: not recorded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<i64>,
 }
 
 /// A shard's data file.
@@ -129,6 +143,7 @@ fn to_rows(g: &GameData) -> GameRows {
             .iter()
             .map(|r| r.iter().flat_map(|&(i, v)| [i as i64, v as i64]).collect())
             .collect(),
+        scores: g.scores.iter().map(|&s| s as i64).collect(),
     }
 }
 
@@ -153,10 +168,24 @@ fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, String> {
                 .collect()
         })
         .collect::<Result<_, _>>()?;
+    if !g.scores.is_empty() && g.scores.len() != g.rows.len() {
+        return Err(format!(
+            "`{name}`: game {} has {} scores for {} positions",
+            g.i + 1,
+            g.scores.len(),
+            g.rows.len()
+        ));
+    }
+    let scores = g
+        .scores
+        .iter()
+        .map(|&s| i32::try_from(s).map_err(|_| bad()))
+        .collect::<Result<_, _>>()?;
     Ok(GameData {
         i: g.i,
         rows,
         w: g.w,
+        scores,
     })
 }
 
@@ -460,7 +489,7 @@ pub fn merge_command(
         .map(|p| read(p).map_err(|e| bad(e, help)))
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let m = merge_files(&names, &files)?;
+    let mut m = merge_files(&names, &files)?;
     let (v, t, g) = (&m.variant, &m.settings, m.generation);
     let start = match (g, from) {
         (1, Some(_)) => {
@@ -509,7 +538,7 @@ pub fn merge_command(
         v.name(),
         command_line(v.name(), t)
     ));
-    let Some(step) = fit_step(&m.data, &current.values, &anchor, t, g - 1) else {
+    let Some(step) = fit_step(&mut m.data, &current.values, &anchor, t, g - 1) else {
         return Err(bad(
             "interrupted: no weights written".into(),
             "run the merge again",
