@@ -228,6 +228,9 @@ fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
         .map_err(|e| format!("cannot start {threads} threads: {e}"))
 }
 
+/// A self-play thread's engine, move buffer and the game's positions with their scores.
+type Player<B> = (Searcher<B>, Vec<Move<B>>, Vec<(Position<B>, i32)>);
+
 fn play_width<B: BitSet>(
     rules: &Arc<Rules<B>>,
     t: &TrainSettings,
@@ -249,8 +252,7 @@ fn play_width<B: BitSet>(
                     e.set_weights(weights.clone());
                     (e, Vec::with_capacity(128), Vec::new())
                 },
-                |(e, buf, positions): &mut (Searcher<B>, Vec<Move<B>>, Vec<(Position<B>, i32)>),
-                 &i| {
+                |(e, buf, positions): &mut Player<B>, &i| {
                     if crate::interrupt::requested() {
                         return None;
                     }
