@@ -1,7 +1,7 @@
 //! The `train` command: settings checked, generations run with progress bars, the weights file and
 //! the learning curve written.
 
-use super::fit::{dequantise, fit, fit_k, loss, quantise};
+use super::fit::{dequantise, fit, fit_k, loss, quantise, sigmoid};
 use super::{duel, play, Data, TrainSettings, Wdl};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
@@ -236,20 +236,19 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
         (Some(n), None) => format!("--nodes {n}"),
         (None, None) => String::new(),
     };
-    let wide = if t.wide_patterns {
-        " --wide-patterns"
-    } else {
-        ""
-    };
-    let phases = if t.phases { " --phases" } else { "" };
-    let phases = if t.result_weight != 1.0 {
-        format!("{phases} --result-weight {}", t.result_weight)
-    } else {
-        phases.to_string()
-    };
+    let mut flags = String::new();
+    if t.wide_patterns {
+        flags.push_str(" --wide-patterns");
+    }
+    if t.phases {
+        flags.push_str(" --phases");
+    }
+    if t.result_weight != 1.0 {
+        flags.push_str(&format!(" --result-weight {}", t.result_weight));
+    }
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
-         --match-games {} --opening-plies {} --max-plies {} --l2 {}{wide}{phases}",
+         --match-games {} --opening-plies {} --max-plies {} --l2 {}{flags}",
         t.seed, t.generations, t.games, t.epochs, t.match_games, t.opening_plies, t.max_plies, t.l2
     )
 }
@@ -388,21 +387,22 @@ pub(crate) fn fit_step(
                 if s.is_nan() {
                     y
                 } else {
-                    let p = 1.0 / (1.0 + (-(s as f64) / k).exp());
+                    let p = sigmoid(s as f64 / k);
                     (t.result_weight * y as f64 + (1.0 - t.result_weight) * p) as f32
                 }
             })
             .collect();
         std::mem::replace(&mut data.y, blended)
     });
-    let step = fit_scaled(data, &start, anchor, k, t, g);
+    let step = fit_targets(data, &start, anchor, k, t, g);
     if let Some(y) = results {
         data.y = y;
     }
     step
 }
 
-fn fit_scaled(
+/// The fit of `data`'s targets as they stand, on the scale `k`.
+fn fit_targets(
     data: &Data,
     start: &[f64],
     anchor: &[f64],
@@ -410,10 +410,9 @@ fn fit_scaled(
     t: &TrainSettings,
     g: u32,
 ) -> Option<Step> {
-    let start = start.to_vec();
-    let (lb, vb) = (loss(data, &start, k, false), loss(data, &start, k, true));
+    let (lb, vb) = (loss(data, start, k, false), loss(data, start, k, true));
     let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
-    let fitted = fit(data, &start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
+    let fitted = fit(data, start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
     b.finish_and_clear();
     let q = quantise(&fitted?);
     let back = dequantise(&q);
