@@ -52,6 +52,9 @@ fn ctrl_c_during_go_plays_no_move() -> Result<(), rexpect::error::Error> {
     p.send("history\r")?;
     p.flush()?;
     p.exp_string("no moves yet")?;
+    // Ctrl-D only once the editor is reading again: sent while the command still runs, the
+    // terminal is in line mode and swallows it.
+    p.exp_string("damelab (white)> ")?;
     p.send_control('d')?;
     p.exp_eof()?;
     Ok(())
