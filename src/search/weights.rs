@@ -32,6 +32,8 @@ pub const MAX_WEIGHT: i32 = 1 << 16;
 /// Weights bundled with the binary: (variant name, file text), found by the rules' fingerprint
 /// (each file's `made-by` line says the command and seed that produced it).
 pub const BUNDLED: &[(&str, &str)] = &[
+    ("brazilian", include_str!("../../weights/brazilian.weights")),
+    ("czech", include_str!("../../weights/czech.weights")),
     ("dameo", include_str!("../../weights/dameo.weights")),
     ("damone", include_str!("../../weights/damone.weights")),
     ("english", include_str!("../../weights/english.weights")),
@@ -39,6 +41,9 @@ pub const BUNDLED: &[(&str, &str)] = &[
         "international",
         include_str!("../../weights/international.weights"),
     ),
+    ("italian", include_str!("../../weights/italian.weights")),
+    ("russian", include_str!("../../weights/russian.weights")),
+    ("spanish", include_str!("../../weights/spanish.weights")),
     ("turkish", include_str!("../../weights/turkish.weights")),
 ];
 
