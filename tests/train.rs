@@ -420,6 +420,25 @@ fn the_bundled_weights_load_for_their_rules_and_no_others() {
     assert!(e.to_string().contains("no weights are bundled"), "{e:?}");
 }
 
+/// The training guide names exactly the variants whose weights are bundled, in its sentence
+/// "The variants that have them: `a`, `b`, …" (so adding a weights file means saying so there).
+#[test]
+fn the_training_guide_lists_the_bundled_weights() {
+    let guide =
+        std::fs::read_to_string(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("docs/training.md"))
+            .unwrap();
+    let start = guide
+        .find("The variants that have them:")
+        .expect("docs/training.md lists the bundled weights");
+    let sentence = &guide[start..start + guide[start..].find(". ").unwrap()];
+    let listed: Vec<&str> = sentence.split('`').skip(1).step_by(2).collect();
+    let bundled: Vec<&str> = damelab::search::weights::BUNDLED
+        .iter()
+        .map(|(name, _)| *name)
+        .collect();
+    assert_eq!(listed, bundled);
+}
+
 /// The wide windows' configuration indices of `pos`, read square by square (the reference the
 /// feature tables are checked against): 0 empty, 1 first side, 2 second side, square `k` of a
 /// window counting 3^k.
