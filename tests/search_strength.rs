@@ -74,7 +74,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
         let value = match *name {
             "preset" => "8d59e68",
             "lmr" | "futility" | "single_reply" | "clock" | "probcut" | "single_extension"
-            | "rfp" | "lmp" | "history_malus" => "true",
+            | "rfp" | "lmp" | "history_malus" | "reduce_offers" => "true",
             "rfp_depth" | "lmp_depth" => "3",
             "lmp_moves" => "5",
             "probcut_depth" => "6",

@@ -473,7 +473,12 @@ impl<B: BitSet> Searcher<B> {
             if late && searched >= lmp_after {
                 continue;
             }
-            let r = if reducing && late && searched >= lmr_moves {
+            let child = self.rules.play(pos, mv);
+            let r = if reducing
+                && late
+                && searched >= lmr_moves
+                && (self.options.reduce_offers || !self.rules.has_capture(&child))
+            {
                 let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
                     - pv_node as i32;
                 // Never into quiescence: a reduced child keeps a nominal depth of one.
@@ -481,7 +486,6 @@ impl<B: BitSet> Searcher<B> {
             } else {
                 0
             };
-            let child = self.rules.play(pos, mv);
             let ch = self.keys.with_runs(buf.hashes[mv_index as usize], &child);
             let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
                 self.path.len()

@@ -12,6 +12,9 @@ pub struct Options {
     pub lmr_moves: u32,
     /// The reduction's divisor, in hundredths: `ln(depth) × ln(move number) × 100 / lmr_div`.
     pub lmr_div: u32,
+    /// Late-move reductions also reduce a quiet move after which the opponent must capture (an
+    /// exchange offered, or a sacrifice); off, such a move is searched at full depth.
+    pub reduce_offers: bool,
     /// Futility at the frontier: at a nominal depth of one, quiet moves of a position whose score
     /// plus a margin cannot reach alpha are not searched.
     pub futility: bool,
@@ -72,7 +75,8 @@ impl Default for Options {
         Options {
             lmr: true,
             lmr_moves: 3,
-            lmr_div: 200,
+            lmr_div: 150,
+            reduce_offers: true,
             futility: true,
             futility_margin: 60,
             soft_time: 100,
@@ -114,6 +118,10 @@ impl Options {
         (
             "lmr_div",
             "reduction divisor in hundredths: ln(depth) × ln(move) × 100 / lmr_div (50 to 1000)",
+        ),
+        (
+            "reduce_offers",
+            "late-move reductions also reduce a quiet move that leaves the opponent a capture, `true` or `false`",
         ),
         (
             "futility",
@@ -228,6 +236,7 @@ impl Options {
             "lmr" => self.lmr = flag(name, v)?,
             "lmr_moves" => self.lmr_moves = number(name, v, 0, 64)? as u32,
             "lmr_div" => self.lmr_div = number(name, v, 50, 1000)? as u32,
+            "reduce_offers" => self.reduce_offers = flag(name, v)?,
             "futility" => self.futility = flag(name, v)?,
             "futility_margin" => self.futility_margin = number(name, v, 0, 1000)? as i32,
             "soft_time" => self.soft_time = number(name, v, 10, 100)? as u32,
@@ -262,10 +271,11 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={}",
+            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
+            self.reduce_offers,
             self.futility,
             self.futility_margin,
             self.soft_time,
