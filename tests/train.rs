@@ -654,3 +654,125 @@ fn train_with_phases_writes_phased_weights_that_analyse_loads() {
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
     assert!(String::from_utf8_lossy(&a.stdout).contains("best "));
 }
+
+/// The nodes of the last depth line of `damelab analyse ARGS`.
+fn analysed_nodes(args: &[&str]) -> u64 {
+    let mut all = vec!["analyse"];
+    all.extend_from_slice(args);
+    let o = damelab(&all);
+    let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert!(
+        o.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let last = stdout
+        .lines()
+        .rfind(|l| l.starts_with("depth "))
+        .unwrap_or_else(|| panic!("{all:?} printed no depth line: {stdout}"));
+    let words: Vec<&str> = last.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| *w == "nodes")
+        .expect("a nodes column");
+    words[at + 1].parse().expect("a node count")
+}
+
+#[test]
+fn a_weights_files_search_settings_are_where_its_engines_start() {
+    let v = load("international");
+    let plain = scratch("plain-international.weights");
+    let tuned = scratch("tuned-international.weights");
+    let cleared = scratch("cleared-international.weights");
+    std::fs::write(&plain, Weights::derived(&v.rules).to_text()).unwrap();
+    let (p, t, c) = (
+        plain.to_str().unwrap(),
+        tuned.to_str().unwrap(),
+        cleared.to_str().unwrap(),
+    );
+    let o = damelab(&[
+        "train",
+        "search-settings",
+        "international",
+        p,
+        "lmr_div=300",
+        "probcut=true",
+        "--out",
+        t,
+    ]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        stdout.contains("search lmr_div=300 probcut=true"),
+        "{stdout}"
+    );
+    let text = std::fs::read_to_string(&tuned).unwrap();
+    assert!(
+        text.lines().any(|l| l == "search lmr_div=300 probcut=true"),
+        "{text:.400}"
+    );
+    let w = Weights::load(&tuned, &v.rules).unwrap();
+    let pairs = |s: &[(&str, &str)]| -> Vec<(String, String)> {
+        s.iter()
+            .map(|(n, v)| (n.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(w.search, pairs(&[("lmr_div", "300"), ("probcut", "true")]));
+    let o = damelab::search::weights::options(Some(&w));
+    assert!(o.lmr_div == 300 && o.probcut, "{o:?}");
+    // An engine with the tuned file searches as the plain file with those options, and an
+    // option given by name overrides the file's.
+    let depth = ["--depth", "9", "--no-tables", "--eval"];
+    let with = |file: &str, extra: &[&str]| {
+        let mut a = vec!["international"];
+        a.extend_from_slice(&depth);
+        a.push(file);
+        a.extend_from_slice(extra);
+        analysed_nodes(&a)
+    };
+    let plain_nodes = with(p, &[]);
+    let tuned_nodes = with(t, &[]);
+    assert_ne!(tuned_nodes, plain_nodes, "the settings change the search");
+    assert_eq!(
+        tuned_nodes,
+        with(p, &["--option", "lmr_div=300", "--option", "probcut=true"])
+    );
+    assert_eq!(
+        plain_nodes,
+        with(t, &["--option", "lmr_div=150", "--option", "probcut=false"])
+    );
+    // No settings: the line goes, and the file is the plain one again.
+    let o = damelab(&["train", "search-settings", "international", t, "--out", c]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("no search settings"));
+    assert_eq!(
+        std::fs::read_to_string(&cleared).unwrap(),
+        std::fs::read_to_string(&plain).unwrap()
+    );
+    // Bad settings are refused, and the file is left as it was.
+    let before = std::fs::read_to_string(&tuned).unwrap();
+    for (bad, needle) in [
+        (
+            "lmr_div=5",
+            "`lmr_div` takes a whole number from 50 to 1000",
+        ),
+        ("banana", "`banana` is not NAME=VALUE"),
+        ("nullmove=true", "unknown search option `nullmove`"),
+        ("preset=8d59e68", "`preset` is not a setting of the weights"),
+        ("threads=2", "`threads` is not a setting of the weights"),
+    ] {
+        fails(
+            &["train", "search-settings", "international", t, bad],
+            needle,
+        );
+    }
+    assert_eq!(std::fs::read_to_string(&tuned).unwrap(), before);
+    fails(
+        &["train", "search-settings", "turkish", t, "lmr_div=120"],
+        "trained for other rules",
+    );
+    // A file whose `search` line holds a bad setting is refused when read, never used.
+    let mut w = Weights::derived(&v.rules);
+    w.search = pairs(&[("lmr_div", "3000")]);
+    refused(&w.to_text(), &v.rules, "its `search` line");
+}

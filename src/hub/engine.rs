@@ -137,14 +137,16 @@ impl Engine {
         let v = Variant::load(&self.variant)
             .map_err(|e| format!("cannot load variant `{}`: {e}", self.variant))?;
         let mut s = Searcher::new(v.rules.clone(), self.hash);
-        let mut opts = Options::default();
+        // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
+        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
+        let w = crate::search::weights::resolve(eval, &v.rules).map_err(|e| e.to_string())?;
+        // The weights' tuned search settings, then the parameters set over them.
+        let mut opts = crate::search::weights::options(w.as_deref());
         for (n, val) in &self.options {
             opts.set(n, val)?;
         }
         s.set_options(opts);
-        // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
-        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
-        s.set_weights(crate::search::weights::resolve(eval, &v.rules).map_err(|e| e.to_string())?);
+        s.set_weights(w);
         if !self.tables.is_empty() {
             let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
                 .map_err(|e| e.to_string())?;

@@ -4,7 +4,6 @@
 
 use crate::engine::Move;
 use crate::search::clock::move_limits;
-use crate::search::options::Options;
 use crate::search::{Limits, Score, Searcher, MAX_DEPTH};
 use crate::{Game, Rules};
 use serde::{Deserialize, Serialize};
@@ -311,17 +310,18 @@ impl Internal {
     /// The engine of `spec` for these rules: its options and evaluation file checked now.
     pub fn new(rules: &Arc<Rules>, spec: &EngineSpec) -> Result<Internal, String> {
         let mut searcher = Searcher::new(rules.clone(), spec.hash);
-        let mut opts = Options::default();
-        for (n, v) in &spec.options {
-            opts.set(n, v)
-                .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
-        }
-        searcher.set_options(opts);
         // `eval=derived`, `eval=bundled` or a file; without it, the bundled weights of these
         // rules when there are any (as every command that runs the engine).
         let eval = spec.eval.as_ref().map(|p| p.to_string_lossy().into_owned());
         let w = crate::search::weights::resolve(eval.as_deref(), rules)
             .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
+        // The weights' tuned search settings, then the engine's own options over them.
+        let mut opts = crate::search::weights::options(w.as_deref());
+        for (n, v) in &spec.options {
+            opts.set(n, v)
+                .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
+        }
+        searcher.set_options(opts);
         searcher.set_weights(w);
         Ok(Internal {
             spec: spec.clone(),

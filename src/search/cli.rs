@@ -47,8 +47,9 @@ pub struct AnalyseArgs {
 }
 
 /// Search options from `NAME=VALUE` texts, in order (a later one overrides an earlier one).
-pub fn parse_options(texts: &[String]) -> Result<Options, Diag> {
-    let mut o = Options::default();
+/// `base` is where they start: the defaults, or a weights file's tuned settings.
+pub fn parse_options_over(base: Options, texts: &[String]) -> Result<Options, Diag> {
+    let mut o = base;
     let names: Vec<&str> = Options::NAMES.iter().map(|(n, _)| *n).collect();
     let help = format!("write NAME=VALUE with NAME one of {}", names.join(", "));
     for t in texts {
@@ -81,10 +82,11 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         "give a smaller table with `--hash` (in MiB; 64 is the default)",
     )
     .map_err(Diag::new)?;
-    let options = parse_options(&args.options)?;
+    let weights = super::weights::resolve(args.eval.as_deref(), &v.rules)?;
+    // The weights' tuned search settings, then `--option`s over them.
+    let options = parse_options_over(super::weights::options(weights.as_deref()), &args.options)?;
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     s.set_options(options);
-    let weights = super::weights::resolve(args.eval.as_deref(), &v.rules)?;
     let mut tables = None;
     // `--tables DIR`, else the default cache's tables when it has any (as in the workbench).
     let found = match &args.tables {
@@ -106,10 +108,16 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         s.set_probe(Some(t.probe()));
         tables = Some((t, notes.len()));
     }
-    if weights.is_some() {
+    if let Some(w) = &weights {
+        // The file's tuned search settings, when it has some: they are where the options start.
+        let tuned = if w.search.is_empty() {
+            String::new()
+        } else {
+            format!(" (its search settings: {})", w.search_text())
+        };
         out(&format!(
-            "evaluation: {}",
-            super::weights::describe(weights.as_deref())
+            "evaluation: {}{tuned}",
+            super::weights::describe(Some(w))
         ));
     }
     s.set_weights(weights);

@@ -9,15 +9,20 @@
 //! rules 3f0c9a51d2e8b774
 //! layout kinds=2 squares=64 windows=49 weights=4112
 //! made-by damelab train dameo --seed 1 …
+//! search lmr_div=110
 //! checksum 9b1d4c0e7a2f3358
 //! weights
 //! 400 400 400 …
 //! ```
 //!
 //! `rules` is [`crate::selfplay::fingerprint`] of the compiled rules; `checksum` is FNV-1a (64 bits)
-//! of every line of the file but the checksum line itself.
+//! of every line of the file but the checksum line itself. The `search` line is optional: search
+//! options ([`super::options::Options::set`] names) measured stronger with these weights than the
+//! defaults; every engine that plays with the weights starts from them ([`Weights::options`]), and
+//! options given by name override them.
 
 use super::learned::{Layout, SHIFT};
+use super::options::Options;
 use crate::engine::Rules;
 use miette::{miette, Report};
 use std::path::Path;
@@ -58,6 +63,8 @@ pub struct Weights {
     pub layout: String,
     /// The command and seed that produced them.
     pub made_by: String,
+    /// Search options tuned for these weights (`name`, `value`), each checked when read.
+    pub search: Vec<(String, String)>,
     /// One weight per feature, in quarters of a score unit ([`SHIFT`]).
     pub values: Vec<i32>,
 }
@@ -118,6 +125,7 @@ impl Weights {
             rules: crate::selfplay::fingerprint(rules),
             layout: layout.summary(),
             made_by: "the derived evaluation".into(),
+            search: Vec::new(),
             values,
         }
         .named(rules)
@@ -137,6 +145,9 @@ impl Weights {
             self.layout,
             one_line(&self.made_by)
         );
+        if !self.search.is_empty() {
+            out.push_str(&format!("search {}\n", self.search_text()));
+        }
         let mut body = String::from("weights\n");
         for chunk in self.values.chunks(16) {
             let line: Vec<String> = chunk.iter().map(|v| v.to_string()).collect();
@@ -206,26 +217,36 @@ impl Weights {
             }
             _ => return Err(corrupt("its first line has no version".into())),
         }
-        let mut field = |key: &str| -> Result<String, Report> {
-            let line = lines
-                .next()
-                .ok_or_else(|| corrupt(format!("it ends before its `{key}` line")))?;
+        let mut lines = lines.peekable();
+        let mut field = |key: &str, optional: bool| -> Result<Option<String>, Report> {
+            let Some(&line) = lines.peek() else {
+                return Err(corrupt(format!("it ends before its `{key}` line")));
+            };
             match line.split_once(' ') {
-                Some((k, v)) if k == key => Ok(v.to_string()),
+                Some((k, v)) if k == key => {
+                    lines.next();
+                    Ok(Some(v.to_string()))
+                }
+                _ if optional => Ok(None),
                 _ => Err(corrupt(format!(
                     "`{key}` expected, found `{}`",
                     short(line)
                 ))),
             }
         };
-        let variant = field("variant")?;
-        let fp = field("rules")?;
-        let layout_text = field("layout")?;
-        let made_by = field("made-by")?;
-        let sum = field("checksum")?;
+        // Never `None` unless optional.
+        let variant = field("variant", false)?.unwrap_or_default();
+        let fp = field("rules", false)?.unwrap_or_default();
+        let layout_text = field("layout", false)?.unwrap_or_default();
+        let made_by = field("made-by", false)?.unwrap_or_default();
+        // Optional: the search options tuned for these weights, each one checked below.
+        let search_text = field("search", true)?;
+        let sum = field("checksum", false)?.unwrap_or_default();
         if lines.next() != Some("weights") {
             return Err(corrupt("`weights` expected after the header".into()));
         }
+        // The line number of the first weights line.
+        let first = 8 + search_text.is_some() as usize;
         let layout = Layout::from_summary(rules, &layout_text);
         let expected = layout.len;
         let mut values = Vec::with_capacity(expected);
@@ -235,13 +256,13 @@ impl Weights {
                     corrupt(format!(
                         "`{}` on line {} is not a weight",
                         short(word),
-                        n + 8
+                        n + first
                     ))
                 })?;
                 if v.abs() > MAX_WEIGHT {
                     return Err(corrupt(format!(
                         "weight {v} on line {} is beyond ±{MAX_WEIGHT}",
-                        n + 8
+                        n + first
                     )));
                 }
                 values.push(v);
@@ -263,6 +284,10 @@ impl Weights {
         if checksum(text.lines()) != sum {
             return Err(corrupt("its checksum does not match its contents".into()));
         }
+        let search = match &search_text {
+            Some(t) => parse_search(t).map_err(|e| corrupt(format!("its `search` line: {e}")))?,
+            None => Vec::new(),
+        };
         let mine = crate::selfplay::fingerprint(rules);
         if fp != mine {
             return Err(miette!(
@@ -284,6 +309,7 @@ impl Weights {
             rules: fp,
             layout: layout_text,
             made_by,
+            search,
             values,
         })
     }
@@ -331,6 +357,48 @@ impl Weights {
         }
         format!("{:08x}", h >> 32)
     }
+}
+
+/// `NAME=VALUE` words, each a search option and a value it accepts.
+pub fn parse_search(text: &str) -> Result<Vec<(String, String)>, String> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    for word in text.split_whitespace() {
+        let Some((name, value)) = word.split_once('=') else {
+            return Err(format!("`{}` is not NAME=VALUE", short(word)));
+        };
+        if matches!(name, "preset" | "threads") {
+            return Err(format!(
+                "`{name}` is not a setting of the weights: it is the user's to choose"
+            ));
+        }
+        Options::default().set(name, value)?;
+        out.retain(|(n, _)| n != name);
+        out.push((name.to_string(), value.to_string()));
+    }
+    Ok(out)
+}
+
+impl Weights {
+    /// The `search` line's words.
+    pub fn search_text(&self) -> String {
+        let words: Vec<String> = self
+            .search
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        words.join(" ")
+    }
+}
+
+/// The search options an engine playing with `weights` starts from: the defaults, then the
+/// weights' tuned settings (their `search` line). Options the user names are set after these.
+pub fn options(weights: Option<&Weights>) -> Options {
+    let mut o = Options::default();
+    for (n, v) in weights.map(|w| w.search.as_slice()).unwrap_or_default() {
+        // Checked when the weights were read.
+        let _ = o.set(n, v);
+    }
+    o
 }
 
 fn one_line(s: &str) -> String {

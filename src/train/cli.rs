@@ -53,6 +53,21 @@ pub enum MergeCommand {
         #[arg(long)]
         json: Option<PathBuf>,
     },
+    /// Record in a weights file the search options measured stronger with its weights than the
+    /// defaults (its `search` line): every engine that plays with these weights starts from
+    /// them, and options given by name (`option.NAME=` in a match, `--option`, Hub `set-param`)
+    /// still override them. With no settings, the line is removed.
+    SearchSettings {
+        /// A bundled variant's name or a path to a rules file: the weights' rules.
+        variant: String,
+        /// The weights file.
+        weights: PathBuf,
+        /// Search options as NAME=VALUE (the names of `analyse --option`).
+        settings: Vec<String>,
+        /// Write the changed file here instead of over the weights file.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -475,6 +490,15 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
             json.as_deref(),
             out,
         ),
+        (
+            Some(MergeCommand::SearchSettings {
+                variant,
+                weights,
+                settings,
+                out: dest,
+            }),
+            _,
+        ) => search_settings(variant, weights, settings, dest.as_deref(), out),
         (None, Some(a)) if a.generation.is_some() => super::shard::play_command(a, out),
         (None, Some(a)) => run(a, out),
         (None, None) => Err(bad(
@@ -482,6 +506,34 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
             "e.g. `damelab train dameo --games 400`",
         )),
     }
+}
+
+/// `damelab train search-settings`: the weights file again, with its `search` line set.
+fn search_settings(
+    variant: &str,
+    weights: &std::path::Path,
+    settings: &[String],
+    dest: Option<&std::path::Path>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Report> {
+    let v = Variant::load(variant).map_err(Report::new)?;
+    let mut w = Weights::load(weights, &v.rules)?;
+    w.search = crate::search::weights::parse_search(&settings.join(" ")).map_err(|e| {
+        bad(
+            format!("bad search setting: {e}"),
+            "give search options as NAME=VALUE, e.g. `lmr_div=110`: the options of `analyse --option` (an unknown name is answered with the list)",
+        )
+    })?;
+    let dest = dest.unwrap_or(weights);
+    not_folder(dest)?;
+    write_atomic(dest, w.to_text().as_bytes())?;
+    let what = if w.search.is_empty() {
+        "no search settings".to_string()
+    } else {
+        format!("search {}", w.search_text())
+    };
+    out(&format!("{}: {what}", dest.display()));
+    Ok(())
 }
 
 /// `--threads`, or every core.
