@@ -18,7 +18,7 @@
 //! `rules` is [`crate::selfplay::fingerprint`] of the compiled rules; `checksum` is FNV-1a (64 bits)
 //! of every line of the file but the checksum line itself. The `search` line is optional: search
 //! options ([`super::options::Options::set`] names) measured stronger with these weights than the
-//! defaults; every engine that plays with the weights starts from them ([`Weights::options`]), and
+//! defaults; every engine that plays with the weights starts from them ([`options`]), and
 //! options given by name override them.
 
 use super::learned::{Layout, SHIFT};
