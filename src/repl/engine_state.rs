@@ -91,9 +91,10 @@ impl EngineState {
             Some(s) if std::sync::Arc::ptr_eq(&s.rules, &rules) => s,
             slot => {
                 let mut s = Searcher::new(rules.clone(), TT_MIB);
-                let w = crate::search::weights::resolve(self.eval.as_deref(), &rules)?;
-                s.set_options(crate::search::weights::options(w.as_deref()));
-                s.set_weights(w);
+                s.set_tuned_weights(crate::search::weights::resolve(
+                    self.eval.as_deref(),
+                    &rules,
+                )?);
                 // The endgame tables `probe` and `damelab endgame` left in the cache, if any.
                 if let Some(t) = EndgameTables::from_cache(&rules) {
                     line(format!(

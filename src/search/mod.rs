@@ -278,6 +278,14 @@ impl<B: BitSet> Searcher<B> {
         self.helpers.clear();
     }
 
+    /// Play with these weights and the search settings they carry: the defaults with the
+    /// weights' `search` line over them (the defaults alone for the derived evaluation). Front
+    /// ends that also take named options build them with [`weights::options`] instead.
+    pub fn set_tuned_weights(&mut self, weights: Option<Arc<weights::Weights>>) {
+        self.set_options(weights::options(weights.as_deref()));
+        self.set_weights(weights);
+    }
+
     /// Evaluate with a learned evaluation's weights, or the derived evaluation (`None`).
     pub fn set_weights(&mut self, weights: Option<Arc<weights::Weights>>) {
         if let Some(n) = &mut self.narrow {

@@ -136,6 +136,16 @@ impl Weights {
         self
     }
 
+    /// The `search` line's words.
+    pub fn search_text(&self) -> String {
+        let words: Vec<String> = self
+            .search
+            .iter()
+            .map(|(n, v)| format!("{n}={v}"))
+            .collect();
+        words.join(" ")
+    }
+
     /// The file's text.
     pub fn to_text(&self) -> String {
         let mut out = format!(
@@ -218,30 +228,29 @@ impl Weights {
             _ => return Err(corrupt("its first line has no version".into())),
         }
         let mut lines = lines.peekable();
-        let mut field = |key: &str, optional: bool| -> Result<Option<String>, Report> {
-            let Some(&line) = lines.peek() else {
-                return Err(corrupt(format!("it ends before its `{key}` line")));
-            };
+        let field = |lines: &mut std::iter::Peekable<std::str::Lines>,
+                     key: &str|
+         -> Result<String, Report> {
+            let line = lines
+                .next()
+                .ok_or_else(|| corrupt(format!("it ends before its `{key}` line")))?;
             match line.split_once(' ') {
-                Some((k, v)) if k == key => {
-                    lines.next();
-                    Ok(Some(v.to_string()))
-                }
-                _ if optional => Ok(None),
+                Some((k, v)) if k == key => Ok(v.to_string()),
                 _ => Err(corrupt(format!(
                     "`{key}` expected, found `{}`",
                     short(line)
                 ))),
             }
         };
-        // Never `None` unless optional.
-        let variant = field("variant", false)?.unwrap_or_default();
-        let fp = field("rules", false)?.unwrap_or_default();
-        let layout_text = field("layout", false)?.unwrap_or_default();
-        let made_by = field("made-by", false)?.unwrap_or_default();
+        let variant = field(&mut lines, "variant")?;
+        let fp = field(&mut lines, "rules")?;
+        let layout_text = field(&mut lines, "layout")?;
+        let made_by = field(&mut lines, "made-by")?;
         // Optional: the search options tuned for these weights, each one checked below.
-        let search_text = field("search", true)?;
-        let sum = field("checksum", false)?.unwrap_or_default();
+        let search_text = lines
+            .next_if(|l| l.starts_with("search "))
+            .map(|l| l["search ".len()..].to_string());
+        let sum = field(&mut lines, "checksum")?;
         if lines.next() != Some("weights") {
             return Err(corrupt("`weights` expected after the header".into()));
         }
@@ -376,18 +385,6 @@ pub fn parse_search(text: &str) -> Result<Vec<(String, String)>, String> {
         out.push((name.to_string(), value.to_string()));
     }
     Ok(out)
-}
-
-impl Weights {
-    /// The `search` line's words.
-    pub fn search_text(&self) -> String {
-        let words: Vec<String> = self
-            .search
-            .iter()
-            .map(|(n, v)| format!("{n}={v}"))
-            .collect();
-        words.join(" ")
-    }
 }
 
 /// The search options an engine playing with `weights` starts from: the defaults, then the

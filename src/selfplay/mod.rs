@@ -744,8 +744,7 @@ fn run_width<B: BitSet>(
                     let engine = (!settings.random).then(|| {
                         let mut e = Searcher::new(rules.clone(), TT_MIB);
                         e.set_probe(aids.probe.clone());
-                        e.set_options(crate::search::weights::options(aids.weights.as_deref()));
-                        e.set_weights(aids.weights.clone());
+                        e.set_tuned_weights(aids.weights.clone());
                         e
                     });
                     let moves: Vec<Move<B>> = Vec::with_capacity(if pdn { 512 } else { 0 });

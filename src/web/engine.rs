@@ -218,9 +218,7 @@ fn analysis_stream(game: Game, limits: Limits, cancel: Arc<AtomicBool>) -> Event
         let rules = game.rules.clone();
         let turn = game.position().turn();
         let mut s = Searcher::new(rules.clone(), TT_MIB);
-        let w = bundled_weights(&rules);
-        s.set_options(crate::search::weights::options(w.as_deref()));
-        s.set_weights(w);
+        s.set_tuned_weights(bundled_weights(&rules));
         s.set_cancel(Some(flag.clone()));
         let history = s.history_of(game.start(), game.moves());
         let r = s.search(game.position(), &history, limits, &mut |i| {
@@ -260,9 +258,7 @@ pub async fn engine_move(
     let _guard = CancelOnDrop(cancel.clone());
     let best = tokio::task::spawn_blocking(move || {
         let mut s = Searcher::new(game.rules.clone(), TT_MIB);
-        let w = bundled_weights(&game.rules);
-        s.set_options(crate::search::weights::options(w.as_deref()));
-        s.set_weights(w);
+        s.set_tuned_weights(bundled_weights(&game.rules));
         s.set_cancel(Some(cancel));
         let history = s.history_of(game.start(), game.moves());
         s.search(game.position(), &history, limits, &mut |_| {})
