@@ -74,7 +74,9 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
         let value = match *name {
             "preset" => "8d59e68",
             "lmr" | "futility" | "single_reply" | "clock" | "probcut" | "single_extension"
-            | "rfp" | "lmp" | "history_malus" | "reduce_offers" => "true",
+            | "rfp" | "lmp" | "history_malus" | "reduce_offers" | "partial_root" | "iir" => "true",
+            "lmr_unseen" => "1",
+            "iir_depth" => "5",
             "rfp_depth" | "lmp_depth" => "3",
             "lmp_moves" => "5",
             "probcut_depth" => "6",
@@ -82,7 +84,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
             "soft_time" => "50",
             "lmr_moves" => "5",
             "threads" => "2",
-            "qs_exchanges" => "2",
+            "qs_exchanges" | "qs_threats" => "2",
             _ => "100",
         };
         o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -240,4 +242,92 @@ fn on_a_game_clock_the_share_is_a_target_and_the_limit_is_further() {
     assert!(off < Duration::from_millis(200 + 300), "{off:?}");
     let on = timed(true);
     assert!(on < Duration::from_millis(1000 + 300), "{on:?}");
+}
+
+#[test]
+fn the_options_since_the_divisor_are_off_by_default_and_change_the_search_when_on() {
+    // Internal iterative reduction, threats in quiescence, history in the reductions and the
+    // aspiration window's width: each is off (or at its old value) in the defaults and the
+    // preset, and each, changed, searches another tree to the same depth.
+    for o in [Options::default(), preset()] {
+        assert!(!o.iir && !o.partial_root);
+        assert_eq!((o.qs_threats, o.aspiration, o.lmr_unseen), (0, 40, 0));
+    }
+    let plain = nodes("international", None, 9, Options::default());
+    for (name, value) in [
+        ("iir", "true"),
+        ("qs_threats", "1"),
+        ("lmr_unseen", "1"),
+        ("aspiration", "20"),
+    ] {
+        let mut o = Options::default();
+        o.set(name, value).unwrap();
+        let n = nodes("international", None, 9, o);
+        assert_ne!(n, plain, "{name}={value}: the same tree as without it");
+    }
+    // A search to a depth is never stopped: playing from the unfinished iteration changes nothing.
+    let mut o = Options::default();
+    o.set("partial_root", "true").unwrap();
+    assert_eq!(nodes("international", None, 9, o), plain);
+}
+
+#[test]
+fn the_quiescence_answers_a_threat_when_asked() {
+    // White to move; black's man on 28 threatens two white men. Scored as they stand, the quiet
+    // positions at the end of a one-ply search hide what black threatens; searched a ply when
+    // threatened, they show it, and the one-ply search picks the move a depth-7 search picks.
+    let r = rules("international");
+    let pos = parse_fen(&r, "W:W22,26,27,33:B7,24,28,42").expect("valid FEN");
+    let best = |threats: &str, d: u32| {
+        let mut o = Options::default();
+        o.set("qs_threats", threats).unwrap();
+        let mut s = Searcher::new(r.clone(), 4);
+        s.set_options(o);
+        s.set_weights(None);
+        let res = s.search(&pos, &[], depth(d), &mut |_| {});
+        let m = res.best.expect("a legal move");
+        (move_to_string(&r, &m), res.score, res.nodes)
+    };
+    let (deep, _, _) = best("0", 7);
+    let (plain, plain_score, plain_nodes) = best("0", 1);
+    let (seen, seen_score, seen_nodes) = best("1", 1);
+    assert_ne!(plain, deep);
+    assert_eq!(seen, deep);
+    assert!(
+        seen_score > plain_score + 50 && seen_nodes > plain_nodes,
+        "{seen_score} against {plain_score}, {seen_nodes} nodes against {plain_nodes}"
+    );
+}
+
+#[test]
+fn a_stopped_search_plays_what_its_unfinished_iteration_proved_when_asked() {
+    // Node budgets that stop the search inside an iteration: without the option the answer is the
+    // last finished iteration's; with it, a root move searched to the end in the unfinished one
+    // that beat the first may replace it. Some budget must see it happen, and the answer is
+    // always the head of its line, at the depth of the last finished iteration.
+    let r = rules("international");
+    let run = |partial: &str, n: u64| {
+        let mut o = Options::default();
+        o.set("partial_root", partial).unwrap();
+        let mut s = Searcher::new(r.clone(), 4);
+        s.set_options(o);
+        s.set_weights(None);
+        let limits = Limits {
+            nodes: Some(n),
+            ..Limits::default()
+        };
+        s.search(&r.start, &[], limits, &mut |_| {})
+    };
+    let mut changed = 0;
+    for n in (2_000..60_000).step_by(1_000) {
+        let (off, on) = (run("false", n), run("true", n));
+        assert!(off.stopped && on.stopped);
+        assert_eq!(on.depth, off.depth, "{n} nodes");
+        assert_eq!(on.pv.first(), on.best.as_ref(), "{n} nodes");
+        changed += (on.best != off.best) as u32;
+    }
+    assert!(
+        changed > 0,
+        "no budget played from the unfinished iteration"
+    );
 }

@@ -21,6 +21,18 @@ impl<B: BitSet> Rules<B> {
         self.capture_candidates(pos, pos.turn(), &mut cand)
     }
 
+    /// Whether the side not to move in `pos` would have a capture if it were its turn: a threat
+    /// the side to move has to answer. (The same test as [`Rules::has_capture`], for the other
+    /// side.)
+    pub fn threatened(&self, pos: &Position<B>) -> bool {
+        let mut cand = [B::ZERO; MAX_KINDS];
+        let other = 1 - pos.turn();
+        if self.approach {
+            return self.step_candidates(pos, other, &mut cand);
+        }
+        self.capture_candidates(pos, other, &mut cand)
+    }
+
     /// Whether the side to move in `pos`, which has no capture ([`Rules::has_capture`]), has a
     /// move: [`Rules::count_moves`] above zero, without counting. Steps and slides are tested for
     /// all pieces of a kind at once; a variant with leaps asks [`Rules::has_moves`].

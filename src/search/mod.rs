@@ -39,8 +39,9 @@ pub const MAX_DEPTH: u32 = 64;
 /// at most [`MAX_PLY`] away, an endgame table's may be further.
 pub const MAX_WIN_DISTANCE: Score = 2_000;
 const WIN_BOUND: Score = WIN - MAX_WIN_DISTANCE;
-/// Half the width of the first window of an iteration around the last one's score.
-const ASPIRATION: Score = 40;
+/// A fall of the score between iterations larger than this makes the time manager count the
+/// search unstable.
+const SCORE_FALL: Score = 20;
 
 /// An outside oracle (an endgame table): the exact score of a position for the side to move, if it
 /// knows it, counted from that position (a win in `d` plies scores `WIN - d`, a loss `-(WIN - d)`).
@@ -195,6 +196,12 @@ pub struct Searcher<B: BitSet = Bits> {
     root_depth: i32,
     /// Quiet moves the quiescence may still search on this path (option `qs_exchanges`).
     qs_left: u32,
+    /// The score of the root's line in `pv[0]`, when a root move has beaten alpha in the
+    /// iteration under way (option `partial_root`).
+    root_score: Option<Score>,
+    /// Threatened quiet positions the quiescence may still search a ply on this path (option
+    /// `qs_threats`).
+    threats_left: u32,
     /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
     /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
     narrow: Option<Box<Searcher<u64>>>,
@@ -258,6 +265,8 @@ impl<B: BitSet> Searcher<B> {
             move_counts,
             root_depth: 0,
             qs_left: 0,
+            root_score: None,
+            threats_left: 0,
             rules,
             reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
@@ -508,6 +517,7 @@ impl<B: BitSet> Searcher<B> {
         self.path.clear();
         self.path.extend_from_slice(history);
         self.qs_left = self.options.qs_exchanges;
+        self.threats_left = self.options.qs_threats;
         let hash = self.keys.hash(pos);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
@@ -540,7 +550,8 @@ impl<B: BitSet> Searcher<B> {
         for depth in first..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
-            let mut delta = ASPIRATION;
+            let aspiration = self.options.aspiration;
+            let mut delta = aspiration;
             let (mut alpha, mut beta) = (-WIN - 1, WIN + 1);
             if depth >= 3 && result.score.abs() < WIN_BOUND {
                 alpha = result.score - delta;
@@ -548,19 +559,20 @@ impl<B: BitSet> Searcher<B> {
             }
             self.root_depth = depth as i32;
             let score = loop {
+                self.root_score = None;
                 let score = self.node(pos, hash, depth as i32, 0, alpha, beta, 0);
                 if self.stop {
                     break score;
                 }
                 // Outside the window: search again with it widened on the side that failed.
                 if score <= alpha && alpha > -WIN - 1 {
-                    alpha = if delta >= 4 * ASPIRATION {
+                    alpha = if delta >= 4 * aspiration {
                         -WIN - 1
                     } else {
                         (score - delta).max(-WIN - 1)
                     };
                 } else if score >= beta && beta < WIN + 1 {
-                    beta = if delta >= 4 * ASPIRATION {
+                    beta = if delta >= 4 * aspiration {
                         WIN + 1
                     } else {
                         (score + delta).min(WIN + 1)
@@ -572,6 +584,17 @@ impl<B: BitSet> Searcher<B> {
             };
             self.path.truncate(base);
             if self.stop {
+                // A root move searched to the end in the unfinished iteration beat the first
+                // one (or is the first, searched deeper): it is the better move.
+                if let (true, Some(s), Some(&m)) = (
+                    self.options.partial_root,
+                    self.root_score,
+                    self.pv[0].first(),
+                ) {
+                    result.best = Some(m);
+                    result.score = s;
+                    result.pv.clone_from(&self.pv[0]);
+                }
                 result.stopped = true;
                 break;
             }
@@ -582,7 +605,7 @@ impl<B: BitSet> Searcher<B> {
             result.best = self.pv[0].first().copied().or(result.best);
             // Recent changes of mind (the best move, or a fall of the score) weigh most.
             let changed =
-                depth > 1 && (result.best != previous.0 || score < previous.1 - ASPIRATION / 2);
+                depth > 1 && (result.best != previous.0 || score < previous.1 - SCORE_FALL);
             instability = instability / 2.0 + changed as u32 as f64;
             report(&Info {
                 depth,

@@ -24,6 +24,8 @@ enum Entry {
     Done(Score),
     /// A quiet position past the nominal depth, to be searched by [`Searcher::quiet_quiescence`].
     Quiet,
+    /// A quiet position past the nominal depth that the opponent threatens: searched a ply.
+    Threat,
     /// A node to search.
     Search,
 }
@@ -45,10 +47,31 @@ impl<B: BitSet> Searcher<B> {
         irr: usize,
     ) -> Score {
         match self.enter(pos, hash, depth, ply, irr) {
-            Entry::Done(s) => return s,
-            Entry::Quiet => return self.quiet_quiescence(pos, hash, ply, alpha, beta, irr),
-            Entry::Search => {}
+            Entry::Done(s) => s,
+            Entry::Quiet => self.quiet_quiescence(pos, hash, ply, alpha, beta, irr),
+            Entry::Search => self.search_node(pos, hash, depth, ply, alpha, beta, irr),
+            Entry::Threat => {
+                self.threats_left -= 1;
+                let s = self.search_node(pos, hash, 1, ply, alpha, beta, irr);
+                self.threats_left += 1;
+                s
+            }
         }
+    }
+
+    /// A node past [`Searcher::enter`]: the table, ProbCut, then its moves.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_node(
+        &mut self,
+        pos: &Position<B>,
+        hash: u64,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        beta: Score,
+        irr: usize,
+    ) -> Score {
         let tt_move = match self.look_up(hash, depth, ply, alpha, beta) {
             Ok(m) => m,
             Err(s) => return s,
@@ -56,6 +79,16 @@ impl<B: BitSet> Searcher<B> {
         if let Some(s) = self.probcut(pos, hash, depth, ply, alpha, beta, irr) {
             return s;
         }
+        // Internal iterative reduction: no move from the table, a ply shallower.
+        let depth = if self.options.iir
+            && tt_move == u16::MAX
+            && ply > 0
+            && depth >= self.options.iir_depth as i32
+        {
+            depth - 1
+        } else {
+            depth
+        };
         let mut buf = Buffers {
             moves: std::mem::take(&mut self.moves[ply]),
             order: std::mem::take(&mut self.order[ply]),
@@ -110,6 +143,12 @@ impl<B: BitSet> Searcher<B> {
                 self.stats.leaves += 1;
                 return if !self.rules.has_quiet(pos) {
                     Entry::Done(self.end_score(pos, 0, ply).unwrap_or(0))
+                } else if self.threats_left > 0
+                    && ply + 3 < MAX_PLY
+                    && !self.rules.approach
+                    && self.rules.threatened(pos)
+                {
+                    Entry::Threat
                 } else if self.qs_left > 0 && ply + 2 < MAX_PLY {
                     Entry::Quiet
                 } else {
@@ -480,7 +519,12 @@ impl<B: BitSet> Searcher<B> {
                 && (self.options.reduce_offers || !self.rules.has_capture(&child))
             {
                 let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
-                    - pv_node as i32;
+                    - pv_node as i32
+                    + if order[n].0 > 0 {
+                        0
+                    } else {
+                        self.options.lmr_unseen as i32
+                    };
                 // Never into quiescence: a reduced child keeps a nominal depth of one.
                 r.clamp(0, child_depth - 1)
             } else {
@@ -533,6 +577,9 @@ impl<B: BitSet> Searcher<B> {
                 if score > alpha {
                     alpha = score;
                     if pv_node {
+                        if ply == 0 {
+                            self.root_score = Some(score);
+                        }
                         // A principal-variation node: its line may reach the root. (A
                         // zero-window node's line never does: it fails high or low.)
                         let (head, tail) = self.pv.split_at_mut(ply + 1);

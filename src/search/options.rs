@@ -68,6 +68,26 @@ pub struct Options {
     /// The history heuristic also lowers the quiet moves searched before the one that refuted
     /// (by as much as the refuting move gains).
     pub history_malus: bool,
+    /// A search stopped by its time or node limit plays the best move its unfinished iteration
+    /// has proved (a root move searched to the end that beat the first), not the last finished
+    /// iteration's.
+    pub partial_root: bool,
+    /// Internal iterative reduction: a node of nominal depth `iir_depth` or more whose position
+    /// the table has no move for is searched a ply shallower (it is likely new, and badly
+    /// ordered; the next iteration finds its move in the table).
+    pub iir: bool,
+    /// The shallowest nominal depth at which internal iterative reduction applies.
+    pub iir_depth: u32,
+    /// Threats in quiescence: a quiet position past the nominal depth in which the opponent
+    /// threatens a capture is searched a ply (every move, no stand pat) instead of scored as it
+    /// stands, at most this many times on one path; 0 scores it as it stands.
+    pub qs_threats: u32,
+    /// Half the width of an iteration's first window around the last one's score, in score
+    /// units (aspiration windows); it doubles on each side that fails.
+    pub aspiration: i32,
+    /// Late-move reductions reduce this many plies more a quiet move that the history heuristic
+    /// has not seen refute a node lately (its history zero or below).
+    pub lmr_unseen: u32,
 }
 
 impl Default for Options {
@@ -96,6 +116,12 @@ impl Default for Options {
             lmp_depth: 2,
             lmp_moves: 4,
             history_malus: false,
+            partial_root: false,
+            iir: false,
+            iir_depth: 4,
+            qs_threats: 0,
+            aspiration: 40,
+            lmr_unseen: 0,
         }
     }
 }
@@ -199,6 +225,30 @@ impl Options {
             "history_malus",
             "the history heuristic also lowers the quiet moves tried before a refutation, `true` or `false`",
         ),
+        (
+            "partial_root",
+            "a search stopped by its limit plays the best move its unfinished iteration proved, `true` or `false`",
+        ),
+        (
+            "iir",
+            "internal iterative reduction: a deep node with no move in the table is searched a ply shallower, `true` or `false`",
+        ),
+        (
+            "iir_depth",
+            "the shallowest nominal depth at which internal iterative reduction applies (2 to 32)",
+        ),
+        (
+            "qs_threats",
+            "quiet positions past the depth where the opponent threatens a capture, searched a ply, at most N a path (0 off), 0 to 8",
+        ),
+        (
+            "aspiration",
+            "half the width of an iteration's first window around the last score, in hundredths of the first kind of piece (5 to 1000)",
+        ),
+        (
+            "lmr_unseen",
+            "plies more of late-move reduction for a move with no history (none that refuted lately), 0 to 3",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -215,6 +265,10 @@ impl Options {
             rfp: false,
             lmp: false,
             history_malus: false,
+            partial_root: false,
+            iir: false,
+            qs_threats: 0,
+            lmr_unseen: 0,
             ..Options::default()
         }
     }
@@ -256,6 +310,12 @@ impl Options {
             "lmp_depth" => self.lmp_depth = number(name, v, 1, 8)? as u32,
             "lmp_moves" => self.lmp_moves = number(name, v, 1, 64)? as u32,
             "history_malus" => self.history_malus = flag(name, v)?,
+            "partial_root" => self.partial_root = flag(name, v)?,
+            "iir" => self.iir = flag(name, v)?,
+            "iir_depth" => self.iir_depth = number(name, v, 2, 32)? as u32,
+            "qs_threats" => self.qs_threats = number(name, v, 0, 8)? as u32,
+            "aspiration" => self.aspiration = number(name, v, 5, 1000)? as i32,
+            "lmr_unseen" => self.lmr_unseen = number(name, v, 0, 3)? as u32,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -271,7 +331,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={}",
+            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={} partial_root={} iir={} iir_depth={} qs_threats={} aspiration={} lmr_unseen={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -294,7 +354,13 @@ impl Options {
             self.lmp,
             self.lmp_depth,
             self.lmp_moves,
-            self.history_malus
+            self.history_malus,
+            self.partial_root,
+            self.iir,
+            self.iir_depth,
+            self.qs_threats,
+            self.aspiration,
+            self.lmr_unseen
         )
     }
 }
