@@ -132,22 +132,29 @@ fn the_shallow_pruning_options_are_off_by_default_and_change_the_search_when_on(
     assert!(cuts("true") > 0);
 }
 
+/// The best move (as text), score and nodes of a search of `fen` in international draughts to
+/// depth `d` with the derived evaluation and option `name` set to `value`.
+fn best_with(fen: &str, name: &str, value: &str, d: u32) -> (String, i32, u64) {
+    let r = rules("international");
+    let pos = parse_fen(&r, fen).expect("valid FEN");
+    let mut o = Options::default();
+    o.set(name, value).unwrap();
+    let mut s = Searcher::new(r.clone(), 4);
+    s.set_options(o);
+    s.set_weights(None);
+    let res = s.search(&pos, &[], depth(d), &mut |_| {});
+    let m = res.best.expect("a legal move");
+    (move_to_string(&r, &m), res.score, res.nodes)
+}
+
 #[test]
 fn the_quiet_quiescence_sees_a_shot_past_the_horizon() {
     // Black to move. The waiting move 6-11 looks safe at depth 1, but it allows white's shot
     // 32-28 23x32 37x28x17, which takes both of black's other men for one. Each of black's other
     // moves gives a man at once (a capture the quiescence always followed).
-    let r = rules("international");
-    let pos = parse_fen(&r, "B:W32,33,37,41:B6,22,23").expect("valid FEN");
     let best = |q: &str, d: u32| {
-        let mut o = Options::default();
-        o.set("qs_exchanges", q).unwrap();
-        let mut s = Searcher::new(r.clone(), 4);
-        s.set_options(o);
-        s.set_weights(None);
-        let res = s.search(&pos, &[], depth(d), &mut |_| {});
-        let m = res.best.expect("a legal move");
-        (move_to_string(&r, &m), res.score)
+        let (m, score, _) = best_with("B:W32,33,37,41:B6,22,23", "qs_exchanges", q, d);
+        (m, score)
     };
     let (plain, plain_score) = best("0", 1);
     assert_eq!(plain, "6-11");
@@ -276,18 +283,8 @@ fn the_quiescence_answers_a_threat_when_asked() {
     // White to move; black's man on 28 threatens two white men. Scored as they stand, the quiet
     // positions at the end of a one-ply search hide what black threatens; searched a ply when
     // threatened, they show it, and the one-ply search picks the move a depth-7 search picks.
-    let r = rules("international");
-    let pos = parse_fen(&r, "W:W22,26,27,33:B7,24,28,42").expect("valid FEN");
-    let best = |threats: &str, d: u32| {
-        let mut o = Options::default();
-        o.set("qs_threats", threats).unwrap();
-        let mut s = Searcher::new(r.clone(), 4);
-        s.set_options(o);
-        s.set_weights(None);
-        let res = s.search(&pos, &[], depth(d), &mut |_| {});
-        let m = res.best.expect("a legal move");
-        (move_to_string(&r, &m), res.score, res.nodes)
-    };
+    let best =
+        |threats: &str, d: u32| best_with("W:W22,26,27,33:B7,24,28,42", "qs_threats", threats, d);
     let (deep, _, _) = best("0", 7);
     let (plain, plain_score, plain_nodes) = best("0", 1);
     let (seen, seen_score, seen_nodes) = best("1", 1);
