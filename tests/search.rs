@@ -337,7 +337,7 @@ fn endgame_tables_give_the_search_the_exact_result() {
 
 #[test]
 fn quiescence_queries_agree_with_the_generator() {
-    // `has_capture` and `has_quiet` (the search's leaf tests) against the full move list, on
+    // `has_capture`, `threatened` and `has_quiet` (the search's leaf tests) against the full move list, on
     // random games played to their end (kings, long captures, blocked sides).
     for (name, _) in damelab::variants::BUNDLED {
         let r = rules(name);
@@ -361,6 +361,13 @@ fn quiescence_queries_agree_with_the_generator() {
             let moves = legal(&r, &pos);
             let captures = moves.first().is_some_and(|m| m.is_capture());
             assert_eq!(r.has_capture(&pos), captures, "{name}");
+            // `threatened`: what the other side's move list would say, were it to move.
+            let mut other = pos;
+            other.turn ^= 1;
+            if r.material_outcome(&other).is_none() {
+                let theirs = legal(&r, &other).first().is_some_and(|m| m.is_capture());
+                assert_eq!(r.threatened(&pos), theirs, "{name}");
+            }
             if !captures {
                 assert_eq!(r.has_quiet(&pos), !moves.is_empty(), "{name}");
             }

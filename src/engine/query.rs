@@ -1,5 +1,6 @@
 //! Questions the search asks of a position that need less than the move list: whether the side to
-//! move has a capture, and whether it has a quiet move (which stops at the first one found).
+//! move has a capture (or the other side would have one: a threat), and whether it has a quiet
+//! move (which stops at the first one found).
 //!
 //! They use the generator's own first-capture test and the pieces its quiet-move count moves;
 //! `tests/search.rs` checks them against [`Rules::generate`] for every bundled variant.
@@ -14,23 +15,22 @@ impl<B: BitSet> Rules<B> {
     /// found for all pieces of a kind at once by bit-set steps, flying ones by one look along each
     /// ray.
     pub fn has_capture(&self, pos: &Position<B>) -> bool {
-        let mut cand = [B::ZERO; MAX_KINDS];
-        if self.approach {
-            return self.step_candidates(pos, pos.turn(), &mut cand);
-        }
-        self.capture_candidates(pos, pos.turn(), &mut cand)
+        self.can_capture(pos, pos.turn())
     }
 
     /// Whether the side not to move in `pos` would have a capture if it were its turn: a threat
-    /// the side to move has to answer. (The same test as [`Rules::has_capture`], for the other
-    /// side.)
+    /// the side to move has to answer (the test of [`Rules::has_capture`], for the other side).
     pub fn threatened(&self, pos: &Position<B>) -> bool {
+        self.can_capture(pos, 1 - pos.turn())
+    }
+
+    #[inline]
+    fn can_capture(&self, pos: &Position<B>, side: usize) -> bool {
         let mut cand = [B::ZERO; MAX_KINDS];
-        let other = 1 - pos.turn();
         if self.approach {
-            return self.step_candidates(pos, other, &mut cand);
+            return self.step_candidates(pos, side, &mut cand);
         }
-        self.capture_candidates(pos, other, &mut cand)
+        self.capture_candidates(pos, side, &mut cand)
     }
 
     /// Whether the side to move in `pos`, which has no capture ([`Rules::has_capture`]), has a
