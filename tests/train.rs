@@ -59,6 +59,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         wide_patterns: false,
         phases: false,
         result_weight: 1.0,
+        start: None,
         threads: Some(threads),
         svg: None,
         json: None,

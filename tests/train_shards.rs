@@ -194,6 +194,82 @@ fn search_scores_as_targets_survive_the_shards_and_change_the_fit() {
 }
 
 #[test]
+fn training_continues_from_start_weights_in_one_run_or_in_shards() {
+    // `--start W`: generation 1 plays with W and its fit starts from W. Sharded, the shards
+    // record W's digest as the evaluation they played with and the merge of generation 1 takes
+    // W as its `--from`: the single run's file, byte for byte.
+    let dir = super::common::scratch("train_shards", "start");
+    let start = dir.join("start.weights");
+    ok(&run(&with(&["--generations", "1", "--out", &p(&start)])));
+    let s = p(&start);
+    let whole = dir.join("whole.weights");
+    let continued = ["--generations", "1", "--seed", "4", "--start", s.as_str()];
+    let mut a = continued.to_vec();
+    let w = p(&whole);
+    a.extend(["--out", w.as_str()]);
+    let single = ok(&run(&with(&a)));
+    let text = std::fs::read_to_string(&whole).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("made-by ") && l.ends_with(&format!("--start {s}"))),
+        "{text}"
+    );
+    // The same games and fit from the derived evaluation give other weights.
+    let fresh = dir.join("fresh.weights");
+    let mut a = continued[..4].to_vec();
+    let f = p(&fresh);
+    a.extend(["--out", f.as_str()]);
+    ok(&run(&with(&a)));
+    let body = |t: &str| t.split("weights\n").nth(1).map(str::to_string);
+    assert_ne!(
+        body(&text),
+        body(&std::fs::read_to_string(&fresh).unwrap()),
+        "the start changed nothing"
+    );
+
+    let g1: Vec<PathBuf> = (1..=2)
+        .map(|k| {
+            let data = dir.join(format!("g1-{k}.json"));
+            let (ks, ds) = (format!("{k}/2"), p(&data));
+            let mut a = continued.to_vec();
+            a.extend(["--generation", "1", "--shard", &ks, "--data", &ds]);
+            ok(&run(&with(&a)));
+            data
+        })
+        .collect();
+    let file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&g1[0]).unwrap()).unwrap();
+    assert_ne!(file["played_with"], "derived", "{}", file["played_with"]);
+    assert_eq!(file["settings"]["start"]["path"], s.as_str());
+
+    let out = dir.join("out.weights");
+    fails(&merge(&g1, None, &out), "needs --from, the start weights");
+    fails(&merge(&g1, Some(&fresh), &out), "were played with weights");
+    assert!(!out.exists(), "a refused merge writes nothing");
+    let m = ok(&merge(&g1, Some(&start), &out));
+    assert!(
+        std::fs::read(&out).unwrap() == std::fs::read(&whole).unwrap(),
+        "the merged weights differ from the single run's"
+    );
+    assert_eq!(generation_lines(&m), generation_lines(&single), "{m}");
+
+    // Start weights of another layout are refused before anything is played.
+    let mut a = continued.to_vec();
+    a.extend(["--wide-patterns", "--out", f.as_str()]);
+    fails(&run(&with(&a)), "the start weights");
+    let mut a = continued.to_vec();
+    a.extend([
+        "--generation",
+        "1",
+        "--from",
+        s.as_str(),
+        "--data",
+        "x.json",
+    ]);
+    fails(&run(&with(&a)), "--from is not read");
+}
+
+#[test]
 fn train_merge_names_what_is_missing_or_differs() {
     let dir = super::common::scratch("train_shards", "refused");
     let g1: Vec<PathBuf> = (1..=3).map(|k| shard(&dir, 1, k, 3, None)).collect();

@@ -121,6 +121,10 @@ pub struct TrainArgs {
     /// self-play search's score of the position, turned into a probability with the fit's scale.
     #[arg(long, default_value_t = 1.0)]
     pub result_weight: f64,
+    /// Start from these weights instead of the derived evaluation (a bundled file, or an earlier
+    /// run's): generation 1 plays with them and fits from them. They must have the run's layout.
+    #[arg(long)]
+    pub start: Option<PathBuf>,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -241,7 +245,38 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         wide_patterns: a.wide_patterns,
         phases: a.phases,
         result_weight: a.result_weight,
+        start: None,
     })
+}
+
+/// The settings of `a` with its `--start` weights loaded and checked against the run's layout:
+/// the weights generation 1 plays with and fits from (`None`: the derived evaluation).
+pub fn settings_with_start(
+    a: &TrainArgs,
+    v: &Variant,
+) -> Result<(TrainSettings, Option<Weights>), Report> {
+    let mut t = settings(a)?;
+    let Some(path) = &a.start else {
+        return Ok((t, None));
+    };
+    let w = Weights::load(path, &v.rules)?;
+    let layout = t.layout(v.rules.as_ref()).summary();
+    if w.layout != layout {
+        return Err(bad(
+            format!(
+                "the start weights `{}` have the layout `{}`, the run's is `{layout}`",
+                path.display(),
+                w.layout
+            ),
+            "give --wide-patterns and --phases as the start weights were trained, or train \
+             from the derived evaluation (no --start)",
+        ));
+    }
+    t.start = Some(super::Start {
+        path: path.display().to_string(),
+        digest: w.digest(),
+    });
+    Ok((t, Some(w)))
 }
 
 /// The command that reproduces a run (threads aside: they change nothing).
@@ -260,6 +295,9 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     }
     if t.result_weight != 1.0 {
         flags.push_str(&format!(" --result-weight {}", t.result_weight));
+    }
+    if let Some(s) = &t.start {
+        flags.push_str(&format!(" --start {}", s.path));
     }
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
@@ -290,7 +328,7 @@ pub struct Trained {
     pub interrupted: bool,
 }
 
-/// Run the generations; `out` gets a line per generation.
+/// Run the generations from the derived evaluation; `out` gets a line per generation.
 pub fn train(
     v: &Variant,
     t: &TrainSettings,
@@ -298,13 +336,35 @@ pub fn train(
     out: &mut dyn FnMut(&str),
     checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
 ) -> Result<Trained, Report> {
+    train_from(v, t, None, threads, out, checkpoint)
+}
+
+/// Run the generations from `start` (the weights of `t.start`, loaded by
+/// [`settings_with_start`]) or, with none, from the derived evaluation.
+pub fn train_from(
+    v: &Variant,
+    t: &TrainSettings,
+    start: Option<&Weights>,
+    threads: usize,
+    out: &mut dyn FnMut(&str),
+    checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
+) -> Result<Trained, Report> {
     let rules = &v.rules;
     let layout = t.layout(rules.as_ref());
+    debug_assert_eq!(
+        t.start.as_ref().map(|s| s.digest.clone()),
+        start.map(Weights::digest)
+    );
     let derived = Weights::derived_shaped(rules, t.wide_patterns, t.phases);
+    // The pull is toward the derived evaluation, with or without a start.
     let anchor = dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
     current.made_by = command_line(v.name(), t);
+    if let Some(s) = start {
+        current.values = s.values.clone();
+        current.search = s.search.clone();
+    }
     let mut data = Data {
         shift: if t.phases { PHASE_BITS } else { 0 },
         ..Data::default()
@@ -312,7 +372,7 @@ pub fn train(
     let mut generations = Vec::new();
     let mut interrupted = false;
     for g in 0..t.generations {
-        let playing = (g > 0).then(|| Arc::new(current.clone()));
+        let playing = (g > 0 || start.is_some()).then(|| Arc::new(current.clone()));
         let b = bar(t.games, &format!("generation {} self-play", g + 1));
         let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
         b.finish_and_clear();
@@ -562,7 +622,7 @@ pub(crate) fn not_folder(p: &std::path::Path) -> Result<(), Report> {
 /// `damelab train`: the whole run on this machine.
 pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     let v = Variant::load(&a.variant).map_err(Report::new)?;
-    let t = settings(a)?;
+    let (t, start) = settings_with_start(a, &v)?;
     let threads = threads(a.threads)?;
     for (flag, given) in [
         ("--from", a.from.is_some()),
@@ -590,7 +650,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));
-    let trained = train(&v, &t, threads, out, &mut |w| {
+    let trained = train_from(&v, &t, start.as_ref(), threads, out, &mut |w| {
         write_atomic(&path, w.to_text().as_bytes())
     })?;
     if trained.generations.is_empty() {

@@ -52,6 +52,18 @@ pub struct TrainSettings {
     /// search's score of the position, as a probability (1: the result alone).
     #[serde(default = "one")]
     pub result_weight: f64,
+    /// The weights the run starts from (`--start`): generation 1 plays with them and its fit
+    /// starts from them (none: the derived evaluation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<Start>,
+}
+
+/// A run's starting weights: the file as given and its digest (what the games record as the
+/// evaluation they were played with).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct Start {
+    pub path: String,
+    pub digest: String,
 }
 
 fn one() -> f64 {

@@ -10,8 +10,8 @@
 //! evaluations, a shard twice, and names the shards and generations that are missing.
 
 use super::cli::{
-    bad, bar, command_line, file_stem, fit_step, generation_line, not_folder, settings, threads,
-    Generation, RunJson, TrainArgs,
+    bad, bar, command_line, file_stem, fit_step, generation_line, not_folder, settings_with_start,
+    threads, Generation, RunJson, TrainArgs,
 };
 use super::{duel, play_games, played, Data, GameData, TrainSettings};
 use crate::search::learned::PHASE_BITS;
@@ -54,6 +54,9 @@ pub struct DataSettings {
     /// `--result-weight` as its shortest exact decimal text (absent: 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_weight: Option<String>,
+    /// `--start`: the file as given and its digest (absent: the derived evaluation).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<super::Start>,
 }
 
 impl DataSettings {
@@ -74,6 +77,7 @@ impl DataSettings {
             wide_patterns: t.wide_patterns,
             phases: t.phases,
             result_weight: (t.result_weight != 1.0).then(|| t.result_weight.to_string()),
+            start: t.start.clone(),
         }
     }
 
@@ -102,6 +106,7 @@ impl DataSettings {
             wide_patterns: self.wide_patterns,
             phases: self.phases,
             result_weight,
+            start: self.start.clone(),
         })
     }
 }
@@ -189,6 +194,15 @@ fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, String> {
     })
 }
 
+/// A `played_with` digest in words.
+fn describe_digest(d: &str) -> String {
+    if d == DERIVED {
+        "the derived evaluation".into()
+    } else {
+        format!("weights {d}")
+    }
+}
+
 fn digest(w: Option<&Weights>) -> String {
     w.map_or_else(|| DERIVED.to_string(), Weights::digest)
 }
@@ -196,7 +210,7 @@ fn digest(w: Option<&Weights>) -> String {
 /// `damelab train … --generation G [--shard K/N|auto] [--from W] --data FILE`.
 pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     let v = Variant::load(&a.variant).map_err(Report::new)?;
-    let t = settings(a)?;
+    let (t, start) = settings_with_start(a, &v)?;
     let threads = threads(a.threads)?;
     let g = a.generation.unwrap_or(1);
     if g == 0 || g > t.generations {
@@ -227,29 +241,30 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
         ));
     };
     not_folder(data)?;
-    let weights = match (g, &a.from) {
-        (1, Some(_)) => {
-            return Err(bad(
-                "generation 1 plays with the derived evaluation: --from is not read".into(),
+    let weights =
+        match (g, &a.from) {
+            (1, Some(_)) => return Err(bad(
+                "generation 1 plays with the derived evaluation or the --start weights: --from \
+                 is not read"
+                    .into(),
                 "leave --from out for generation 1",
-            ))
-        }
-        (1, None) => None,
-        (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
-        (_, None) => {
-            return Err(bad(
-                format!(
-                    "generation {g} needs --from, the weights of generation {}",
-                    g - 1
-                ),
-                &format!(
+            )),
+            (1, None) => start,
+            (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
+            (_, None) => {
+                return Err(bad(
+                    format!(
+                        "generation {g} needs --from, the weights of generation {}",
+                        g - 1
+                    ),
+                    &format!(
                     "give the file `train merge` wrote for generation {}: `--from gen{}.weights`",
                     g - 1,
                     g - 1
                 ),
-            ))
-        }
-    };
+                ))
+            }
+        };
     let shard = shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
     })
@@ -436,16 +451,23 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
                  files again: a fit needs every game of every generation",
             )
         })?;
-        let expected = if g == 1 { Some(DERIVED) } else { None };
+        // Generation 1 plays with the start weights (or the derived evaluation); the
+        // digests of later ones are checked against --from by the merge.
+        let first_with = t.start.as_ref().map_or(DERIVED, |s| s.digest.as_str());
         let with = &files[of_g[0]].played_with;
-        if expected.is_some_and(|e| e != with) || (g > 1 && with == DERIVED) {
+        if (g == 1 && with != first_with) || (g > 1 && with == DERIVED) {
             return Err(bad(
                 format!(
-                    "generation {g}'s games were played with the {} evaluation",
-                    if g == 1 { "learned" } else { "derived" }
+                    "generation {g}'s games were played with {}, not {}",
+                    describe_digest(with),
+                    if g == 1 {
+                        describe_digest(first_with)
+                    } else {
+                        "the weights of the generation before".into()
+                    }
                 ),
-                "generation 1 plays with the derived evaluation, each later one with the weights \
-                 of the generation before (--from)",
+                "generation 1 plays with the derived evaluation or the --start weights, each \
+                 later one with the weights of the generation before (--from)",
             ));
         }
         let mut games: Vec<GameData> = Vec::with_capacity(t.games as usize);
@@ -492,10 +514,17 @@ pub fn merge_command(
     let mut m = merge_files(&names, &files)?;
     let (v, t, g) = (&m.variant, &m.settings, m.generation);
     let start = match (g, from) {
+        (1, Some(p)) if t.start.is_some() => Some(Weights::load(p, &v.rules)?),
         (1, Some(_)) => {
             return Err(bad(
                 "generation 1 starts from the derived evaluation: --from is not read".into(),
                 "leave --from out when merging generation 1",
+            ))
+        }
+        (1, None) if t.start.is_some() => {
+            return Err(bad(
+                "merging generation 1 of a run with --start needs --from, the start weights".into(),
+                "give the weights the run started from: `--from START.weights`",
             ))
         }
         (1, None) => None,
@@ -530,6 +559,7 @@ pub fn merge_command(
     current.made_by = command_line(v.name(), t);
     if let Some(s) = &start {
         current.values = s.values.clone();
+        current.search = s.search.clone();
     }
     crate::interrupt::install_termination();
     crate::interrupt::reset();
