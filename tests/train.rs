@@ -5,7 +5,7 @@
 
 use damelab::engine::{BitSet, GenOptions, Position, Rules};
 use damelab::search::eval::Eval;
-use damelab::search::learned::{Features, Layout, Learned};
+use damelab::search::learned::{Features, Layout, Learned, Window};
 use damelab::search::weights::Weights;
 use damelab::search::{Limits, Searcher};
 use damelab::train::cli::{settings, train, TrainArgs};
@@ -60,6 +60,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         phases: false,
         result_weight: 1.0,
         start: None,
+        window: Window::SMALL,
         threads: Some(threads),
         svg: None,
         json: None,
@@ -396,6 +397,9 @@ fn train_refuses_absurd_settings() {
     fails(&["train", "dameo", "--threads", "0"], "out of range");
     fails(&["train", "dameo", "--l2=-1"], "out of range");
     fails(&["train", "dameo", "--out", "/"], "is a folder");
+    for w in ["3x3", "0x2", "1x1", "2x", "x2", "2x4x1", "9x1", "two"] {
+        fails(&["train", "dameo", "--window", w], "is not two sizes");
+    }
 }
 
 #[test]
@@ -776,4 +780,197 @@ fn a_weights_files_search_settings_are_where_its_engines_start() {
     let mut w = Weights::derived(&v.rules);
     w.search = pairs(&[("lmr_div", "3000")]);
     refused(&w.to_text(), &v.rules, "its `search` line");
+}
+
+/// The windows' feature indices of `pos` in `layout`, read square by square: 0 empty, 1 first
+/// side, 2 second side, square `k` of a window counting 3^k.
+fn window_reference(layout: &Layout, pos: &Position) -> Vec<usize> {
+    let mut out: Vec<usize> = layout
+        .windows
+        .iter()
+        .enumerate()
+        .map(|(w, win)| {
+            let config = win.iter().rev().fold(0, |acc, &sq| {
+                let state = if pos.sides[0].has(sq) {
+                    1
+                } else if pos.sides[1].has(sq) {
+                    2
+                } else {
+                    0
+                };
+                acc * 3 + state
+            });
+            layout.patterns + w * layout.configs + config
+        })
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+#[test]
+fn larger_windows_are_every_a_by_b_block_read_square_by_square() {
+    assert_eq!(
+        Window::parse("2x4"),
+        Ok(Window {
+            along: 2,
+            across: 4
+        })
+    );
+    for name in ["international", "turkish", "english", "dameo"] {
+        let v = load(name);
+        let rules = v.rules.as_ref();
+        assert_eq!(
+            Layout::build(rules, Window::SMALL, false, false),
+            Layout::new(rules),
+            "{name}: 2x2 is the small windows"
+        );
+        for shape in ["2x2", "2x3", "3x2", "2x4", "4x2"] {
+            let window = Window::parse(shape).unwrap();
+            let layout = Layout::build(rules, window, false, false);
+            let cells = window.cells();
+            assert_eq!(layout.configs, 3usize.pow(cells as u32));
+            assert!(!layout.windows.is_empty(), "{name} {shape}");
+            // Distinct playable squares, each window its own; no square in more windows than a
+            // window has squares.
+            let mut seen = vec![0usize; layout.squares];
+            for win in &layout.windows {
+                let mut sorted = win.clone();
+                sorted.sort_unstable();
+                sorted.dedup();
+                assert_eq!(sorted.len(), cells, "{name} {shape}: {win:?}");
+                for &sq in win {
+                    assert!(rules.playable.has(sq), "{name} {shape}: {sq}");
+                    seen[sq as usize] += 1;
+                }
+            }
+            assert!(seen.iter().all(|&n| n <= cells), "{name} {shape}");
+            let f = Features::with(rules, layout.clone());
+            for pos in positions(rules, 30, 5) {
+                let mut got = Vec::new();
+                f.visit(&pos, |i, v| {
+                    if (layout.patterns..layout.wide_table).contains(&i) {
+                        assert_eq!(v, 1);
+                        got.push(i);
+                    }
+                });
+                got.sort_unstable();
+                assert_eq!(got, window_reference(&layout, &pos), "{name} {shape}");
+            }
+            // The layout line names the shape (all but the small one) and reads back; the
+            // derived weights in it score as the derived evaluation and round-trip as a file.
+            let summary = layout.summary();
+            assert_eq!(
+                summary.contains(&format!(" window={shape} ")),
+                shape != "2x2",
+                "{summary}"
+            );
+            assert_eq!(Layout::from_summary(rules, &summary), layout);
+            let w = Weights::derived_in(rules, &layout);
+            assert_eq!(Weights::parse(&w.to_text(), "mem", &v.rules).unwrap(), w);
+            let learned = Learned::new(&w, rules);
+            let eval = Eval::new(rules);
+            for pos in positions(rules, 20, 6) {
+                assert_eq!(
+                    learned.evaluate(&pos),
+                    eval.evaluate(&pos),
+                    "{name} {shape}"
+                );
+            }
+        }
+    }
+    // A layout line naming a shape out of range is refused, not built.
+    let v = load("international");
+    let mut w = Weights::derived(&v.rules);
+    w.layout = w
+        .layout
+        .replace("squares=55 windows", "squares=55 window=5x5 windows");
+    refused(&w.to_text(), &v.rules, "has features");
+}
+
+#[test]
+fn weights_carried_into_another_layout_keep_what_both_have() {
+    let v = load("international");
+    let rules = v.rules.as_ref();
+    let bundled = Weights::bundled(&v.rules).expect("bundled international weights");
+    let small = Layout::new(rules);
+    // Into its own layout: the same weights.
+    assert_eq!(
+        bundled.carried_into(rules, &small).unwrap().values,
+        bundled.values
+    );
+    // Into a phased layout: both phases start at them, so every position scores the same.
+    let phased = bundled
+        .carried_into(rules, &Layout::shaped(rules, false, true))
+        .unwrap();
+    let (a, b) = (Learned::new(&bundled, rules), Learned::new(&phased, rules));
+    for pos in positions(rules, 40, 7) {
+        assert_eq!(a.evaluate(&pos), b.evaluate(&pos));
+    }
+    // Into larger windows: everything before the windows is kept, the new tables start at 0.
+    let wide = Layout::build(rules, Window::parse("2x4").unwrap(), false, false);
+    let carried = bundled.carried_into(rules, &wide).unwrap();
+    assert_eq!(carried.layout, wide.summary());
+    assert_eq!(
+        carried.values[..wide.patterns],
+        bundled.values[..small.patterns]
+    );
+    assert!(carried.values[wide.patterns..].iter().all(|&x| x == 0));
+    // Out of a phased layout into one without phases: refused.
+    assert!(phased.carried_into(rules, &small).is_err());
+}
+
+#[test]
+fn train_continues_bundled_weights_into_larger_windows() {
+    let dir = std::env::temp_dir().join(format!("damelab-train-window-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("w.weights");
+    let bundled = dir.join("english.weights");
+    let v = load("english");
+    std::fs::write(&bundled, Weights::bundled(&v.rules).unwrap().to_text()).unwrap();
+    let o = damelab(&[
+        "train",
+        "english",
+        "--generations",
+        "1",
+        "--games",
+        "6",
+        "--nodes",
+        "200",
+        "--epochs",
+        "5",
+        "--match-games",
+        "0",
+        "--threads",
+        "1",
+        "--window",
+        "2x3",
+        "--start",
+        bundled.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let w = Weights::load(&out, &v.rules).unwrap();
+    assert!(w.layout.contains(" window=2x3 "), "{}", w.layout);
+    assert!(w.made_by.contains("--window 2x3 --start "), "{}", w.made_by);
+    let layout = Layout::from_summary(v.rules.as_ref(), &w.layout);
+    assert!(
+        w.values[layout.patterns..].iter().any(|&x| x != 0),
+        "the new windows were fitted"
+    );
+    // Phased start weights cannot be carried into a layout without phases.
+    let phased = dir.join("phased.weights");
+    let p = Weights::bundled(&v.rules)
+        .unwrap()
+        .carried_into(
+            v.rules.as_ref(),
+            &Layout::shaped(v.rules.as_ref(), false, true),
+        )
+        .unwrap();
+    std::fs::write(&phased, p.to_text()).unwrap();
+    fails(
+        &["train", "english", "--start", phased.to_str().unwrap()],
+        "the start weights",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -253,10 +253,6 @@ fn training_continues_from_start_weights_in_one_run_or_in_shards() {
     );
     assert_eq!(generation_lines(&m), generation_lines(&single), "{m}");
 
-    // Start weights of another layout are refused before anything is played.
-    let mut a = continued.to_vec();
-    a.extend(["--wide-patterns", "--out", f.as_str()]);
-    fails(&run(&with(&a)), "the start weights");
     let mut a = continued.to_vec();
     a.extend([
         "--generation",

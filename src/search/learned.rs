@@ -12,7 +12,9 @@
 //! - **side to move**: one weight, the value of having the move;
 //! - **patterns**: every window of four neighbouring squares (a 2x2 block on boards of all squares,
 //!   a diamond of two diagonal steps on dark-squares boards) has one weight per configuration of
-//!   its squares (empty, first side, second side: 3^4 = 81);
+//!   its squares (empty, first side, second side: 3^4 = 81). Layouts can ask for larger
+//!   windows ([`Window`], `train --window 2x4`): A squares by B along the same two directions,
+//!   each window with its own table of 3^(A x B) configurations;
 //! - **wide patterns** (only in layouts that ask for them: `train --wide-patterns`): every window
 //!   of nine squares (a 3x3 block, or a diamond of three diagonal steps each way) has its
 //!   configuration (3^9 = 19683) looked up in one table shared by all windows: formations the
@@ -33,8 +35,10 @@ use crate::engine::{Position, Rules};
 
 /// Runaway men are counted up to this many steps from their promotion zone.
 pub const RUN_DIST: usize = 3;
-/// Configurations of a window: 3 states on each of its 4 squares.
+/// Configurations of a small window: 3 states on each of its 4 squares.
 pub const CONFIGS: usize = 81;
+/// The most squares a window of [`Window`]'s shape may hold: 3^8 = 6561 configurations each.
+pub const MAX_CELLS: usize = 8;
 /// The most windows a board has (a 16x16 board of all squares: 15 x 15).
 pub const MAX_WINDOWS: usize = 256;
 /// Configurations of a wide window: 3 states on each of its 9 squares.
@@ -50,14 +54,76 @@ pub const PHASES: i32 = 16;
 /// `PHASES` as a power of two: a phased feature's values are scaled by this many bits.
 pub const PHASE_BITS: u32 = 4;
 
+/// The shape of the pattern windows: `along` squares in the first direction of a window (east,
+/// or the first forward diagonal on dark-squares boards) by `across` in the second (north, or
+/// the other forward diagonal). Each window has a table of its own of 3^(along x across)
+/// configurations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub struct Window {
+    pub along: u8,
+    pub across: u8,
+}
+
+impl Window {
+    /// The four-square windows every layout had before shapes could be chosen.
+    pub const SMALL: Window = Window {
+        along: 2,
+        across: 2,
+    };
+
+    /// The squares of a window.
+    pub fn cells(self) -> usize {
+        self.along as usize * self.across as usize
+    }
+
+    /// Its configurations: 3 states on each square.
+    pub fn configs(self) -> usize {
+        3usize.pow(self.cells() as u32)
+    }
+
+    /// `AxB`, as `train --window` and the layout line write it.
+    pub fn parse(text: &str) -> Result<Window, String> {
+        let bad = || {
+            format!(
+                "window `{text}` is not two sizes like `2x4`, each at least 1, with at most \
+                 {MAX_CELLS} squares in all"
+            )
+        };
+        let (a, b) = text.split_once('x').ok_or_else(bad)?;
+        let along: u8 = a.trim().parse().map_err(|_| bad())?;
+        let across: u8 = b.trim().parse().map_err(|_| bad())?;
+        let w = Window { along, across };
+        if along == 0 || across == 0 || w.cells() > MAX_CELLS || w.cells() < 2 {
+            return Err(bad());
+        }
+        Ok(w)
+    }
+}
+
+impl std::fmt::Display for Window {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{}", self.along, self.across)
+    }
+}
+
+impl Default for Window {
+    fn default() -> Window {
+        Window::SMALL
+    }
+}
+
 /// Where each group of features sits in the flat weight vector (the same for every width).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Layout {
     pub kinds: usize,
     /// Square indices of the board (playable or not).
     pub squares: usize,
-    /// Each window's four squares.
-    pub windows: Vec<[Sq; 4]>,
+    /// The windows' shape.
+    pub window: Window,
+    /// Configurations of one window (3 to the power of its squares).
+    pub configs: usize,
+    /// Each window's squares, in the order of their powers of 3.
+    pub windows: Vec<Vec<Sq>>,
     /// Each wide window's nine squares (none unless the layout has wide patterns).
     pub wide: Vec<[Sq; WIDE]>,
     pub pst: usize,
@@ -84,11 +150,18 @@ impl Layout {
         Layout::with(rules, false)
     }
 
-    /// The layout a weights file's `layout` line describes (wide patterns when it counts them).
+    /// The layout a weights file's `layout` line describes (wide patterns when it counts them,
+    /// the window shape it names; a shape out of range reads as the small one, so that the
+    /// line and the layout disagree and the file is refused).
     pub fn from_summary<B: BitSet>(rules: &Rules<B>, summary: &str) -> Layout {
         let wide = summary.split_whitespace().any(|w| w.starts_with("wide="));
         let phased = summary.split_whitespace().any(|w| w == "phases=2");
-        Layout::shaped(rules, wide, phased)
+        let window = summary
+            .split_whitespace()
+            .find_map(|w| w.strip_prefix("window="))
+            .and_then(|w| Window::parse(w).ok())
+            .unwrap_or(Window::SMALL);
+        Layout::build(rules, window, wide, phased)
     }
 
     /// The layout of these rules, with or without the wide patterns' table (one phase).
@@ -99,6 +172,17 @@ impl Layout {
     /// The layout of these rules, with or without the wide patterns' table, with one set of
     /// weights or one for the opening and one for the ending.
     pub fn shaped<B: BitSet>(rules: &Rules<B>, wide_patterns: bool, phased: bool) -> Layout {
+        Layout::build(rules, Window::SMALL, wide_patterns, phased)
+    }
+
+    /// The layout of these rules with windows of this shape, with or without the wide patterns'
+    /// table, with one set of weights or two (opening and ending).
+    pub fn build<B: BitSet>(
+        rules: &Rules<B>,
+        window: Window,
+        wide_patterns: bool,
+        phased: bool,
+    ) -> Layout {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let squares = geo.size() as usize;
@@ -113,12 +197,26 @@ impl Layout {
             }
         };
         let mut windows = Vec::new();
-        for s in BitIter(geo.playable) {
-            let a = next(d1, s as u16);
-            let b = next(d2, s as u16);
-            let c = next(d2, a);
-            if a != NONE && b != NONE && c != NONE && windows.len() < MAX_WINDOWS {
-                windows.push([s, a as Sq, b as Sq, c as Sq]);
+        'window: for s in BitIter(geo.playable) {
+            // Row by row along the second direction, each row along the first; for the small
+            // shape: the square, its step along, its step across, and the step across that.
+            let mut cells = Vec::with_capacity(window.cells());
+            let mut row = s as u16;
+            for j in 0..window.across {
+                let mut at = row;
+                for _ in 0..window.along {
+                    if at == NONE {
+                        continue 'window;
+                    }
+                    cells.push(at as Sq);
+                    at = next(d1, at);
+                }
+                if j + 1 < window.across {
+                    row = next(d2, row);
+                }
+            }
+            if windows.len() < MAX_WINDOWS {
+                windows.push(cells);
             }
         }
         let mut wide = Vec::new();
@@ -147,12 +245,15 @@ impl Layout {
         let runaway = mobility + 2 * kinds;
         let tempo = runaway + 2 * RUN_DIST;
         let patterns = tempo + 1;
-        let wide_table = patterns + windows.len() * CONFIGS;
+        let configs = window.configs();
+        let wide_table = patterns + windows.len() * configs;
         let base = wide_table + if wide.is_empty() { 0 } else { WIDE_CONFIGS };
         let len = if phased { 2 * base } else { base };
         Layout {
             kinds,
             squares,
+            window,
+            configs,
             windows,
             wide,
             pst,
@@ -176,8 +277,13 @@ impl Layout {
             format!(" wide={}", self.wide.len())
         };
         let phases = if self.phased { " phases=2" } else { "" };
+        let shape = if self.window == Window::SMALL {
+            String::new()
+        } else {
+            format!(" window={}", self.window)
+        };
         format!(
-            "kinds={} squares={} windows={}{wide}{phases} weights={}",
+            "kinds={} squares={}{shape} windows={}{wide}{phases} weights={}",
             self.kinds,
             self.squares,
             self.windows.len(),
@@ -192,7 +298,7 @@ pub struct Features<B: BitSet> {
     pub layout: Layout,
     kinds: usize,
     /// Per square, (window, multiplier of a first-side piece) for each window holding it.
-    member: Vec<[(u16, u16); 4]>,
+    member: Vec<[(u16, u16); MAX_CELLS]>,
     member_len: Vec<u8>,
     /// The same for the wide windows.
     wide_member: Vec<[(u16, u16); WIDE]>,
@@ -223,7 +329,7 @@ impl<B: BitSet> Features<B> {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let n = layout.squares;
-        let mut member = vec![[(0u16, 0u16); 4]; n];
+        let mut member = vec![[(0u16, 0u16); MAX_CELLS]; n];
         let mut member_len = vec![0u8; n];
         for (w, win) in layout.windows.iter().enumerate() {
             for (place, &sq) in win.iter().enumerate() {
@@ -355,7 +461,7 @@ impl<B: BitSet> Features<B> {
         }
         f(l.tempo, 1 - 2 * pos.turn() as i32);
         for (w, &i) in idx[..l.windows.len()].iter().enumerate() {
-            f(l.patterns + w * CONFIGS + i as usize, 1);
+            f(l.patterns + w * l.configs + i as usize, 1);
         }
         for &i in &wide[..l.wide.len()] {
             f(l.wide_table + i as usize, 1);

@@ -101,7 +101,12 @@ impl Weights {
     /// [`Weights::derived`] in the layout with wide patterns or without, and with the opening's
     /// and the ending's weights (both the derived ones) or one set.
     pub fn derived_shaped(rules: &Rules, wide_patterns: bool, phased: bool) -> Weights {
-        let layout = Layout::shaped(rules, wide_patterns, phased);
+        Weights::derived_in(rules, &Layout::shaped(rules, wide_patterns, phased))
+    }
+
+    /// [`Weights::derived`] in `layout` (made for these rules): the piece-square and mobility
+    /// weights of the derived evaluation, every other weight 0.
+    pub fn derived_in(rules: &Rules, layout: &Layout) -> Weights {
         let eval = super::eval::Eval::new(rules);
         let mut values = vec![0i32; layout.len];
         for side in 0..2 {
@@ -129,6 +134,48 @@ impl Weights {
             values,
         }
         .named(rules)
+    }
+
+    /// These weights (of these rules) moved into the layout `to`: the piece-square, mobility,
+    /// runaway and side-to-move weights carried over, the windows' tables when both layouts have
+    /// windows of one shape, the wide table when both have it; into a phased layout from one
+    /// without phases, both phases start at them. Every other weight is the derived
+    /// evaluation's. `Err` when the move would drop the ending's weights.
+    pub fn carried_into(&self, rules: &Rules, to: &Layout) -> Result<Weights, String> {
+        let from = Layout::from_summary(rules, &self.layout);
+        if from.phased && !to.phased {
+            return Err(format!(
+                "weights of layout `{}` have an opening and an ending set; the layout `{}` has one",
+                self.layout,
+                to.summary()
+            ));
+        }
+        let mut w = Weights::derived_in(rules, to);
+        let ranges = |l: &Layout, phase: usize| {
+            let at = if l.phased { phase * l.base } else { 0 };
+            let windows = l.windows.len() * l.configs;
+            (
+                at..at + l.patterns,
+                at + l.patterns..at + l.patterns + windows,
+                at + l.wide_table..at + l.base,
+            )
+        };
+        for phase in 0..if to.phased { 2 } else { 1 } {
+            let (a, b, c) = ranges(&from, phase);
+            let (x, y, z) = ranges(to, phase);
+            // The groups before the windows depend on the kinds and squares alone.
+            w.values[x].copy_from_slice(&self.values[a]);
+            if from.windows == to.windows {
+                w.values[y].copy_from_slice(&self.values[b]);
+            }
+            if !from.wide.is_empty() && !to.wide.is_empty() {
+                w.values[z].copy_from_slice(&self.values[c]);
+            }
+        }
+        w.variant = self.variant.clone();
+        w.made_by = self.made_by.clone();
+        w.search = self.search.clone();
+        Ok(w)
     }
 
     fn named(mut self, rules: &Rules) -> Weights {

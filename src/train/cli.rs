@@ -125,6 +125,11 @@ pub struct TrainArgs {
     /// run's): generation 1 plays with them and fits from them. They must have the run's layout.
     #[arg(long)]
     pub start: Option<PathBuf>,
+    /// The pattern windows' shape, AxB: A squares one way by B the other (east and north, or the
+    /// two forward diagonals on dark-squares boards), each window with its own table of
+    /// 3^(AxB) configurations; at most 8 squares. Larger windows see more and need more games.
+    #[arg(long, default_value = "2x2", value_parser = crate::search::learned::Window::parse)]
+    pub window: crate::search::learned::Window,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -246,6 +251,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         phases: a.phases,
         result_weight: a.result_weight,
         start: None,
+        window: a.window,
     })
 }
 
@@ -260,16 +266,15 @@ pub fn settings_with_start(
         return Ok((t, None));
     };
     let w = Weights::load(path, &v.rules)?;
-    let layout = t.layout(v.rules.as_ref()).summary();
-    if w.layout != layout {
+    let layout = t.layout(v.rules.as_ref());
+    if let Err(e) = w.carried_into(&v.rules, &layout) {
         return Err(bad(
             format!(
-                "the start weights `{}` have the layout `{}`, the run's is `{layout}`",
-                path.display(),
-                w.layout
+                "the start weights `{}` do not fit this run: {e}",
+                path.display()
             ),
-            "give --wide-patterns and --phases as the start weights were trained, or train \
-             from the derived evaluation (no --start)",
+            "give --phases as the start weights were trained, or train from the derived \
+             evaluation (no --start)",
         ));
     }
     t.start = Some(super::Start {
@@ -295,6 +300,9 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     }
     if t.result_weight != 1.0 {
         flags.push_str(&format!(" --result-weight {}", t.result_weight));
+    }
+    if t.window != crate::search::learned::Window::SMALL {
+        flags.push_str(&format!(" --window {}", t.window));
     }
     if let Some(s) = &t.start {
         flags.push_str(&format!(" --start {}", s.path));
@@ -355,15 +363,17 @@ pub fn train_from(
         t.start.as_ref().map(|s| s.digest.clone()),
         start.map(Weights::digest)
     );
-    let derived = Weights::derived_shaped(rules, t.wide_patterns, t.phases);
+    let derived = Weights::derived_in(rules, &layout);
     // The pull is toward the derived evaluation, with or without a start.
     let anchor = dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
     current.made_by = command_line(v.name(), t);
     if let Some(s) = start {
-        current.values = s.values.clone();
-        current.search = s.search.clone();
+        // Checked by `settings_with_start`: the start moves into the run's layout.
+        let carried = s.carried_into(rules, &layout).map_err(|e| bad(e, ""))?;
+        current.values = carried.values;
+        current.search = carried.search;
     }
     let mut data = Data {
         shift: if t.phases { PHASE_BITS } else { 0 },
@@ -372,7 +382,12 @@ pub fn train_from(
     let mut generations = Vec::new();
     let mut interrupted = false;
     for g in 0..t.generations {
-        let playing = (g > 0 || start.is_some()).then(|| Arc::new(current.clone()));
+        // Generation 1 plays with the start weights as they are, in their own layout.
+        let playing = match (g, start) {
+            (0, Some(s)) => Some(Arc::new(s.clone())),
+            (0, None) => None,
+            _ => Some(Arc::new(current.clone())),
+        };
         let b = bar(t.games, &format!("generation {} self-play", g + 1));
         let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
         b.finish_and_clear();

@@ -56,6 +56,9 @@ pub struct TrainSettings {
     /// starts from them (none: the derived evaluation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<Start>,
+    /// The pattern windows' shape (`--window`; 2x2 unless given).
+    #[serde(default)]
+    pub window: crate::search::learned::Window,
 }
 
 /// A run's starting weights: the file as given and its digest (what the games record as the
@@ -73,7 +76,7 @@ fn one() -> f64 {
 impl TrainSettings {
     /// The layout of the weights these settings train.
     pub fn layout<B: BitSet>(&self, rules: &Rules<B>) -> crate::search::learned::Layout {
-        crate::search::learned::Layout::shaped(rules, self.wide_patterns, self.phases)
+        crate::search::learned::Layout::build(rules, self.window, self.wide_patterns, self.phases)
     }
 }
 

@@ -57,6 +57,9 @@ pub struct DataSettings {
     /// `--start`: the file as given and its digest (absent: the derived evaluation).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<super::Start>,
+    /// `--window` when not 2x2.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window: Option<crate::search::learned::Window>,
 }
 
 impl DataSettings {
@@ -78,6 +81,7 @@ impl DataSettings {
             phases: t.phases,
             result_weight: (t.result_weight != 1.0).then(|| t.result_weight.to_string()),
             start: t.start.clone(),
+            window: (t.window != crate::search::learned::Window::SMALL).then_some(t.window),
         }
     }
 
@@ -107,6 +111,7 @@ impl DataSettings {
             phases: self.phases,
             result_weight,
             start: self.start.clone(),
+            window: self.window.unwrap_or_default(),
         })
     }
 }
@@ -552,14 +557,17 @@ pub fn merge_command(
             "give as --from the weights file the shards of this generation played with",
         ));
     }
-    let derived = Weights::derived_shaped(&v.rules, t.wide_patterns, t.phases);
+    let layout = t.layout(v.rules.as_ref());
+    let derived = Weights::derived_in(&v.rules, &layout);
     let anchor = super::fit::dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
     current.made_by = command_line(v.name(), t);
     if let Some(s) = &start {
-        current.values = s.values.clone();
-        current.search = s.search.clone();
+        // Generation 1's start moves into the run's layout; a later --from has it already.
+        let carried = s.carried_into(&v.rules, &layout).map_err(|e| bad(e, ""))?;
+        current.values = carried.values;
+        current.search = carried.search;
     }
     crate::interrupt::install_termination();
     crate::interrupt::reset();
