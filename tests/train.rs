@@ -42,6 +42,29 @@ fn fails(args: &[&str], needle: &str) {
     assert!(!err.contains("panicked"), "{args:?}: {err}");
 }
 
+/// `train english`, one generation of 4 games at 200 nodes a move, with `extra` (which says
+/// `--match-games`), into `out`.
+fn tiny_english_run(extra: &[&str], out: &std::path::Path) -> Output {
+    let mut args = vec![
+        "train",
+        "english",
+        "--generations",
+        "1",
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--epochs",
+        "5",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    let o = out.to_str().unwrap();
+    args.extend(["--out", o]);
+    damelab(&args)
+}
+
 fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
     TrainArgs {
         variant: variant.into(),
@@ -319,27 +342,16 @@ fn a_searcher_with_weights_searches_the_same_in_every_width() {
 fn train_writes_weights_that_analyse_loads() {
     let out = scratch("cli.weights");
     let svg = scratch("cli.svg");
-    let o = damelab(&[
-        "train",
-        "english",
-        "--generations",
-        "1",
-        "--games",
-        "4",
-        "--nodes",
-        "200",
-        "--epochs",
-        "5",
-        "--match-games",
-        "2",
-        "--threads",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-        "--svg",
-        svg.to_str().unwrap(),
-        "--wide-patterns",
-    ]);
+    let o = tiny_english_run(
+        &[
+            "--match-games",
+            "2",
+            "--svg",
+            svg.to_str().unwrap(),
+            "--wide-patterns",
+        ],
+        &out,
+    );
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert!(
         o.status.success(),
@@ -444,28 +456,50 @@ fn the_training_guide_lists_the_bundled_weights() {
     assert_eq!(listed, bundled);
 }
 
-/// The wide windows' configuration indices of `pos`, read square by square (the reference the
-/// feature tables are checked against): 0 empty, 1 first side, 2 second side, square `k` of a
-/// window counting 3^k.
+/// A window's configuration in `pos`, read square by square (the reference the feature tables
+/// are checked against): 0 empty, 1 first side, 2 second side, square `k` of the window counting
+/// 3^k.
+fn config(win: &[u8], pos: &Position) -> usize {
+    win.iter().rev().fold(0, |acc, &sq| {
+        let state = if pos.sides[0].has(sq) {
+            1
+        } else if pos.sides[1].has(sq) {
+            2
+        } else {
+            0
+        };
+        acc * 3 + state
+    })
+}
+
+/// The wide windows' configuration indices of `pos`, sorted.
 fn wide_reference(layout: &Layout, pos: &Position) -> Vec<usize> {
-    let mut out: Vec<usize> = layout
-        .wide
-        .iter()
-        .map(|win| {
-            win.iter().rev().fold(0, |acc, &sq| {
-                let state = if pos.sides[0].has(sq) {
-                    1
-                } else if pos.sides[1].has(sq) {
-                    2
-                } else {
-                    0
-                };
-                acc * 3 + state
-            })
-        })
-        .collect();
+    let mut out: Vec<usize> = layout.wide.iter().map(|win| config(win, pos)).collect();
     out.sort_unstable();
     out
+}
+
+/// Every window has `cells` distinct playable squares, and no square is in more than `cells`
+/// windows; the number of windows each square is in.
+fn check_windows<'a>(
+    what: &str,
+    rules: &Rules,
+    windows: impl Iterator<Item = &'a [u8]>,
+    cells: usize,
+) -> Vec<usize> {
+    let mut seen = vec![0usize; rules.geo.size() as usize];
+    for win in windows {
+        let mut sorted = win.to_vec();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(sorted.len(), cells, "{what}: {win:?}");
+        for &sq in win {
+            assert!(rules.playable.has(sq), "{what}: {sq} is playable");
+            seen[sq as usize] += 1;
+        }
+    }
+    assert!(seen.iter().all(|&n| n <= cells), "{what}: {seen:?}");
+    seen
 }
 
 #[test]
@@ -490,18 +524,7 @@ fn wide_patterns_are_every_nine_square_window_read_square_by_square() {
         assert!(!layout.wide.is_empty(), "{name}");
         // Nine distinct playable squares each; no square in more than nine windows; the corner
         // squares of the board in few.
-        let mut seen = vec![0usize; layout.squares];
-        for win in &layout.wide {
-            let mut sorted = win.to_vec();
-            sorted.sort_unstable();
-            sorted.dedup();
-            assert_eq!(sorted.len(), 9, "{name}: {win:?}");
-            for &sq in win {
-                assert!(rules.playable.has(sq), "{name}: {sq} is playable");
-                seen[sq as usize] += 1;
-            }
-        }
-        assert!(seen.iter().all(|&n| n <= 9), "{name}: {seen:?}");
+        let seen = check_windows(name, rules, layout.wide.iter().map(|w| &w[..]), 9);
         assert_eq!(seen.iter().sum::<usize>(), 9 * layout.wide.len());
         let f = Features::with(rules, layout.clone());
         for pos in positions(rules, 40, 4) {
@@ -624,25 +647,7 @@ fn phased_weights_blend_an_opening_and_an_ending_set_as_training_reads_them() {
 #[test]
 fn train_with_phases_writes_phased_weights_that_analyse_loads() {
     let out = scratch("phased.weights");
-    let o = damelab(&[
-        "train",
-        "english",
-        "--phases",
-        "--generations",
-        "1",
-        "--games",
-        "4",
-        "--nodes",
-        "200",
-        "--epochs",
-        "5",
-        "--match-games",
-        "0",
-        "--threads",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = tiny_english_run(&["--phases", "--match-games", "0"], &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let text = std::fs::read_to_string(&out).unwrap();
     assert!(text.contains("phases=2"), "{text}");
@@ -789,19 +794,7 @@ fn window_reference(layout: &Layout, pos: &Position) -> Vec<usize> {
         .windows
         .iter()
         .enumerate()
-        .map(|(w, win)| {
-            let config = win.iter().rev().fold(0, |acc, &sq| {
-                let state = if pos.sides[0].has(sq) {
-                    1
-                } else if pos.sides[1].has(sq) {
-                    2
-                } else {
-                    0
-                };
-                acc * 3 + state
-            });
-            layout.patterns + w * layout.configs + config
-        })
+        .map(|(w, win)| layout.patterns + w * layout.configs + config(win, pos))
         .collect();
     out.sort_unstable();
     out
@@ -830,20 +823,8 @@ fn larger_windows_are_every_a_by_b_block_read_square_by_square() {
             let cells = window.cells();
             assert_eq!(layout.configs, 3usize.pow(cells as u32));
             assert!(!layout.windows.is_empty(), "{name} {shape}");
-            // Distinct playable squares, each window its own; no square in more windows than a
-            // window has squares.
-            let mut seen = vec![0usize; layout.squares];
-            for win in &layout.windows {
-                let mut sorted = win.clone();
-                sorted.sort_unstable();
-                sorted.dedup();
-                assert_eq!(sorted.len(), cells, "{name} {shape}: {win:?}");
-                for &sq in win {
-                    assert!(rules.playable.has(sq), "{name} {shape}: {sq}");
-                    seen[sq as usize] += 1;
-                }
-            }
-            assert!(seen.iter().all(|&n| n <= cells), "{name} {shape}");
+            let what = format!("{name} {shape}");
+            check_windows(&what, rules, layout.windows.iter().map(|w| &w[..]), cells);
             let f = Features::with(rules, layout.clone());
             for pos in positions(rules, 30, 5) {
                 let mut got = Vec::new();
@@ -927,28 +908,17 @@ fn train_continues_bundled_weights_into_larger_windows() {
     let bundled = dir.join("english.weights");
     let v = load("english");
     std::fs::write(&bundled, Weights::bundled(&v.rules).unwrap().to_text()).unwrap();
-    let o = damelab(&[
-        "train",
-        "english",
-        "--generations",
-        "1",
-        "--games",
-        "6",
-        "--nodes",
-        "200",
-        "--epochs",
-        "5",
-        "--match-games",
-        "0",
-        "--threads",
-        "1",
-        "--window",
-        "2x3",
-        "--start",
-        bundled.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = tiny_english_run(
+        &[
+            "--window",
+            "2x3",
+            "--match-games",
+            "0",
+            "--start",
+            bundled.to_str().unwrap(),
+        ],
+        &out,
+    );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let w = Weights::load(&out, &v.rules).unwrap();
     assert!(w.layout.contains(" window=2x3 "), "{}", w.layout);

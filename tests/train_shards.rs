@@ -291,26 +291,18 @@ fn train_merge_names_what_is_missing_or_differs() {
     // Weights other than those the shards played with: a run of another seed.
     let other = dir.join("other.weights");
     let o = p(&other);
-    ok(&damelab(&[
-        "train",
-        "english",
+    ok(&run(&with(&[
         "--generations",
         "1",
         "--games",
         "4",
-        "--nodes",
-        "200",
-        "--epochs",
-        "5",
         "--match-games",
         "0",
         "--seed",
         "9",
-        "--threads",
-        "1",
         "--out",
         &o,
-    ]));
+    ])));
     fails(&merge(&all, Some(&other), &out), "were played with weights");
     fails(&merge(&g1, Some(&w1), &out), "--from is not read");
 
