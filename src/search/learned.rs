@@ -85,8 +85,8 @@ impl Window {
     pub fn parse(text: &str) -> Result<Window, String> {
         let bad = || {
             format!(
-                "window `{text}` is not two sizes like `2x4`, each at least 1, with at most \
-                 {MAX_CELLS} squares in all"
+                "window `{text}` is not two sizes like `2x4`, with 2 to {MAX_CELLS} squares \
+                 in all"
             )
         };
         let (a, b) = text.split_once('x').ok_or_else(bad)?;

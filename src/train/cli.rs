@@ -122,7 +122,8 @@ pub struct TrainArgs {
     #[arg(long, default_value_t = 1.0)]
     pub result_weight: f64,
     /// Start from these weights instead of the derived evaluation (a bundled file, or an earlier
-    /// run's): generation 1 plays with them and fits from them. They must have the run's layout.
+    /// run's): generation 1 plays with them and fits from them, carried into the run's layout
+    /// (what both layouts have is kept; a phased start only into a phased run).
     #[arg(long)]
     pub start: Option<PathBuf>,
     /// The pattern windows' shape, AxB: A squares one way by B the other (east and north, or the

@@ -246,30 +246,23 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
         ));
     };
     not_folder(data)?;
-    let weights =
-        match (g, &a.from) {
-            (1, Some(_)) => return Err(bad(
-                "generation 1 plays with the derived evaluation or the --start weights: --from \
-                 is not read"
-                    .into(),
-                "leave --from out for generation 1",
-            )),
-            (1, None) => start,
-            (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
-            (_, None) => {
-                return Err(bad(
-                    format!(
-                        "generation {g} needs --from, the weights of generation {}",
-                        g - 1
-                    ),
-                    &format!(
-                    "give the file `train merge` wrote for generation {}: `--from gen{}.weights`",
-                    g - 1,
-                    g - 1
+    let first = "generation 1 plays with the derived evaluation or the --start weights: --from \
+                 is not read";
+    let weights = match (g, &a.from) {
+        (1, Some(_)) => return Err(bad(first.into(), "leave --from out for generation 1")),
+        (1, None) => start,
+        (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
+        (_, None) => {
+            let before = g - 1;
+            return Err(bad(
+                format!("generation {g} needs --from, the weights of generation {before}"),
+                &format!(
+                    "give the file `train merge` wrote for generation {before}: \
+                     `--from gen{before}.weights`"
                 ),
-                ))
-            }
-        };
+            ));
+        }
+    };
     let shard = shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
     })
