@@ -5,7 +5,7 @@
 
 use damelab::engine::{BitSet, GenOptions, Position, Rules};
 use damelab::search::eval::Eval;
-use damelab::search::learned::{Features, Layout, Learned, Window};
+use damelab::search::learned::{Features, Layout, Learned, Shapes, Window};
 use damelab::search::weights::Weights;
 use damelab::search::{Limits, Searcher};
 use damelab::train::cli::{settings, train, TrainArgs};
@@ -83,7 +83,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         phases: false,
         result_weight: 1.0,
         start: None,
-        window: Window::SMALL,
+        window: Shapes(vec![Window::SMALL]),
         threads: Some(threads),
         svg: None,
         json: None,
@@ -409,9 +409,16 @@ fn train_refuses_absurd_settings() {
     fails(&["train", "dameo", "--threads", "0"], "out of range");
     fails(&["train", "dameo", "--l2=-1"], "out of range");
     fails(&["train", "dameo", "--out", "/"], "is a folder");
-    for w in ["3x3", "0x2", "1x1", "2x", "x2", "2x4x1", "9x1", "two"] {
+    for w in [
+        "3x3", "0x2", "1x1", "2x", "x2", "2x4x1", "9x1", "two", "2x2+", "2x2+3x3",
+    ] {
         fails(&["train", "dameo", "--window", w], "is not two sizes");
     }
+    fails(&["train", "dameo", "--window", "2x2+2x4+2x2"], "twice");
+    fails(
+        &["train", "dameo", "--window", "2x2+2x3+3x2+2x4"],
+        "at most 3 go side by side",
+    );
 }
 
 #[test]
@@ -794,7 +801,7 @@ fn window_reference(layout: &Layout, pos: &Position) -> Vec<usize> {
         .windows
         .iter()
         .enumerate()
-        .map(|(w, win)| layout.patterns + w * layout.configs + config(win, pos))
+        .map(|(w, win)| layout.tables[w] + config(win, pos))
         .collect();
     out.sort_unstable();
     out
@@ -813,18 +820,29 @@ fn larger_windows_are_every_a_by_b_block_read_square_by_square() {
         let v = load(name);
         let rules = v.rules.as_ref();
         assert_eq!(
-            Layout::build(rules, Window::SMALL, false, false),
+            Layout::build(rules, &[Window::SMALL], false, false),
             Layout::new(rules),
             "{name}: 2x2 is the small windows"
         );
-        for shape in ["2x2", "2x3", "3x2", "2x4", "4x2"] {
-            let window = Window::parse(shape).unwrap();
-            let layout = Layout::build(rules, window, false, false);
-            let cells = window.cells();
-            assert_eq!(layout.configs, 3usize.pow(cells as u32));
-            assert!(!layout.windows.is_empty(), "{name} {shape}");
-            let what = format!("{name} {shape}");
-            check_windows(&what, rules, layout.windows.iter().map(|w| &w[..]), cells);
+        for shape in ["2x2", "2x3", "3x2", "2x4", "4x2", "2x2+2x4", "2x2+2x4+4x2"] {
+            let Shapes(shapes) = Shapes::parse(shape).unwrap();
+            let layout = Layout::build(rules, &shapes, false, false);
+            assert_eq!(layout.shapes, shapes);
+            assert_eq!(layout.groups.len(), shapes.len());
+            assert_eq!(layout.groups.last().unwrap().end, layout.windows.len());
+            for (window, group) in shapes.iter().zip(&layout.groups) {
+                let cells = window.cells();
+                assert!(!group.is_empty(), "{name} {shape}: {window}");
+                // Each window's table: 3^cells configurations, one after another.
+                for w in group.clone() {
+                    let next = layout.tables.get(w + 1).unwrap_or(&layout.wide_table);
+                    assert_eq!(next - layout.tables[w], 3usize.pow(cells as u32));
+                }
+                let what = format!("{name} {shape}: {window}");
+                let group = &layout.windows[group.clone()];
+                check_windows(&what, rules, group.iter().map(|w| &w[..]), cells);
+            }
+            assert_eq!(layout.tables[0], layout.patterns);
             let f = Features::with(rules, layout.clone());
             for pos in positions(rules, 30, 5) {
                 let mut got = Vec::new();
@@ -888,7 +906,7 @@ fn weights_carried_into_another_layout_keep_what_both_have() {
         assert_eq!(a.evaluate(&pos), b.evaluate(&pos));
     }
     // Into larger windows: everything before the windows is kept, the new tables start at 0.
-    let wide = Layout::build(rules, Window::parse("2x4").unwrap(), false, false);
+    let wide = Layout::build(rules, &[Window::parse("2x4").unwrap()], false, false);
     let carried = bundled.carried_into(rules, &wide).unwrap();
     assert_eq!(carried.layout, wide.summary());
     assert_eq!(
@@ -896,6 +914,28 @@ fn weights_carried_into_another_layout_keep_what_both_have() {
         bundled.values[..small.patterns]
     );
     assert!(carried.values[wide.patterns..].iter().all(|&x| x == 0));
+    // Beside the small windows: those keep their tables, the larger ones start at 0, so every
+    // position scores as with the bundled weights; and back again, the small ones are kept.
+    let Shapes(shapes) = Shapes::parse("2x2+2x4").unwrap();
+    let beside = Layout::build(rules, &shapes, false, false);
+    let carried = bundled.carried_into(rules, &beside).unwrap();
+    assert_eq!(
+        carried.values[..small.wide_table],
+        bundled.values[..small.wide_table]
+    );
+    assert!(carried.values[beside.tables[beside.groups[1].start]..]
+        .iter()
+        .all(|&x| x == 0));
+    let c = Learned::new(&carried, rules);
+    for pos in positions(rules, 40, 8) {
+        assert_eq!(a.evaluate(&pos), c.evaluate(&pos));
+    }
+    let mut fitted = carried.clone();
+    fitted.values[beside.wide_table - 1] = 40;
+    assert_eq!(
+        fitted.carried_into(rules, &small).unwrap().values,
+        bundled.values
+    );
     // Out of a phased layout into one without phases: refused.
     assert!(phased.carried_into(rules, &small).is_err());
 }
@@ -911,7 +951,7 @@ fn train_continues_bundled_weights_into_larger_windows() {
     let o = tiny_english_run(
         &[
             "--window",
-            "2x3",
+            "2x2+2x3",
             "--match-games",
             "0",
             "--start",
@@ -921,11 +961,17 @@ fn train_continues_bundled_weights_into_larger_windows() {
     );
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let w = Weights::load(&out, &v.rules).unwrap();
-    assert!(w.layout.contains(" window=2x3 "), "{}", w.layout);
-    assert!(w.made_by.contains("--window 2x3 --start "), "{}", w.made_by);
+    assert!(w.layout.contains(" window=2x2+2x3 "), "{}", w.layout);
+    assert!(
+        w.made_by.contains("--window 2x2+2x3 --start "),
+        "{}",
+        w.made_by
+    );
     let layout = Layout::from_summary(v.rules.as_ref(), &w.layout);
     assert!(
-        w.values[layout.patterns..].iter().any(|&x| x != 0),
+        w.values[layout.tables[layout.groups[1].start]..]
+            .iter()
+            .any(|&x| x != 0),
         "the new windows were fitted"
     );
     // Phased start weights cannot be carried into a layout without phases.

@@ -14,7 +14,8 @@
 //!   a diamond of two diagonal steps on dark-squares boards) has one weight per configuration of
 //!   its squares (empty, first side, second side: 3^4 = 81). Layouts can ask for larger
 //!   windows ([`Window`], `train --window 2x4`): A squares by B along the same two directions,
-//!   each window with its own table of 3^(A x B) configurations;
+//!   each window with its own table of 3^(A x B) configurations; and for up to [`MAX_SHAPES`]
+//!   shapes side by side (`train --window 2x2+2x4`), each shape's windows with their tables;
 //! - **wide patterns** (only in layouts that ask for them: `train --wide-patterns`): every window
 //!   of nine squares (a 3x3 block, or a diamond of three diagonal steps each way) has its
 //!   configuration (3^9 = 19683) looked up in one table shared by all windows: formations the
@@ -39,8 +40,13 @@ pub const RUN_DIST: usize = 3;
 pub const CONFIGS: usize = 81;
 /// The most squares a window of [`Window`]'s shape may hold: 3^8 = 6561 configurations each.
 pub const MAX_CELLS: usize = 8;
-/// The most windows a board has (a 16x16 board of all squares: 15 x 15).
+/// The most windows a layout has, of all its shapes together (a 16x16 board of all squares has
+/// 15 x 15 four-square ones); past it, the last are left out (the layout line counts them).
 pub const MAX_WINDOWS: usize = 256;
+/// The most window shapes one layout has side by side (`train --window 2x2+2x4`).
+pub const MAX_SHAPES: usize = 3;
+/// The most windows one square is in: every square of every shape.
+const MAX_MEMBERS: usize = MAX_SHAPES * MAX_CELLS;
 /// Configurations of a wide window: 3 states on each of its 9 squares.
 pub const WIDE_CONFIGS: usize = 19_683;
 /// The squares of a wide window.
@@ -100,6 +106,46 @@ impl Window {
     }
 }
 
+/// Window shapes side by side, as `train --window` and the layout line write them: `2x2`, or
+/// several joined by `+` (`2x2+2x4`), each with windows and tables of its own.
+pub fn parse_shapes(text: &str) -> Result<Vec<Window>, String> {
+    let shapes = text
+        .split('+')
+        .map(Window::parse)
+        .collect::<Result<Vec<_>, _>>()?;
+    if shapes.len() > MAX_SHAPES {
+        return Err(format!(
+            "`{text}` has {} window shapes; at most {MAX_SHAPES} go side by side",
+            shapes.len()
+        ));
+    }
+    if let Some(w) = shapes
+        .iter()
+        .enumerate()
+        .find_map(|(i, w)| shapes[..i].contains(w).then_some(w))
+    {
+        return Err(format!("`{text}` names the window shape {w} twice"));
+    }
+    Ok(shapes)
+}
+
+/// Window shapes side by side, as `train --window` takes them ([`parse_shapes`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shapes(pub Vec<Window>);
+
+impl Shapes {
+    /// `2x2`, `2x4`, or shapes joined by `+`.
+    pub fn parse(text: &str) -> Result<Shapes, String> {
+        parse_shapes(text).map(Shapes)
+    }
+}
+
+/// Shapes as [`parse_shapes`] reads them.
+pub fn shapes_text(shapes: &[Window]) -> String {
+    let words: Vec<String> = shapes.iter().map(|w| w.to_string()).collect();
+    words.join("+")
+}
+
 impl std::fmt::Display for Window {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}x{}", self.along, self.across)
@@ -118,12 +164,15 @@ pub struct Layout {
     pub kinds: usize,
     /// Square indices of the board (playable or not).
     pub squares: usize,
-    /// The windows' shape.
-    pub window: Window,
-    /// Configurations of one window (3 to the power of its squares).
-    pub configs: usize,
-    /// Each window's squares, in the order of their powers of 3.
+    /// The windows' shapes, side by side (one unless `train --window` named more).
+    pub shapes: Vec<Window>,
+    /// Each window's squares, in the order of their powers of 3: the first shape's windows, then
+    /// the next shape's.
     pub windows: Vec<Vec<Sq>>,
+    /// Per shape, its windows (a range of `windows`).
+    pub groups: Vec<std::ops::Range<usize>>,
+    /// Per window, where its table of configurations starts in the weights.
+    pub tables: Vec<usize>,
     /// Each wide window's nine squares (none unless the layout has wide patterns).
     pub wide: Vec<[Sq; WIDE]>,
     pub pst: usize,
@@ -151,17 +200,17 @@ impl Layout {
     }
 
     /// The layout a weights file's `layout` line describes (wide patterns when it counts them,
-    /// the window shape it names; a shape out of range reads as the small one, so that the
+    /// the window shapes it names; shapes out of range read as the small one, so that the
     /// line and the layout disagree and the file is refused).
     pub fn from_summary<B: BitSet>(rules: &Rules<B>, summary: &str) -> Layout {
         let wide = summary.split_whitespace().any(|w| w.starts_with("wide="));
         let phased = summary.split_whitespace().any(|w| w == "phases=2");
-        let window = summary
+        let shapes = summary
             .split_whitespace()
             .find_map(|w| w.strip_prefix("window="))
-            .and_then(|w| Window::parse(w).ok())
-            .unwrap_or(Window::SMALL);
-        Layout::build(rules, window, wide, phased)
+            .and_then(|w| parse_shapes(w).ok())
+            .unwrap_or_else(|| vec![Window::SMALL]);
+        Layout::build(rules, &shapes, wide, phased)
     }
 
     /// The layout of these rules, with or without the wide patterns' table (one phase).
@@ -172,14 +221,15 @@ impl Layout {
     /// The layout of these rules, with or without the wide patterns' table, with one set of
     /// weights or one for the opening and one for the ending.
     pub fn shaped<B: BitSet>(rules: &Rules<B>, wide_patterns: bool, phased: bool) -> Layout {
-        Layout::build(rules, Window::SMALL, wide_patterns, phased)
+        Layout::build(rules, &[Window::SMALL], wide_patterns, phased)
     }
 
-    /// The layout of these rules with windows of this shape, with or without the wide patterns'
-    /// table, with one set of weights or two (opening and ending).
+    /// The layout of these rules with windows of these shapes side by side (none: the small
+    /// one), with or without the wide patterns' table, with one set of weights or two (opening
+    /// and ending).
     pub fn build<B: BitSet>(
         rules: &Rules<B>,
-        window: Window,
+        shapes: &[Window],
         wide_patterns: bool,
         phased: bool,
     ) -> Layout {
@@ -196,28 +246,38 @@ impl Layout {
                 geo.next[d][s as usize]
             }
         };
+        let shapes = if shapes.is_empty() {
+            vec![Window::SMALL]
+        } else {
+            shapes.to_vec()
+        };
         let mut windows = Vec::new();
-        'window: for s in BitIter(geo.playable) {
-            // Row by row along the second direction, each row along the first; for the small
-            // shape: the square, its step along, its step across, and the step across that.
-            let mut cells = Vec::with_capacity(window.cells());
-            let mut row = s as u16;
-            for j in 0..window.across {
-                let mut at = row;
-                for _ in 0..window.along {
-                    if at == NONE {
-                        continue 'window;
+        let mut groups = Vec::new();
+        for window in &shapes {
+            let first = windows.len();
+            'window: for s in BitIter(geo.playable) {
+                // Row by row along the second direction, each row along the first; for the small
+                // shape: the square, its step along, its step across, and the step across that.
+                let mut cells = Vec::with_capacity(window.cells());
+                let mut row = s as u16;
+                for j in 0..window.across {
+                    let mut at = row;
+                    for _ in 0..window.along {
+                        if at == NONE {
+                            continue 'window;
+                        }
+                        cells.push(at as Sq);
+                        at = next(d1, at);
                     }
-                    cells.push(at as Sq);
-                    at = next(d1, at);
+                    if j + 1 < window.across {
+                        row = next(d2, row);
+                    }
                 }
-                if j + 1 < window.across {
-                    row = next(d2, row);
+                if windows.len() < MAX_WINDOWS {
+                    windows.push(cells);
                 }
             }
-            if windows.len() < MAX_WINDOWS {
-                windows.push(cells);
-            }
+            groups.push(first..windows.len());
         }
         let mut wide = Vec::new();
         if wide_patterns {
@@ -245,16 +305,22 @@ impl Layout {
         let runaway = mobility + 2 * kinds;
         let tempo = runaway + 2 * RUN_DIST;
         let patterns = tempo + 1;
-        let configs = window.configs();
-        let wide_table = patterns + windows.len() * configs;
+        let mut tables = Vec::with_capacity(windows.len());
+        let mut at = patterns;
+        for win in &windows {
+            tables.push(at);
+            at += 3usize.pow(win.len() as u32);
+        }
+        let wide_table = at;
         let base = wide_table + if wide.is_empty() { 0 } else { WIDE_CONFIGS };
         let len = if phased { 2 * base } else { base };
         Layout {
             kinds,
             squares,
-            window,
-            configs,
+            shapes,
             windows,
+            groups,
+            tables,
             wide,
             pst,
             mobility,
@@ -277,10 +343,10 @@ impl Layout {
             format!(" wide={}", self.wide.len())
         };
         let phases = if self.phased { " phases=2" } else { "" };
-        let shape = if self.window == Window::SMALL {
+        let shape = if self.shapes == [Window::SMALL] {
             String::new()
         } else {
-            format!(" window={}", self.window)
+            format!(" window={}", shapes_text(&self.shapes))
         };
         format!(
             "kinds={} squares={}{shape} windows={}{wide}{phases} weights={}",
@@ -298,7 +364,9 @@ pub struct Features<B: BitSet> {
     pub layout: Layout,
     kinds: usize,
     /// Per square, (window, multiplier of a first-side piece) for each window holding it.
-    member: Vec<[(u16, u16); MAX_CELLS]>,
+    member: Vec<[(u16, u16); MAX_MEMBERS]>,
+    /// Per window, where its table starts in the weights (the layout's `tables`).
+    tables: Vec<u32>,
     member_len: Vec<u8>,
     /// The same for the wide windows.
     wide_member: Vec<[(u16, u16); WIDE]>,
@@ -329,7 +397,7 @@ impl<B: BitSet> Features<B> {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let n = layout.squares;
-        let mut member = vec![[(0u16, 0u16); MAX_CELLS]; n];
+        let mut member = vec![[(0u16, 0u16); MAX_MEMBERS]; n];
         let mut member_len = vec![0u8; n];
         for (w, win) in layout.windows.iter().enumerate() {
             for (place, &sq) in win.iter().enumerate() {
@@ -389,10 +457,12 @@ impl<B: BitSet> Features<B> {
             }
         }
         let around = std::array::from_fn(|a| (geo.delta[a], rules.from[a]));
+        let tables = layout.tables.iter().map(|&t| t as u32).collect();
         Features {
             layout,
             kinds,
             member,
+            tables,
             member_len,
             wide_member,
             wide_len,
@@ -460,8 +530,8 @@ impl<B: BitSet> Features<B> {
             }
         }
         f(l.tempo, 1 - 2 * pos.turn() as i32);
-        for (w, &i) in idx[..l.windows.len()].iter().enumerate() {
-            f(l.patterns + w * l.configs + i as usize, 1);
+        for (&t, &i) in self.tables.iter().zip(&idx[..l.windows.len()]) {
+            f(t as usize + i as usize, 1);
         }
         for &i in &wide[..l.wide.len()] {
             f(l.wide_table + i as usize, 1);

@@ -151,25 +151,33 @@ impl Weights {
             ));
         }
         let mut w = Weights::derived_in(rules, to);
-        let ranges = |l: &Layout, phase: usize| {
+        // The tables of a shape's windows, in one phase.
+        let tables = |l: &Layout, g: usize, phase: usize| {
             let at = if l.phased { phase * l.base } else { 0 };
-            let windows = l.windows.len() * l.configs;
-            (
-                at..at + l.patterns,
-                at + l.patterns..at + l.patterns + windows,
-                at + l.wide_table..at + l.base,
-            )
+            let r = &l.groups[g];
+            let end = l.tables.get(r.end).copied().unwrap_or(l.wide_table);
+            at + l.tables.get(r.start).copied().unwrap_or(end)..at + end
         };
         for phase in 0..if to.phased { 2 } else { 1 } {
-            let (a, b, c) = ranges(&from, phase);
-            let (x, y, z) = ranges(to, phase);
+            let (fat, tat) = (
+                if from.phased { phase * from.base } else { 0 },
+                if to.phased { phase * to.base } else { 0 },
+            );
             // The groups before the windows depend on the kinds and squares alone.
-            w.values[x].copy_from_slice(&self.values[a]);
-            if from.windows == to.windows {
-                w.values[y].copy_from_slice(&self.values[b]);
+            w.values[tat..tat + to.patterns]
+                .copy_from_slice(&self.values[fat..fat + from.patterns]);
+            for (g, shape) in to.shapes.iter().enumerate() {
+                let Some(f) = from.shapes.iter().position(|s| s == shape) else {
+                    continue;
+                };
+                if from.windows[from.groups[f].clone()] == to.windows[to.groups[g].clone()] {
+                    w.values[tables(to, g, phase)]
+                        .copy_from_slice(&self.values[tables(&from, f, phase)]);
+                }
             }
             if !from.wide.is_empty() && !to.wide.is_empty() {
-                w.values[z].copy_from_slice(&self.values[c]);
+                w.values[tat + to.wide_table..tat + to.base]
+                    .copy_from_slice(&self.values[fat + from.wide_table..fat + from.base]);
             }
         }
         w.variant = self.variant.clone();

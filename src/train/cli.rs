@@ -129,8 +129,9 @@ pub struct TrainArgs {
     /// The pattern windows' shape, AxB: A squares one way by B the other (east and north, or the
     /// two forward diagonals on dark-squares boards), each window with its own table of
     /// 3^(AxB) configurations; at most 8 squares. Larger windows see more and need more games.
-    #[arg(long, default_value = "2x2", value_parser = crate::search::learned::Window::parse)]
-    pub window: crate::search::learned::Window,
+    /// Up to three shapes side by side, joined by `+` (`2x2+2x4`): each has its own windows.
+    #[arg(long, default_value = "2x2", value_parser = crate::search::learned::Shapes::parse)]
+    pub window: crate::search::learned::Shapes,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -252,7 +253,8 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         phases: a.phases,
         result_weight: a.result_weight,
         start: None,
-        window: a.window,
+        window: a.window.0[0],
+        more_windows: a.window.0[1..].to_vec(),
     })
 }
 
@@ -302,8 +304,12 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     if t.result_weight != 1.0 {
         flags.push_str(&format!(" --result-weight {}", t.result_weight));
     }
-    if t.window != crate::search::learned::Window::SMALL {
-        flags.push_str(&format!(" --window {}", t.window));
+    let shapes = t.shapes();
+    if shapes != [crate::search::learned::Window::SMALL] {
+        flags.push_str(&format!(
+            " --window {}",
+            crate::search::learned::shapes_text(&shapes)
+        ));
     }
     if let Some(s) = &t.start {
         flags.push_str(&format!(" --start {}", s.path));

@@ -59,6 +59,9 @@ pub struct TrainSettings {
     /// The pattern windows' shape (`--window`; 2x2 unless given).
     #[serde(default)]
     pub window: crate::search::learned::Window,
+    /// Further window shapes beside the first (`--window 2x2+2x4`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_windows: Vec<crate::search::learned::Window>,
 }
 
 /// A run's starting weights: the file as given and its digest (what the games record as the
@@ -76,7 +79,19 @@ fn one() -> f64 {
 impl TrainSettings {
     /// The layout of the weights these settings train.
     pub fn layout<B: BitSet>(&self, rules: &Rules<B>) -> crate::search::learned::Layout {
-        crate::search::learned::Layout::build(rules, self.window, self.wide_patterns, self.phases)
+        crate::search::learned::Layout::build(
+            rules,
+            &self.shapes(),
+            self.wide_patterns,
+            self.phases,
+        )
+    }
+
+    /// The window shapes, the first and those beside it.
+    pub fn shapes(&self) -> Vec<crate::search::learned::Window> {
+        let mut all = vec![self.window];
+        all.extend_from_slice(&self.more_windows);
+        all
     }
 }
 

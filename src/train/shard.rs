@@ -60,6 +60,9 @@ pub struct DataSettings {
     /// `--window` when not 2x2.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window: Option<crate::search::learned::Window>,
+    /// The shapes `--window` names beside the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more_windows: Vec<crate::search::learned::Window>,
 }
 
 impl DataSettings {
@@ -82,6 +85,7 @@ impl DataSettings {
             result_weight: (t.result_weight != 1.0).then(|| t.result_weight.to_string()),
             start: t.start.clone(),
             window: (t.window != crate::search::learned::Window::SMALL).then_some(t.window),
+            more_windows: t.more_windows.clone(),
         }
     }
 
@@ -112,6 +116,7 @@ impl DataSettings {
             result_weight,
             start: self.start.clone(),
             window: self.window.unwrap_or_default(),
+            more_windows: self.more_windows.clone(),
         })
     }
 }
