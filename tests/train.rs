@@ -890,12 +890,17 @@ fn larger_windows_are_every_a_by_b_block_read_square_by_square() {
 fn weights_carried_into_another_layout_keep_what_both_have() {
     let v = load("international");
     let rules = v.rules.as_ref();
-    let bundled = Weights::bundled(&v.rules).expect("bundled international weights");
-    let small = Layout::new(rules);
+    let file = Weights::bundled(&v.rules).expect("bundled international weights");
     // Into its own layout: the same weights.
+    let own = Layout::from_summary(rules, &file.layout);
+    assert_eq!(file.carried_into(rules, &own).unwrap().values, file.values);
+    // Weights of the four-square windows alone (the bundled file's, whatever else it has).
+    let small = Layout::new(rules);
+    let bundled = file.carried_into(rules, &small).unwrap();
+    assert_eq!(bundled.layout, small.summary());
     assert_eq!(
-        bundled.carried_into(rules, &small).unwrap().values,
-        bundled.values
+        bundled.values[..small.wide_table],
+        file.values[..small.wide_table]
     );
     // Into a phased layout: both phases start at them, so every position scores the same.
     let phased = bundled
