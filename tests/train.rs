@@ -312,6 +312,60 @@ fn the_learned_evaluation_scores_the_same_in_every_width() {
     );
 }
 
+/// The gathered evaluation (each window's configuration pulled out of the sides' bit sets) and the
+/// plain one (each piece adding its share to its windows): the same score for every position.
+fn gathered_and_plain<W: BitSet>(rules: &Rules<W>, w: &Weights, pos: &[Position]) -> usize {
+    let gathered = Learned::new(w, rules);
+    let plain = gathered.clone().ungathered();
+    assert!(!plain.is_gathered());
+    for p in pos {
+        let p = p.to_width();
+        assert_eq!(gathered.evaluate(&p), plain.evaluate(&p), "{}", w.layout);
+    }
+    gathered.is_gathered() as usize
+}
+
+#[test]
+fn the_gathered_evaluation_scores_as_each_piece_adding_its_share() {
+    let extra = [
+        "examples/international-14x14.rules",
+        "examples/turkish-16x16.rules",
+    ];
+    let names: Vec<&str> = damelab::variants::BUNDLED
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(extra)
+        .collect();
+    let mut gathered = 0;
+    for (k, name) in names.into_iter().enumerate() {
+        let v = load(name);
+        let rules = v.rules.as_ref();
+        let pos = positions(rules, 25, 3 + k as u64);
+        for shapes in ["2x2", "2x2+2x4+4x2", "3x2"] {
+            let Shapes(shapes) = Shapes::parse(shapes).unwrap();
+            let mut w = Weights::derived_in(rules, &Layout::build(rules, &shapes, false, false));
+            let mut rng = ChaCha8Rng::seed_from_u64(k as u64);
+            for x in w.values.iter_mut() {
+                *x += rng.random_range(-300..300);
+            }
+            gathered += gathered_and_plain(rules, &w, &pos);
+            if let Some(n) = &rules.narrow {
+                gathered += gathered_and_plain(n.as_ref(), &w, &pos);
+            }
+            if let Some(m) = &rules.mid {
+                gathered += gathered_and_plain(m.as_ref(), &w, &pos);
+            }
+        }
+        // Phases and wide windows are scored the plain way.
+        gathered_and_plain(rules, &random_weights_in(rules, 5, true), &pos);
+    }
+    #[cfg(target_arch = "x86_64")]
+    if std::is_x86_feature_detected!("bmi2") {
+        assert!(gathered > 0, "this processor gathers");
+    }
+    let _ = gathered;
+}
+
 #[test]
 fn a_searcher_with_weights_searches_the_same_in_every_width() {
     let v = load("international");

@@ -479,7 +479,14 @@ impl<B: BitSet> Features<B> {
     /// Call `f(index, value)` for every feature of `pos` that is not zero, counted for the first
     /// side (its pieces +1, the second side's −1). The side-to-move feature is ±1 too.
     #[inline(always)]
-    pub fn visit(&self, pos: &Position<B>, mut f: impl FnMut(usize, i32)) {
+    pub fn visit(&self, pos: &Position<B>, f: impl FnMut(usize, i32)) {
+        self.visit_with::<true>(pos, f)
+    }
+
+    /// [`Features::visit`], the windows' features (small and wide) left out unless `WINDOWS`:
+    /// the gathered evaluation ([`Learned::evaluate`]) scores them its own way.
+    #[inline(always)]
+    fn visit_with<const WINDOWS: bool>(&self, pos: &Position<B>, mut f: impl FnMut(usize, i32)) {
         let l = &self.layout;
         let occupied = pos.occupied();
         let empty = self.playable & !occupied;
@@ -497,6 +504,9 @@ impl<B: BitSet> Features<B> {
                 let pst = l.pst + (side * self.kinds + kind) * l.squares;
                 for sq in BitIter(bits) {
                     f(pst + sq as usize, sign);
+                    if !WINDOWS {
+                        continue;
+                    }
                     let m = &self.member[sq as usize];
                     for &(w, mult) in &m[..self.member_len[sq as usize] as usize] {
                         idx[w as usize] += mult * (side as u16 + 1);
@@ -530,6 +540,9 @@ impl<B: BitSet> Features<B> {
             }
         }
         f(l.tempo, 1 - 2 * pos.turn() as i32);
+        if !WINDOWS {
+            return;
+        }
         for (&t, &i) in self.tables.iter().zip(&idx[..l.windows.len()]) {
             f(t as usize + i as usize, 1);
         }
@@ -605,6 +618,128 @@ impl<B: BitSet> Features<B> {
 pub struct Learned<B: BitSet> {
     pub features: Features<B>,
     w: Vec<i32>,
+    /// The windows' tables for gathering, where the processor and the layout allow it.
+    gathered: Option<Gathered>,
+}
+
+/// The windows' weights re-ordered to be read by gathering: a window's configuration is the
+/// bits of its squares pulled out of each side's set in one instruction (`pext`), then read as
+/// base-3 digits from a table, instead of each piece adding its share to every window it is in.
+/// Each table holds the same weights as the layout's, its configurations numbered with the
+/// window's squares in the order of their bits rather than the layout's order.
+#[derive(Clone, Debug)]
+struct Gathered {
+    /// Per window: its squares among the low 64 bits of a set, among the high 64, and how many
+    /// are low.
+    masks: Vec<(u64, u64, u32)>,
+    /// Whether every window's squares are in the low 64 bits.
+    low_only: bool,
+    /// Per window, where its table starts in `table`.
+    starts: Vec<u32>,
+    table: Vec<i32>,
+    /// The bits of an index read as base-3 digits: `Σ 3^j` over its set bits `j`.
+    ternary: [u16; 1 << MAX_CELLS],
+}
+
+impl Gathered {
+    /// The re-ordered tables of `w` in `layout`, when this processor gathers bits (BMI2) and the
+    /// layout has one set of weights, no wide windows and squares within 128 bits.
+    fn new<B: BitSet>(layout: &Layout, w: &[i32]) -> Option<Gathered> {
+        if !gathers() || layout.phased || !layout.wide.is_empty() || B::BITS > 128 {
+            return None;
+        }
+        let mut masks = Vec::with_capacity(layout.windows.len());
+        let mut starts = Vec::with_capacity(layout.windows.len());
+        let mut table = Vec::new();
+        for (win, &at) in layout.windows.iter().zip(&layout.tables) {
+            let bits: Vec<u32> = win
+                .iter()
+                .map(|&sq| B::bit(sq).to_u128().trailing_zeros())
+                .collect();
+            let mask = bits.iter().fold(0u128, |m, &b| m | 1 << b);
+            let low = mask as u64;
+            masks.push((low, (mask >> 64) as u64, low.count_ones()));
+            // Gathered digit j is the j-th lowest bit's square; the layout counts square k of
+            // the window as 3^k.
+            let mut order: Vec<usize> = (0..win.len()).collect();
+            order.sort_by_key(|&k| bits[k]);
+            starts.push(table.len() as u32);
+            let configs = 3usize.pow(win.len() as u32);
+            for g in 0..configs {
+                let (mut rest, mut index) = (g, 0);
+                for &k in &order {
+                    index += (rest % 3) * 3usize.pow(k as u32);
+                    rest /= 3;
+                }
+                table.push(w[at + index]);
+            }
+        }
+        let mut ternary = [0u16; 1 << MAX_CELLS];
+        for (m, t) in ternary.iter_mut().enumerate() {
+            *t = (0..MAX_CELLS)
+                .filter(|j| m >> j & 1 == 1)
+                .map(|j| 3u16.pow(j as u32))
+                .sum();
+        }
+        let low_only = masks.iter().all(|m| m.1 == 0);
+        Some(Gathered {
+            masks,
+            low_only,
+            starts,
+            table,
+            ternary,
+        })
+    }
+
+    /// The windows' weights summed for `pos`.
+    #[inline(always)]
+    fn sum<B: BitSet>(&self, pos: &Position<B>) -> i32 {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a `Gathered` exists only where `gathers()` found BMI2 on this processor.
+        unsafe {
+            self.sum_bmi2(pos.sides[0].to_u128(), pos.sides[1].to_u128())
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = pos;
+            unreachable!("no gathering without BMI2")
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi2")]
+    unsafe fn sum_bmi2(&self, first: u128, second: u128) -> i32 {
+        use std::arch::x86_64::_pext_u64;
+        let (fl, fh, sl, sh) = (
+            first as u64,
+            (first >> 64) as u64,
+            second as u64,
+            (second >> 64) as u64,
+        );
+        let mut sum = 0;
+        for (&(ml, mh, nl), &start) in self.masks.iter().zip(&self.starts) {
+            let (mut a, mut b) = (_pext_u64(fl, ml), _pext_u64(sl, ml));
+            if !self.low_only {
+                a |= _pext_u64(fh, mh) << nl;
+                b |= _pext_u64(sh, mh) << nl;
+            }
+            let config = self.ternary[a as usize] as usize + 2 * self.ternary[b as usize] as usize;
+            sum += self.table[start as usize + config];
+        }
+        sum
+    }
+}
+
+/// Whether this processor has BMI2's `pext` (the gathered evaluation).
+fn gathers() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
 }
 
 impl<B: BitSet> Learned<B> {
@@ -614,7 +749,24 @@ impl<B: BitSet> Learned<B> {
         let features = Features::with(rules, Layout::from_summary(rules, &weights.layout));
         let mut w = weights.values.clone();
         w.resize(features.layout.len, 0);
-        Learned { features, w }
+        let gathered = Gathered::new::<B>(&features.layout, &w);
+        Learned {
+            features,
+            w,
+            gathered,
+        }
+    }
+
+    /// The same evaluation, never gathered: each piece adds its share to its windows (the
+    /// reference the gathered evaluation is tested against).
+    pub fn ungathered(mut self) -> Learned<B> {
+        self.gathered = None;
+        self
+    }
+
+    /// Whether the windows are scored by gathering.
+    pub fn is_gathered(&self) -> bool {
+        self.gathered.is_some()
     }
 
     /// The score of `pos` for the side to move, in the search's units.
@@ -632,6 +784,11 @@ impl<B: BitSet> Learned<B> {
             let p = self.features.phase(pos);
             let sum = open * (PHASES - p) + end * p;
             (sum + (1 << (SHIFT + PHASE_BITS - 1))) >> (SHIFT + PHASE_BITS)
+        } else if let Some(g) = &self.gathered {
+            let mut sum = g.sum(pos);
+            self.features
+                .visit_with::<false>(pos, |i, v| sum += w[i] * v);
+            (sum + (1 << (SHIFT - 1))) >> SHIFT
         } else {
             let mut sum = 0i32;
             // Every index comes from the layout the weights were checked against.
