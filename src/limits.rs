@@ -16,6 +16,10 @@ pub const MAX_PDN_BYTES: u64 = 16 << 20;
 /// game records).
 pub const MAX_RUN_FILE_BYTES: u64 = 256 << 20;
 
+/// The largest training data file read by `train merge` (1 GiB: some 13,000 games of a layout
+/// with 2x4 windows; a shard whose data would be larger is refused before it is written).
+pub const MAX_TRAIN_DATA_BYTES: u64 = 1 << 30;
+
 /// The most diagnostics shown for one file; the rest are counted ("… and 4,812 more errors").
 pub const MAX_DIAGNOSTICS: usize = 20;
 

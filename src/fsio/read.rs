@@ -18,6 +18,8 @@ pub enum Kind {
     List,
     /// A self-play run file (`selfplay merge`, `selfplay chart`).
     RunJson,
+    /// A training data file (`train merge`).
+    TrainData,
     /// The REPL's line history.
     History,
     /// An endgame table file of exactly this many bytes (its header and values).
@@ -31,6 +33,7 @@ impl Kind {
             Kind::Rules | Kind::Cases | Kind::List | Kind::History => crate::limits::MAX_FILE_BYTES,
             Kind::Pdn => crate::limits::MAX_PDN_BYTES,
             Kind::RunJson => crate::limits::MAX_RUN_FILE_BYTES,
+            Kind::TrainData => crate::limits::MAX_TRAIN_DATA_BYTES,
             Kind::Table(bytes) => bytes,
         }
     }
@@ -43,6 +46,7 @@ impl Kind {
             Kind::Pdn => "a PDN file",
             Kind::List => "a list file",
             Kind::RunJson => "a self-play file",
+            Kind::TrainData => "a training data file",
             Kind::History => "the history file",
             Kind::Table(_) => "this table file",
         }

@@ -310,6 +310,17 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     };
     let text = serde_json::to_string(&file)
         .map_err(|e| bad(format!("cannot write the data as JSON: {e}"), ""))?;
+    if text.len() as u64 > crate::limits::MAX_TRAIN_DATA_BYTES {
+        return Err(bad(
+            format!(
+                "the data of these {} games is {} bytes, more than the {} a data file may hold",
+                games.len(),
+                text.len(),
+                crate::limits::MAX_TRAIN_DATA_BYTES
+            ),
+            "split the generation into more shards (`--shard K/N` with a larger N)",
+        ));
+    }
     write_atomic(data, text.as_bytes())?;
     let [w, d, l] = p.results;
     out(&format!(
@@ -323,7 +334,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
 
 /// Read a data file, its format and version checked.
 pub fn read(path: &Path) -> Result<DataFile, String> {
-    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::TrainData)
         .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     parse(&path.display().to_string(), &text)
 }
