@@ -266,18 +266,24 @@ fn the_derived_weights_score_as_the_derived_evaluation() {
     }
 }
 
-#[test]
-fn the_learned_evaluation_scores_the_same_in_every_width() {
-    let mut widths = [0usize; 3];
+/// Every bundled variant, and two rules files on boards of more than 128 squares (the widest
+/// bit sets).
+fn every_width_variant() -> Vec<&'static str> {
     let extra = [
         "examples/international-14x14.rules",
         "examples/turkish-16x16.rules",
     ];
-    let names: Vec<&str> = damelab::variants::BUNDLED
+    damelab::variants::BUNDLED
         .iter()
         .map(|(n, _)| *n)
         .chain(extra)
-        .collect();
+        .collect()
+}
+
+#[test]
+fn the_learned_evaluation_scores_the_same_in_every_width() {
+    let mut widths = [0usize; 3];
+    let names = every_width_variant();
     for name in names {
         let v = load(name);
         let rules = v.rules.as_ref();
@@ -327,15 +333,7 @@ fn gathered_and_plain<W: BitSet>(rules: &Rules<W>, w: &Weights, pos: &[Position]
 
 #[test]
 fn the_gathered_evaluation_scores_as_each_piece_adding_its_share() {
-    let extra = [
-        "examples/international-14x14.rules",
-        "examples/turkish-16x16.rules",
-    ];
-    let names: Vec<&str> = damelab::variants::BUNDLED
-        .iter()
-        .map(|(n, _)| *n)
-        .chain(extra)
-        .collect();
+    let names = every_width_variant();
     let mut gathered = 0;
     for (k, name) in names.into_iter().enumerate() {
         let v = load(name);
