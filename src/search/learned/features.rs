@@ -4,7 +4,7 @@
 
 use super::{Layout, MAX_MEMBERS, MAX_WINDOWS, PHASES, RUN_DIST, WIDE};
 use crate::engine::bits::BitSet;
-use crate::engine::geometry::BitIter;
+use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::rules::MAX_KINDS;
 use crate::engine::Position;
 use crate::engine::Rules;
@@ -48,24 +48,9 @@ impl<B: BitSet> Features<B> {
         let geo = &rules.geo;
         let kinds = rules.kinds;
         let n = layout.squares;
-        let mut member = vec![[(0u16, 0u16); MAX_MEMBERS]; n];
-        let mut member_len = vec![0u8; n];
-        for (w, win) in layout.windows.iter().enumerate() {
-            for (place, &sq) in win.iter().enumerate() {
-                let l = &mut member_len[sq as usize];
-                member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
-                *l += 1;
-            }
-        }
-        let mut wide_member = vec![[(0u16, 0u16); WIDE]; n];
-        let mut wide_len = vec![0u8; n];
-        for (w, win) in layout.wide.iter().enumerate() {
-            for (place, &sq) in win.iter().enumerate() {
-                let l = &mut wide_len[sq as usize];
-                wide_member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
-                *l += 1;
-            }
-        }
+        let (member, member_len) =
+            memberships::<MAX_MEMBERS>(n, layout.windows.iter().map(|w| &w[..]));
+        let (wide_member, wide_len) = memberships::<WIDE>(n, layout.wide.iter().map(|w| &w[..]));
         let mut dirs = [[[(0i16, B::ZERO); 8]; MAX_KINDS]; 2];
         let mut ndirs = [[0u8; MAX_KINDS]; 2];
         let mut zone = [[B::ZERO; MAX_KINDS]; 2];
@@ -266,4 +251,23 @@ impl<B: BitSet> Features<B> {
         }
         (beside & enemy).none()
     }
+}
+
+/// Per square, (window, multiplier of a first-side piece: 3 to the square's place in the window)
+/// for each window holding it, and how many there are.
+#[allow(clippy::type_complexity)]
+fn memberships<'a, const N: usize>(
+    squares: usize,
+    windows: impl Iterator<Item = &'a [Sq]>,
+) -> (Vec<[(u16, u16); N]>, Vec<u8>) {
+    let mut member = vec![[(0u16, 0u16); N]; squares];
+    let mut len = vec![0u8; squares];
+    for (w, win) in windows.enumerate() {
+        for (place, &sq) in win.iter().enumerate() {
+            let l = &mut len[sq as usize];
+            member[sq as usize][*l as usize] = (w as u16, 3u16.pow(place as u32));
+            *l += 1;
+        }
+    }
+    (member, len)
 }
