@@ -163,6 +163,15 @@ fn absurd_settings_are_refused() {
             &["--each", "cmd=\"x y\" nodes=5"],
             "the Hub protocol has no node",
         ),
+        (&["--balanced", "0"], "--balanced 0 with --balance-depth 8"),
+        (
+            &["--balanced", "0.5", "--balance-depth", "31"],
+            "--balance-depth 31 is out of range",
+        ),
+        (
+            &["--balanced", "0.5", "--random-plies", "0"],
+            "every opening is the start position",
+        ),
     ];
     for (extra, want) in cases {
         let mut args = vec![
@@ -404,4 +413,106 @@ fn agreed_scores_adjudicate() {
         })
         .count();
     assert!(adjudicated > 0, "{}", j["games"]);
+}
+
+#[test]
+fn balanced_openings_are_the_random_ones_a_short_search_finds_level() {
+    use damelab::matchplay::openings::{balanced, random, Balance};
+    use damelab::search::{Limits, Searcher};
+    let v = damelab::Variant::load("turkish").unwrap();
+    let rules = v.rules.clone();
+    let b = Balance {
+        score: 50,
+        depth: 4,
+    };
+    // An independent scorer: the engine as `analyse` runs it, with the default evaluation.
+    let mut s = Searcher::new(rules.clone(), 1);
+    let w = damelab::search::weights::resolve(None, &rules).unwrap();
+    s.set_options(damelab::search::weights::options(w.as_deref()));
+    s.set_weights(w);
+    let mut score = |o: &damelab::matchplay::openings::Opening| {
+        s.clear();
+        let g = o.game(&rules);
+        let h = s.history_of(g.start(), g.moves());
+        let limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        s.search(g.position(), &h, limits, &mut |_| {}).score
+    };
+    let (mut lopsided, mut kept) = (0, 0);
+    for i in 0..12 {
+        let r = random(&rules, 5, i, 6);
+        let o = balanced(&rules, 5, i, 6, b);
+        assert_eq!(o.moves.len(), 6, "opening {i}: six plies");
+        let (sr, so) = (score(&r), score(&o));
+        assert!(so.abs() <= 50, "opening {i}: {so} is not within half a man");
+        if sr.abs() > 50 {
+            lopsided += 1;
+            assert_ne!(
+                r.moves, o.moves,
+                "opening {i}: a lopsided draw is drawn again"
+            );
+        } else {
+            kept += 1;
+            assert_eq!(r.moves, o.moves, "opening {i}: a level first draw is kept");
+        }
+        // The same seed gives the same opening.
+        assert_eq!(balanced(&rules, 5, i, 6, b).moves, o.moves);
+    }
+    assert!(lopsided > 0 && kept > 0, "{lopsided} lopsided, {kept} kept");
+}
+
+#[test]
+fn a_balanced_match_says_so_and_records_it() {
+    let json = temp("balanced.json");
+    let o = damelab(&[
+        "match",
+        "turkish",
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=2",
+        "--games",
+        "4",
+        "--random-plies",
+        "6",
+        "--balanced",
+        "0.5",
+        "--balance-depth",
+        "4",
+        "--no-tables",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    assert!(
+        out.contains("openings a depth-4 search scores within 0.5 men"),
+        "{out}"
+    );
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(j["settings"]["balanced"], serde_json::json!([0.5, 4]));
+    // Only with random openings, and the depth only with it.
+    let f = temp("one.fen");
+    std::fs::write(&f, "W:W31-50:B1-20\n").unwrap();
+    for extra in [
+        &["--openings", f.to_str().unwrap(), "--balanced", "1"][..],
+        &["--balance-depth", "4"][..],
+    ] {
+        let mut args = vec![
+            "match",
+            "international",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=1",
+        ];
+        args.extend_from_slice(extra);
+        let o = damelab(&args);
+        let (out, err) = text(&o);
+        assert!(!o.status.success(), "{extra:?}: {out}\n{err}");
+        assert!(err.contains("--balance"), "{extra:?}: {err}");
+    }
 }

@@ -3,6 +3,7 @@
 
 use super::engine::{EngineSpec, Internal};
 use super::file::{MatchFile, MatchSettings};
+use super::openings::Balance;
 use super::stats::{Estimate, Sprt, Tally, Verdict};
 use super::{jobs, pairings, run, Config, Control, Finish, GameRecord};
 use crate::search::tables::EndgameTables;
@@ -75,6 +76,13 @@ pub struct MatchArgs {
     /// Without --openings: this many seeded random plies from the start make each opening.
     #[arg(long, default_value_t = 4)]
     pub random_plies: u32,
+    /// Keep only random openings that a search of --balance-depth plies (with the rules' default
+    /// evaluation) scores within this many men either way; the others are drawn again.
+    #[arg(long, value_name = "MEN", conflicts_with = "openings")]
+    pub balanced: Option<f64>,
+    /// The depth of --balanced's search.
+    #[arg(long, default_value_t = 8, value_name = "PLIES", requires = "balanced")]
+    pub balance_depth: u32,
     /// Seed of the random openings (with node or depth limits, the same seed plays the same games).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -310,6 +318,31 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             "give at most 1000 plies",
         ));
     }
+    let balance = match a.balanced {
+        None => None,
+        Some(m) if m > 0.0 && m <= 250.0 && (1..=30).contains(&a.balance_depth) => {
+            if a.random_plies == 0 {
+                return Err(bad(
+                    "--balanced with --random-plies 0: every opening is the start position"
+                        .to_string(),
+                    "give the random plies that --balanced should choose among (e.g. 6)",
+                ));
+            }
+            Some(Balance {
+                score: (m * 100.0).round() as i32,
+                depth: a.balance_depth,
+            })
+        }
+        Some(m) => {
+            return Err(bad(
+                format!(
+                    "--balanced {m} with --balance-depth {} is out of range",
+                    a.balance_depth
+                ),
+                "give a score above 0 men (e.g. 0.5) and a depth from 1 to 30",
+            ))
+        }
+    };
     let adjudicate = match a.adjudicate_score {
         None => None,
         Some(s) if s > 0.0 && s <= 250.0 && a.adjudicate_plies > 0 => {
@@ -407,6 +440,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         games: a.games,
         openings,
         random_plies: a.random_plies,
+        balance,
         seed: a.seed,
         max_plies: a.max_plies,
         tables: tables.clone(),
@@ -433,7 +467,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     };
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     out(&format!(
-        "{}: {} ({}{}), seed {}, {} at once{}",
+        "{}: {} ({}{}), seed {}{}, {} at once{}",
         cfg.variant,
         names.join(" vs "),
         match shard {
@@ -446,6 +480,13 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             String::new()
         },
         cfg.seed,
+        match (a.balanced, cfg.balance) {
+            (Some(m), Some(b)) => format!(
+                ", openings a depth-{} search scores within {m} men",
+                b.depth
+            ),
+            _ => String::new(),
+        },
         cfg.concurrency,
         match &tables {
             Some(t) => format!(", endgame tables: {} materials", t.len()),
@@ -520,6 +561,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
                 seed: cfg.seed,
                 openings: a.openings.as_ref().map(|p| p.display().to_string()),
                 random_plies: cfg.random_plies,
+                balanced: a.balanced.map(|m| (m, a.balance_depth)),
                 max_plies: cfg.max_plies,
                 tables: tables.as_ref().map(|t| t.dir().display().to_string()),
                 adjudicate_score: a.adjudicate_score,

@@ -26,6 +26,10 @@ pub struct MatchSettings {
     /// The openings file, as given.
     pub openings: Option<String>,
     pub random_plies: u32,
+    /// `--balanced` and `--balance-depth`: random openings kept only when a search of that depth
+    /// scores them within that many men (absent from the files of matches without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub balanced: Option<(f64, u32)>,
     pub max_plies: u32,
     /// The endgame tables' directory, when they adjudicate.
     pub tables: Option<String>,

@@ -37,6 +37,8 @@ pub struct Config {
     /// Openings from a file, used in turn; random openings when empty.
     pub openings: Vec<Opening>,
     pub random_plies: u32,
+    /// Keep only random openings a short search scores near level (`--balanced`).
+    pub balance: Option<openings::Balance>,
     pub seed: u64,
     /// Games reaching this many plies are drawn.
     pub max_plies: u32,
@@ -194,7 +196,10 @@ fn result_token(rules: &Rules, winner: Option<usize>) -> &'static str {
 pub fn opening_of(cfg: &Config, round: u64) -> Opening {
     let pair = round / 2;
     if cfg.openings.is_empty() {
-        openings::random(&cfg.rules, cfg.seed, pair, cfg.random_plies)
+        match cfg.balance {
+            Some(b) => openings::balanced(&cfg.rules, cfg.seed, pair, cfg.random_plies, b),
+            None => openings::random(&cfg.rules, cfg.seed, pair, cfg.random_plies),
+        }
     } else {
         cfg.openings[(pair % cfg.openings.len() as u64) as usize].clone()
     }

@@ -4,6 +4,7 @@
 
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::parse_fen;
+use crate::search::{Limits, Score, Searcher};
 use crate::{Game, Rules};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -91,37 +92,97 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String
 /// Opening `index` of a match seeded with `seed`: `plies` uniformly random legal moves from the
 /// start position, drawn again (another stream of the same seed) when they end the game.
 pub fn random(rules: &Arc<Rules>, seed: u64, index: u64, plies: u32) -> Opening {
-    for attempt in 0..100u64 {
-        let mut s = seed
-            ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ attempt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        let mut rng = ChaCha8Rng::seed_from_u64(crate::search::zobrist::splitmix(&mut s));
-        let mut g = Game::new(rules.clone());
-        let mut buf = Vec::new();
-        let mut ok = true;
-        for _ in 0..plies {
-            buf.clear();
-            if g.result().is_some()
-                || rules
-                    .try_generate(g.position(), &mut buf, GenOptions::default())
-                    .is_err()
-                || buf.is_empty()
-            {
-                ok = false;
-                break;
-            }
-            let m = buf[rng.random_range(0..buf.len())];
-            g.play(m);
+    (0..100u64)
+        .find_map(|attempt| draw(rules, seed, index, plies, attempt))
+        .unwrap_or_else(|| start_of(rules))
+}
+
+/// How lopsided a random opening may be (`match --balanced`): a search of `depth` plies with the
+/// rules' default evaluation must score the position after it within `score` either way
+/// (hundredths of a man).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Balance {
+    pub score: Score,
+    pub depth: u32,
+}
+
+/// Random openings tried for one balanced opening before the closest to level is taken.
+pub const BALANCE_ATTEMPTS: u64 = 200;
+
+/// Opening `index` as [`random`] draws it, but only one whose position a search of
+/// `balance.depth` plies scores within `balance.score`: the draws go on along the same seeded
+/// streams (the first is [`random`]'s opening) until one is, and after [`BALANCE_ATTEMPTS`]
+/// the draw closest to level is taken. The same seed, rules and build give the same openings.
+pub fn balanced(
+    rules: &Arc<Rules>,
+    seed: u64,
+    index: u64,
+    plies: u32,
+    balance: Balance,
+) -> Opening {
+    let mut searcher = Searcher::new(rules.clone(), 1);
+    // The default evaluation of these rules: their bundled weights when there are any.
+    let w = crate::search::weights::resolve(None, rules).ok().flatten();
+    searcher.set_options(crate::search::weights::options(w.as_deref()));
+    searcher.set_weights(w);
+    let limits = Limits {
+        depth: Some(balance.depth),
+        ..Limits::default()
+    };
+    let mut best: Option<(Score, Opening)> = None;
+    for attempt in 0..BALANCE_ATTEMPTS {
+        let Some(o) = draw(rules, seed, index, plies, attempt) else {
+            continue;
+        };
+        searcher.clear();
+        let g = o.game(rules);
+        let history = searcher.history_of(g.start(), g.moves());
+        let score = searcher
+            .search(g.position(), &history, limits, &mut |_| {})
+            .score
+            .saturating_abs();
+        if score <= balance.score {
+            return o;
         }
-        if ok && g.result().is_none() && g.try_legal_moves().is_ok_and(|l| !l.is_empty()) {
-            return Opening {
-                start: *g.start(),
-                moves: g.moves().to_vec(),
-            };
+        if best.as_ref().is_none_or(|(b, _)| score < *b) {
+            best = Some((score, o));
         }
     }
+    best.map_or_else(|| start_of(rules), |(_, o)| o)
+}
+
+/// The start position, no moves: the opening when no draw of random plies leaves a game going on.
+fn start_of(rules: &Arc<Rules>) -> Opening {
     Opening {
         start: rules.start,
         moves: Vec::new(),
     }
+}
+
+/// Draw `attempt` of opening `index`: `plies` random legal moves from the start, or `None` when
+/// they end the game (or leave it without a move).
+fn draw(rules: &Arc<Rules>, seed: u64, index: u64, plies: u32, attempt: u64) -> Option<Opening> {
+    let mut s = seed
+        ^ index.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ attempt.wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    let mut rng = ChaCha8Rng::seed_from_u64(crate::search::zobrist::splitmix(&mut s));
+    let mut g = Game::new(rules.clone());
+    let mut buf = Vec::new();
+    for _ in 0..plies {
+        buf.clear();
+        if g.result().is_some()
+            || rules
+                .try_generate(g.position(), &mut buf, GenOptions::default())
+                .is_err()
+            || buf.is_empty()
+        {
+            return None;
+        }
+        let m = buf[rng.random_range(0..buf.len())];
+        g.play(m);
+    }
+    (g.result().is_none() && g.try_legal_moves().is_ok_and(|l| !l.is_empty())).then(|| Opening {
+        start: *g.start(),
+        moves: g.moves().to_vec(),
+    })
 }

@@ -127,6 +127,7 @@ pub fn rate(
         games: setup.games,
         openings: Vec::new(),
         random_plies: setup.random_plies,
+        balance: None,
         seed: setup.seed,
         max_plies: setup.max_plies,
         tables: None,
