@@ -103,6 +103,7 @@ fn sharded_training_writes_the_single_runs_weights() {
     g1.push(data);
     let w1 = dir.join("g1.weights");
     let m1 = ok(&merge(&g1, None, &w1));
+    refits_with_another_pull(&g1, &w1);
 
     // Generation 2 in two shards, playing with generation 1's merged weights.
     let g2 = vec![
@@ -126,6 +127,51 @@ fn sharded_training_writes_the_single_runs_weights() {
     assert_eq!(lines.len(), 2, "{single}");
     assert_eq!(generation_lines(&m1), [lines[0]], "{m1}");
     assert_eq!(generation_lines(&m2), [lines[1]], "{m2}");
+}
+
+/// `train merge --l2 X` fits the same games with another pull: the run's own value writes the
+/// same file, another one other weights and a `made-by` line that says so; out of range is refused.
+fn refits_with_another_pull(files: &[PathBuf], plain: &Path) {
+    let refit = |x: &str, name: &str| {
+        let out = plain.with_file_name(name);
+        let mut args = vec!["train".to_string(), "merge".to_string()];
+        args.extend(files.iter().map(|f| p(f)));
+        args.extend(["--threads", "1", "--l2", x, "--out"].map(String::from));
+        args.push(p(&out));
+        (run(&args), out)
+    };
+    let weights = |f: &Path| {
+        std::fs::read_to_string(f)
+            .unwrap()
+            .lines()
+            .skip_while(|l| *l != "weights")
+            .map(String::from)
+            .collect::<Vec<_>>()
+    };
+    // The run's --l2 is the default, 0.000001.
+    let (o, same) = refit("0.000001", "same.weights");
+    ok(&o);
+    assert_eq!(std::fs::read(&same).unwrap(), std::fs::read(plain).unwrap());
+    let (o, other) = refit("1", "pulled.weights");
+    let said = ok(&o);
+    assert!(
+        said.contains("fitted again by train merge --l2 1"),
+        "{said}"
+    );
+    let text = std::fs::read_to_string(&other).unwrap();
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("made-by damelab train english")
+                && l.ends_with(", generation 1 fitted again by train merge --l2 1")),
+        "{text}"
+    );
+    assert_ne!(
+        weights(&other),
+        weights(plain),
+        "a strong pull moves the fit"
+    );
+    let (o, _) = refit("2", "refused.weights");
+    fails(&o, "--l2 2 is out of range");
 }
 
 #[test]

@@ -52,6 +52,10 @@ pub enum MergeCommand {
         /// Write the settings and the generation's figures as JSON.
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Fit the last generation with this pull toward the derived evaluation instead of the
+        /// run's `--l2` (the games stay the run's; the weights' `made-by` line says so).
+        #[arg(long, value_name = "X")]
+        l2: Option<f64>,
     },
     /// Record in a weights file the search options measured stronger with its weights than the
     /// defaults (its `search` line): every engine that plays with these weights starts from
@@ -562,14 +566,18 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
                 out: weights,
                 threads,
                 json,
+                l2,
             }),
             _,
         ) => super::shard::merge_command(
             files,
-            from.as_deref(),
-            weights.as_deref(),
-            *threads,
-            json.as_deref(),
+            &super::shard::MergeOptions {
+                from: from.as_deref(),
+                weights_out: weights.as_deref(),
+                threads: *threads,
+                json: json.as_deref(),
+                l2: *l2,
+            },
             out,
         ),
         (

@@ -506,18 +506,36 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     })
 }
 
-/// `damelab train merge FILES… [--from W] [-o OUT] [--json J]`.
+/// What `train merge` is told beside its data files.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MergeOptions<'a> {
+    /// The weights the last generation played with.
+    pub from: Option<&'a Path>,
+    pub weights_out: Option<&'a Path>,
+    pub threads: Option<usize>,
+    pub json: Option<&'a Path>,
+    /// The last generation's fit with this pull instead of the run's.
+    pub l2: Option<f64>,
+}
+
+/// `damelab train merge FILES… [--from W] [-o OUT] [--json J] [--l2 X]`.
 pub fn merge_command(
     paths: &[PathBuf],
-    from: Option<&Path>,
-    weights_out: Option<&Path>,
-    threads_arg: Option<usize>,
-    json: Option<&Path>,
+    o: &MergeOptions,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Report> {
-    let threads = threads(threads_arg)?;
+    let (from, weights_out, json) = (o.from, o.weights_out, o.json);
+    let threads = threads(o.threads)?;
     for p in [weights_out, json].into_iter().flatten() {
         not_folder(p)?;
+    }
+    if let Some(x) = o.l2 {
+        if !(x.is_finite() && (0.0..=1.0).contains(&x)) {
+            return Err(bad(
+                format!("--l2 {x} is out of range"),
+                "give --l2 from 0 to 1",
+            ));
+        }
     }
     let help = "give the data files `train --generation G --data FILE` wrote";
     let files = paths
@@ -526,7 +544,19 @@ pub fn merge_command(
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let mut m = merge_files(&names, &files)?;
-    let (v, t, g) = (&m.variant, &m.settings, m.generation);
+    let (v, g) = (&m.variant, m.generation);
+    let run_line = command_line(v.name(), &m.settings);
+    // The run's settings, or with --l2 its last fit's pull in their place.
+    let refit = o.l2.filter(|&x| x != m.settings.l2);
+    let mut fitted_with = m.settings.clone();
+    if let Some(x) = refit {
+        fitted_with.l2 = x;
+    }
+    let t = &fitted_with;
+    let made_by = match refit {
+        Some(x) => format!("{run_line}, generation {g} fitted again by train merge --l2 {x}"),
+        None => run_line.clone(),
+    };
     let start = match (g, from) {
         (1, Some(p)) if t.start.is_some() => Some(Weights::load(p, &v.rules)?),
         (1, Some(_)) => {
@@ -571,7 +601,7 @@ pub fn merge_command(
     let anchor = super::fit::dequantise(&derived.values);
     let mut current = derived.clone();
     current.variant = v.name().to_string();
-    current.made_by = command_line(v.name(), t);
+    current.made_by = made_by.clone();
     if let Some(s) = &start {
         // Generation 1's start moves into the run's layout; a later --from has it already.
         let carried = s.carried_into(&v.rules, &layout).map_err(|e| bad(e, ""))?;
@@ -580,11 +610,7 @@ pub fn merge_command(
     }
     crate::interrupt::install_termination();
     crate::interrupt::reset();
-    out(&format!(
-        "{}: `{}`: generation {g} merged",
-        v.name(),
-        command_line(v.name(), t)
-    ));
+    out(&format!("{}: `{made_by}`: generation {g} merged", v.name()));
     let Some(step) = fit_step(&mut m.data, &current.values, &anchor, t, g - 1) else {
         return Err(bad(
             "interrupted: no weights written".into(),
