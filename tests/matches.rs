@@ -25,6 +25,17 @@ fn text(o: &Output) -> (String, String) {
     )
 }
 
+/// Run a match that writes `--json` to `json`; it must succeed. Its standard output and the file.
+fn match_json(args: &[&str], json: &std::path::Path) -> (String, serde_json::Value) {
+    let mut all = args.to_vec();
+    all.extend(["--json", json.to_str().unwrap()]);
+    let o = damelab(&all);
+    let (out, err) = text(&o);
+    assert!(o.status.success(), "{out}\n{err}");
+    let j = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    (out, j)
+}
+
 fn run_small(tag: &str, concurrency: &str) -> (String, String, serde_json::Value) {
     let pdn = temp(&format!("{tag}.pdn"));
     let json = temp(&format!("{tag}.json"));
@@ -380,27 +391,24 @@ fn endgame_tables_adjudicate() {
 #[test]
 fn agreed_scores_adjudicate() {
     let json = temp("adj.json");
-    let o = damelab(&[
-        "match",
-        "dameo",
-        "--engine",
-        "name=a depth=3",
-        "--engine",
-        "name=b depth=1",
-        "--games",
-        "4",
-        "--no-tables",
-        "--adjudicate-score",
-        "2",
-        "--adjudicate-plies",
-        "4",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let (_, j) = match_json(
+        &[
+            "match",
+            "dameo",
+            "--engine",
+            "name=a depth=3",
+            "--engine",
+            "name=b depth=1",
+            "--games",
+            "4",
+            "--no-tables",
+            "--adjudicate-score",
+            "2",
+            "--adjudicate-plies",
+            "4",
+        ],
+        &json,
+    );
     let adjudicated = j["games"]
         .as_array()
         .unwrap()
@@ -466,33 +474,30 @@ fn balanced_openings_are_the_random_ones_a_short_search_finds_level() {
 #[test]
 fn a_balanced_match_says_so_and_records_it() {
     let json = temp("balanced.json");
-    let o = damelab(&[
-        "match",
-        "turkish",
-        "--engine",
-        "name=a depth=1",
-        "--engine",
-        "name=b depth=2",
-        "--games",
-        "4",
-        "--random-plies",
-        "6",
-        "--balanced",
-        "0.5",
-        "--balance-depth",
-        "4",
-        "--no-tables",
-        "--json",
-        json.to_str().unwrap(),
-    ]);
-    let (out, err) = text(&o);
-    assert!(o.status.success(), "{out}\n{err}");
+    let (out, j) = match_json(
+        &[
+            "match",
+            "turkish",
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=2",
+            "--games",
+            "4",
+            "--random-plies",
+            "6",
+            "--balanced",
+            "0.5",
+            "--balance-depth",
+            "4",
+            "--no-tables",
+        ],
+        &json,
+    );
     assert!(
         out.contains("openings a depth-4 search scores within 0.5 men"),
         "{out}"
     );
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     assert_eq!(j["settings"]["balanced"], serde_json::json!([0.5, 4]));
     // Only with random openings, and the depth only with it.
     let f = temp("one.fen");
