@@ -429,10 +429,7 @@ fn balanced_openings_are_the_random_ones_a_short_search_finds_level() {
     use damelab::search::{Limits, Searcher};
     let v = damelab::Variant::load("turkish").unwrap();
     let rules = v.rules.clone();
-    let b = Balance {
-        score: 50,
-        depth: 4,
-    };
+    let b = Balance::new(&rules, 50, 4);
     // An independent scorer: the engine as `analyse` runs it, with the default evaluation.
     let mut s = Searcher::new(rules.clone(), 1);
     let w = damelab::search::weights::resolve(None, &rules).unwrap();
@@ -451,7 +448,7 @@ fn balanced_openings_are_the_random_ones_a_short_search_finds_level() {
     let (mut lopsided, mut kept) = (0, 0);
     for i in 0..12 {
         let r = random(&rules, 5, i, 6);
-        let o = balanced(&rules, 5, i, 6, b);
+        let o = balanced(&rules, 5, i, 6, &b);
         assert_eq!(o.moves.len(), 6, "opening {i}: six plies");
         let (sr, so) = (score(&r), score(&o));
         assert!(so.abs() <= 50, "opening {i}: {so} is not within half a man");
@@ -466,7 +463,7 @@ fn balanced_openings_are_the_random_ones_a_short_search_finds_level() {
             assert_eq!(r.moves, o.moves, "opening {i}: a level first draw is kept");
         }
         // The same seed gives the same opening.
-        assert_eq!(balanced(&rules, 5, i, 6, b).moves, o.moves);
+        assert_eq!(balanced(&rules, 5, i, 6, &b).moves, o.moves);
     }
     assert!(lopsided > 0 && kept > 0, "{lopsided} lopsided, {kept} kept");
 }

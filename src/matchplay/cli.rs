@@ -328,10 +328,11 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
                     "give the random plies that --balanced should choose among (e.g. 6)",
                 ));
             }
-            Some(Balance {
-                score: (m * 100.0).round() as i32,
-                depth: a.balance_depth,
-            })
+            Some(Balance::new(
+                &v.rules,
+                (m * 100.0).round() as i32,
+                a.balance_depth,
+            ))
         }
         Some(m) => {
             return Err(bad(
@@ -480,12 +481,13 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             String::new()
         },
         cfg.seed,
-        match (a.balanced, cfg.balance) {
-            (Some(m), Some(b)) => format!(
-                ", openings a depth-{} search scores within {m} men",
-                b.depth
+        match &cfg.balance {
+            Some(b) => format!(
+                ", openings a depth-{} search scores within {} men",
+                b.depth,
+                b.score as f64 / 100.0
             ),
-            _ => String::new(),
+            None => String::new(),
         },
         cfg.concurrency,
         match &tables {

@@ -196,7 +196,7 @@ fn result_token(rules: &Rules, winner: Option<usize>) -> &'static str {
 pub fn opening_of(cfg: &Config, round: u64) -> Opening {
     let pair = round / 2;
     if cfg.openings.is_empty() {
-        match cfg.balance {
+        match &cfg.balance {
             Some(b) => openings::balanced(&cfg.rules, cfg.seed, pair, cfg.random_plies, b),
             None => openings::random(&cfg.rules, cfg.seed, pair, cfg.random_plies),
         }

@@ -4,6 +4,7 @@
 
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::parse_fen;
+use crate::search::weights::Weights;
 use crate::search::{Limits, Score, Searcher};
 use crate::{Game, Rules};
 use rand::{RngExt, SeedableRng};
@@ -100,10 +101,24 @@ pub fn random(rules: &Arc<Rules>, seed: u64, index: u64, plies: u32) -> Opening 
 /// How lopsided a random opening may be (`match --balanced`): a search of `depth` plies with the
 /// rules' default evaluation must score the position after it within `score` either way
 /// (hundredths of a man).
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Balance {
     pub score: Score,
     pub depth: u32,
+    /// The rules' default evaluation (their bundled weights, when there are any), read once for
+    /// the whole match.
+    weights: Option<Arc<Weights>>,
+}
+
+impl Balance {
+    /// The bound for these rules, with their default evaluation.
+    pub fn new(rules: &Rules, score: Score, depth: u32) -> Balance {
+        Balance {
+            score,
+            depth,
+            weights: crate::search::weights::resolve(None, rules).ok().flatten(),
+        }
+    }
 }
 
 /// Random openings tried for one balanced opening before the closest to level is taken.
@@ -118,11 +133,10 @@ pub fn balanced(
     seed: u64,
     index: u64,
     plies: u32,
-    balance: Balance,
+    balance: &Balance,
 ) -> Opening {
     let mut searcher = Searcher::new(rules.clone(), 1);
-    // The default evaluation of these rules: their bundled weights when there are any.
-    let w = crate::search::weights::resolve(None, rules).ok().flatten();
+    let w = balance.weights.clone();
     searcher.set_options(crate::search::weights::options(w.as_deref()));
     searcher.set_weights(w);
     let limits = Limits {

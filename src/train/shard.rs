@@ -555,7 +555,7 @@ pub fn merge_command(
     let t = &fitted_with;
     let made_by = match refit {
         Some(x) => format!("{run_line}, generation {g} fitted again by train merge --l2 {x}"),
-        None => run_line.clone(),
+        None => run_line,
     };
     let start = match (g, from) {
         (1, Some(p)) if t.start.is_some() => Some(Weights::load(p, &v.rules)?),
