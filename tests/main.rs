@@ -23,6 +23,7 @@ mod endgame_cache;
 mod fault_reads;
 mod faults;
 mod fuzz_afl;
+mod help;
 mod hub;
 mod k8s;
 mod ladder;
