@@ -3,8 +3,6 @@
 //! threads may be asked for. Each limit, when hit, is a diagnostic that names it — never a panic,
 //! a hang or an allocation that runs the machine out of memory.
 
-use std::path::Path;
-
 /// The largest rules or case file read (1 MiB): the bundled files are a few KB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
@@ -15,6 +13,13 @@ pub const MAX_PDN_BYTES: u64 = 16 << 20;
 /// The largest self-play run file read by `selfplay merge` and `chart` (256 MiB: some 2.5 million
 /// game records).
 pub const MAX_RUN_FILE_BYTES: u64 = 256 << 20;
+
+/// The largest PDN file of a run's shard read by `selfplay merge` and `match merge` (1 GiB: some
+/// million games; a whole archive's PDN is bounded by [`MAX_PDN_BYTES`]).
+pub const MAX_RUN_PDN_BYTES: u64 = 1 << 30;
+
+/// The largest evaluation weights file read (64 MiB; the bundled ones are at most 0.6 MB).
+pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
 
 /// The largest training data file read by `train merge` (1 GiB: some 13,000 games of a layout
 /// with 2x4 windows; a shard whose data would be larger is refused before it is written).
@@ -50,14 +55,6 @@ pub fn max_threads() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get()) * THREADS_PER_CORE
 }
 
-/// Why a file could not be read (see [`crate::fsio`]).
-pub use crate::fsio::ReadError;
-
-/// Read a rules or case file: a regular file of at most [`MAX_FILE_BYTES`], UTF-8.
-pub fn read_text(path: &Path) -> Result<String, ReadError> {
-    crate::fsio::read_text(path, crate::fsio::Kind::Rules)
-}
-
 /// "… and 4,812 more errors": the line closing a capped list of diagnostics.
 pub fn more_errors(n: usize) -> String {
     let plural = if n == 1 { "error" } else { "errors" };
@@ -80,19 +77,6 @@ pub fn thousands(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn refuses_devices_and_folders() {
-        assert!(matches!(
-            read_text(Path::new(".")),
-            Err(ReadError::NotAFile(_))
-        ));
-        #[cfg(unix)]
-        assert!(matches!(
-            read_text(Path::new("/dev/zero")),
-            Err(ReadError::NotAFile(_))
-        ));
-    }
 
     #[test]
     fn counts_with_separators() {

@@ -1,4 +1,37 @@
-//! Small helpers shared by the front ends.
+//! Small helpers shared by every layer: edit distance for did-you-mean, and the one hash
+//! ([`Fnv`]) behind every identity damelab records (the rules' fingerprint, weights and table
+//! checksums).
+
+/// FNV-1a, 64 bits: the one hash of file identities and checksums. Not for hash tables of
+/// untrusted keys (it is not keyed), and never changed: files record its values.
+#[derive(Clone, Copy, Debug)]
+pub struct Fnv(u64);
+
+impl Default for Fnv {
+    fn default() -> Self {
+        Fnv(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv {
+    /// The hash after `bytes`, continued from this one.
+    pub fn write(mut self, bytes: &[u8]) -> Self {
+        for &b in bytes {
+            self.0 ^= b as u64;
+            self.0 = self.0.wrapping_mul(0x0100_0000_01b3);
+        }
+        self
+    }
+
+    /// The hash of `bytes` alone.
+    pub fn of(bytes: &[u8]) -> u64 {
+        Fnv::default().write(bytes).0
+    }
+
+    pub fn finish(self) -> u64 {
+        self.0
+    }
+}
 
 /// Edit distance between two strings (Levenshtein, by characters).
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -38,5 +71,17 @@ mod tests {
             Some("turkish")
         );
         assert_eq!(closest("xyzzy", ["dameo", "turkish"].into_iter()), None);
+    }
+
+    #[test]
+    fn fnv_is_fnv1a() {
+        // The published FNV-1a 64 test vectors.
+        assert_eq!(Fnv::of(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(Fnv::of(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(Fnv::of(b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(
+            Fnv::default().write(b"foo").write(b"bar").finish(),
+            Fnv::of(b"foobar")
+        );
     }
 }

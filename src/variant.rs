@@ -26,7 +26,7 @@ pub enum LoadError {
     ))]
     Io {
         path: String,
-        error: crate::limits::ReadError,
+        error: crate::fsio::ReadError,
     },
     #[error(transparent)]
     #[diagnostic(transparent)]
@@ -79,9 +79,11 @@ impl Variant {
     pub fn from_path_with_warnings(
         path: &Path,
     ) -> Result<(Variant, Option<RulesWarnings>), LoadError> {
-        let text = crate::limits::read_text(path).map_err(|error| LoadError::Io {
-            path: path.display().to_string(),
-            error,
+        let text = crate::fsio::read_text(path, crate::fsio::Kind::Rules).map_err(|error| {
+            LoadError::Io {
+                path: path.display().to_string(),
+                error,
+            }
         })?;
         let stem = path
             .file_stem()

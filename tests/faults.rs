@@ -227,6 +227,32 @@ fn selfplay_json_and_svg_on_a_full_disk() {
     });
 }
 
+/// A match's PDN grows a game at a time: on a full disk the first game fails, and the user's
+/// file is still whole (it is replaced only once a game is on disk).
+#[test]
+fn match_pdn_on_a_full_disk() {
+    full_disk_keeps("m.pdn", |disk, t| {
+        let mut c = disk.command();
+        c.args(MATCH).arg("--pdn").arg(t);
+        (c, String::new())
+    });
+}
+
+/// A small match of two games.
+const MATCH: &[&str] = &[
+    "match",
+    "dameo",
+    "--engine",
+    "name=a depth=1",
+    "--engine",
+    "name=b depth=1",
+    "--games",
+    "2",
+    "--no-tables",
+    "--max-plies",
+    "40",
+];
+
 /// A real run file to merge and chart.
 fn run_file(dir: &Path) -> PathBuf {
     let p = dir.join("a.json");
@@ -310,6 +336,9 @@ fn a_kill_between_write_and_rename_keeps_every_old_file() {
         ],
         "",
     );
+    let mut args = MATCH.to_vec();
+    args.extend(["--pdn", "m.pdn"]);
+    killed_before_rename_keeps("m.pdn", &args, "");
     // The case file to bless is the old file: compare with its own text.
     let dir = tempfile::tempdir().expect("dir");
     let t = dir.path().join("c.yaml");

@@ -29,6 +29,7 @@ mod k8s;
 mod ladder;
 mod ladder_shards;
 mod lang;
+mod layers;
 mod match_shards;
 mod matches;
 mod notation;

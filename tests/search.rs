@@ -164,7 +164,7 @@ fn settings(variant: &str, games: u64, random: bool) -> Settings {
     let r = rules(variant);
     Settings {
         variant: variant.into(),
-        rules_fingerprint: selfplay::fingerprint(&r),
+        rules_fingerprint: r.fingerprint(),
         games,
         depth: (!random).then_some(2),
         nodes: None,

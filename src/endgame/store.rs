@@ -1,6 +1,6 @@
 //! Table files in the cache directory.
 //!
-//! One file a material: `<rules hash>-<material key>.dlt`. A 48-byte header (magic, format version,
+//! One file a material: `<rules fingerprint>-<material key>.dlt`. A 48-byte header (magic, format version,
 //! rules hash, material, number of values, checksum of the values) precedes the values, two bytes
 //! each, little-endian. A file whose header or checksum does not match is never used: the table
 //! is rebuilt and the file rewritten.
@@ -9,6 +9,7 @@ use super::material::Material;
 use super::solve::Table;
 use super::value::Packed;
 use crate::engine::Rules;
+use crate::util::Fnv;
 use std::path::{Path, PathBuf};
 
 const MAGIC: &[u8; 8] = b"DLENDGM\x1a";
@@ -16,21 +17,17 @@ const MAGIC: &[u8; 8] = b"DLENDGM\x1a";
 pub const FORMAT: u32 = 1;
 const HEADER: usize = 48;
 
-/// FNV-1a, 64 bits.
-fn fnv(bytes: &[u8], mut h: u64) -> u64 {
-    for &b in bytes {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x100000001b3);
-    }
-    h
+/// The rules' identity in a table file's name and header: [`Rules::fingerprint_hash`], the
+/// identity every other file of damelab records.
+pub fn rules_hash<B: crate::engine::BitSet>(rules: &Rules<B>) -> u64 {
+    rules.fingerprint_hash()
 }
 
-const FNV_START: u64 = 0xcbf29ce484222325;
-
-/// A hash of the compiled rules: tables of different rules never share a file.
-pub fn rules_hash<B: crate::engine::BitSet>(rules: &Rules<B>) -> u64 {
-    let text = format!("{:?}|{}", rules.spec, FORMAT);
-    fnv(text.as_bytes(), FNV_START)
+/// The identity table files had before they took the rules' fingerprint (a hash of the spec's
+/// debug form and the format). A file named by it is still read: [`load`] and [`check`] adopt
+/// it (checked under its own identity, then written again under the fingerprint).
+fn legacy_rules_hash<B: crate::engine::BitSet>(rules: &Rules<B>) -> u64 {
+    Fnv::of(format!("{:?}|{}", rules.spec, FORMAT).as_bytes())
 }
 
 /// The cache directory: `$DAMELAB_CACHE`, else `$XDG_CACHE_HOME/damelab`, else
@@ -47,7 +44,43 @@ pub fn default_dir() -> Option<PathBuf> {
 }
 
 pub fn path<B: crate::engine::BitSet>(dir: &Path, rules: &Rules<B>, m: &Material) -> PathBuf {
-    dir.join(format!("{:016x}-{}.dlt", rules_hash(rules), m.key()))
+    named(dir, rules_hash(rules), m)
+}
+
+fn named(dir: &Path, hash: u64, m: &Material) -> PathBuf {
+    dir.join(format!("{hash:016x}-{}.dlt", m.key()))
+}
+
+/// The start of the file names of these rules' tables, under the fingerprint and under the
+/// earlier identity ([`legacy_rules_hash`]).
+pub fn prefixes<B: crate::engine::BitSet>(rules: &Rules<B>) -> [String; 2] {
+    [rules_hash(rules), legacy_rules_hash(rules)].map(|h| format!("{h:016x}-"))
+}
+
+/// A table file of `m` named by the earlier identity, when there is one and none under the
+/// fingerprint: checked under its own identity and written again under the fingerprint (the old
+/// file removed). `Err(note)` when it cannot be trusted.
+fn adopt_legacy<B: crate::engine::BitSet>(
+    dir: &Path,
+    rules: &Rules<B>,
+    m: &Material,
+    len: u64,
+) -> Result<(), String> {
+    let new = path(dir, rules, m);
+    let old = named(dir, legacy_rules_hash(rules), m);
+    if old == new || !old.exists() || new.exists() {
+        return Ok(());
+    }
+    let mut bytes = match crate::fsio::read_file(&old, crate::fsio::Kind::Table(file_bytes(len))) {
+        Ok(b) => b,
+        Err(e) => return Err(unusable(&old, &format!("cannot be read ({e})"))),
+    };
+    decode_as(&bytes, legacy_rules_hash(rules), m, len).map_err(|why| unusable(&old, why))?;
+    bytes[16..24].copy_from_slice(&rules_hash(rules).to_le_bytes());
+    crate::fsio::write_file(&new, &bytes).map_err(|e| e.to_string())?;
+    // The old name is no longer read; a failure to remove it leaves a harmless copy.
+    let _ = std::fs::remove_file(&old);
+    Ok(())
 }
 
 #[allow(clippy::needless_range_loop)]
@@ -62,12 +95,12 @@ fn material_bytes(m: &Material) -> [u8; 8] {
 }
 
 fn checksum(values: &[Packed]) -> u64 {
-    let mut h = FNV_START;
+    let mut h = Fnv::default();
     for chunk in values.chunks(4096) {
         let bytes: Vec<u8> = chunk.iter().flat_map(|v| v.to_le_bytes()).collect();
-        h = fnv(&bytes, h);
+        h = h.write(&bytes);
     }
-    h
+    h.finish()
 }
 
 /// The values of a cached table: `Ok(None)` when there is no file, `Err(note)` when there is one
@@ -78,6 +111,7 @@ pub fn load<B: crate::engine::BitSet>(
     m: &Material,
     len: u64,
 ) -> Result<Option<Vec<Packed>>, String> {
+    adopt_legacy(dir, rules, m, len)?;
     let p = path(dir, rules, m);
     // Exactly the header and two bytes a value: a file of any other size (or a pipe, a device)
     // is refused before it is read.
@@ -98,10 +132,14 @@ pub fn decode<B: crate::engine::BitSet>(
     m: &Material,
     len: u64,
 ) -> Result<Vec<Packed>, &'static str> {
+    decode_as(bytes, rules_hash(rules), m, len)
+}
+
+fn decode_as(bytes: &[u8], hash: u64, m: &Material, len: u64) -> Result<Vec<Packed>, &'static str> {
     if bytes.len() as u64 != file_bytes(len) {
         return Err("has the wrong size");
     }
-    check_header(bytes, rules, m, len)?;
+    check_header(bytes, hash, m, len)?;
     let values: Vec<Packed> = bytes[HEADER..]
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -120,15 +158,11 @@ pub fn check<B: crate::engine::BitSet>(
     m: &Material,
     len: u64,
 ) -> Result<(), String> {
-    use std::io::Read;
+    adopt_legacy(dir, rules, m, len)?;
     let p = path(dir, rules, m);
-    crate::fsio::check_readable(&p, crate::fsio::Kind::Table(file_bytes(len)))
+    let header = crate::fsio::read_head(&p, crate::fsio::Kind::Table(file_bytes(len)), HEADER)
         .map_err(|e| unusable(&p, &format!("cannot be read ({e})")))?;
-    let mut header = [0u8; HEADER];
-    std::fs::File::open(&p)
-        .and_then(|mut f| f.read_exact(&mut header))
-        .map_err(|e| unusable(&p, &format!("cannot be read ({e})")))?;
-    check_header(&header, rules, m, len).map_err(|why| unusable(&p, why))
+    check_header(&header, rules_hash(rules), m, len).map_err(|why| unusable(&p, why))
 }
 
 fn file_bytes(len: u64) -> u64 {
@@ -146,12 +180,7 @@ fn u64_at(bytes: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap_or([0; 8]))
 }
 
-fn check_header<B: crate::engine::BitSet>(
-    bytes: &[u8],
-    rules: &Rules<B>,
-    m: &Material,
-    len: u64,
-) -> Result<(), &'static str> {
+fn check_header(bytes: &[u8], hash: u64, m: &Material, len: u64) -> Result<(), &'static str> {
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err("is not a damelab table");
     }
@@ -159,7 +188,7 @@ fn check_header<B: crate::engine::BitSet>(
     if u32_at(8) != FORMAT {
         return Err("has another format version");
     }
-    if u64_at(bytes, 16) != rules_hash(rules) || bytes[24..32] != material_bytes(m) {
+    if u64_at(bytes, 16) != hash || bytes[24..32] != material_bytes(m) {
         return Err("belongs to other rules or another material");
     }
     if u64_at(bytes, 32) != len {

@@ -17,9 +17,7 @@
 pub use super::bits::{BitIter, BitSet, U256};
 use crate::spec::{Angle, BoardSpec, Coord, Notation, SquareSet};
 
-/// The most square indices a board may use: 256, every square of a 16x16 board (indices
-/// `0..=255`, each a `u8`).
-pub const LAYOUT_BITS: u32 = 256;
+pub use crate::spec::board::{layout_size, stride_of, LAYOUT_BITS};
 
 /// A square index in the layout (`0..=255`).
 pub type Sq = u8;
@@ -44,7 +42,7 @@ pub fn bit(sq: Sq) -> Bits {
 
 /// (file, rank) step of each absolute angle, north first, clockwise (one definition, the
 /// board description's).
-pub use crate::spec_board::ANGLE_VECTORS;
+pub use crate::spec::board::ANGLE_VECTORS;
 
 pub use crate::spec::ANGLE_NAMES;
 
@@ -257,31 +255,5 @@ impl Geometry {
         } else {
             (a + 4) % 8
         }
-    }
-}
-
-/// The index difference of one rank (see the module documentation).
-pub const fn stride_of(width: u8, packed: bool) -> u8 {
-    if packed && width.is_multiple_of(2) {
-        width + 1
-    } else {
-        width
-    }
-}
-
-/// The number of square indices a board of `width` x `height` uses: every square, or on a
-/// dark-squares board (`packed`) about half. A board is accepted when this is at most
-/// [`LAYOUT_BITS`].
-pub const fn layout_size(width: u8, height: u8, packed: bool) -> u32 {
-    if width == 0 || height == 0 {
-        return 0;
-    }
-    let stride = stride_of(width, packed) as u32;
-    let last = (height as u32 - 1) * stride + width as u32 - 1;
-    if packed {
-        // The last index belongs to the top-right square or its neighbour on the left.
-        last / 2 + 1
-    } else {
-        last + 1
     }
 }

@@ -10,8 +10,7 @@ use crate::spec::{
 };
 use std::sync::Arc;
 
-/// The most piece kinds a variant may declare (the position keeps one bit set per kind).
-pub const MAX_KINDS: usize = 4;
+pub use crate::spec::MAX_KINDS;
 
 /// A short list of directions, stored inline so the generator never chases a pointer.
 #[derive(Clone, Copy, Debug, Default)]
@@ -252,6 +251,20 @@ impl Rules {
 }
 
 impl<B: BitSet> Rules<B> {
+    /// The rules' identity: FNV-1a ([`crate::util::Fnv`]) of the checked spec's JSON form. Two
+    /// rules files that say the same thing have the same fingerprint, whatever their wording;
+    /// run files, weights, PDN's `[Rules]` tag and endgame table files record it, so that a
+    /// changed rules file of the same name is noticed.
+    pub fn fingerprint_hash(&self) -> u64 {
+        let text = serde_json::to_string(&self.spec).unwrap_or_default();
+        crate::util::Fnv::of(text.as_bytes())
+    }
+
+    /// [`Rules::fingerprint_hash`] as 16 hex digits, as files record it.
+    pub fn fingerprint(&self) -> String {
+        format!("{:016x}", self.fingerprint_hash())
+    }
+
     /// Compile a variant with `B`-wide bit sets; a board that does not fit is refused.
     pub fn compile_width(spec: &VariantSpec) -> Result<Rules<B>, CompileError> {
         let b = &spec.board;

@@ -4,6 +4,9 @@
 //!   beside the target, which is flushed, synced and renamed over it. The old file survives any
 //!   failure (a full disk, a kill between the write and the rename); the temporary is removed on
 //!   every error path. Devices and pipes (`-o /dev/stdout`) are written directly.
+//! - [`Appender`]: records written as they finish (a match's games): the old file is replaced
+//!   only once the first record is whole on disk; a record that cannot be written whole is cut
+//!   back off, so the file always ends with a whole one.
 //! - [`read_file`] / [`read_text`]: regular files only — a pipe, a device or a folder is refused
 //!   before it is opened for reading, so reading never blocks — and at most the size limit of the
 //!   [`Kind`] of file.
@@ -17,7 +20,7 @@ mod read;
 mod write;
 
 pub use memory::{available_memory, check_memory, MemoryError};
-pub use read::{check_readable, read_file, read_text, Kind, ReadError};
+pub use read::{check_readable, read_file, read_head, read_text, Kind, ReadError};
 pub use write::{
-    check_writable, same_target, write_file, write_stream, write_via_path, WriteError,
+    check_writable, same_target, write_file, write_stream, write_via_path, Appender, WriteError,
 };

@@ -20,6 +20,10 @@ pub enum Kind {
     RunJson,
     /// A training data file (`train merge`).
     TrainData,
+    /// The PDN file of a run's shard (`selfplay merge`, `match merge`).
+    RunPdn,
+    /// An evaluation's weights (`--eval FILE`, `train --from`).
+    Weights,
     /// The REPL's line history.
     History,
     /// An endgame table file of exactly this many bytes (its header and values).
@@ -34,6 +38,8 @@ impl Kind {
             Kind::Pdn => crate::limits::MAX_PDN_BYTES,
             Kind::RunJson => crate::limits::MAX_RUN_FILE_BYTES,
             Kind::TrainData => crate::limits::MAX_TRAIN_DATA_BYTES,
+            Kind::RunPdn => crate::limits::MAX_RUN_PDN_BYTES,
+            Kind::Weights => crate::limits::MAX_WEIGHTS_BYTES,
             Kind::Table(bytes) => bytes,
         }
     }
@@ -47,6 +53,8 @@ impl Kind {
             Kind::List => "a list file",
             Kind::RunJson => "a self-play file",
             Kind::TrainData => "a training data file",
+            Kind::RunPdn => "a shard's PDN file",
+            Kind::Weights => "an evaluation file",
             Kind::History => "the history file",
             Kind::Table(_) => "this table file",
         }
@@ -99,6 +107,18 @@ pub fn read_file(path: &Path, kind: Kind) -> Result<Vec<u8>, ReadError> {
         }),
         _ => Ok(bytes),
     }
+}
+
+/// The first `n` bytes of a file that [`read_file`] would read (a table's header, checked before
+/// the whole file is): the same checks, and an error when the file is shorter.
+pub fn read_head(path: &Path, kind: Kind, n: usize) -> Result<Vec<u8>, ReadError> {
+    let meta = std::fs::metadata(path)?;
+    check_meta(&meta, kind)?;
+    let mut file = open_nonblocking(path)?;
+    check_meta(&file.metadata()?, kind)?;
+    let mut head = vec![0u8; n];
+    file.read_exact(&mut head)?;
+    Ok(head)
 }
 
 /// [`read_file`] for text: the bytes must be UTF-8.
@@ -194,5 +214,18 @@ mod tests {
             })
         ));
         assert_eq!(read_file(&p, Kind::Table(10)).expect("reads").len(), 10);
+    }
+
+    #[test]
+    fn refuses_devices_and_folders() {
+        assert!(matches!(
+            read_text(Path::new("."), Kind::Rules),
+            Err(ReadError::NotAFile(_))
+        ));
+        #[cfg(unix)]
+        assert!(matches!(
+            read_text(Path::new("/dev/zero"), Kind::Rules),
+            Err(ReadError::NotAFile(_))
+        ));
     }
 }

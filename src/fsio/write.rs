@@ -306,6 +306,120 @@ fn open_special(path: &Path, special: Special) -> io::Result<File> {
     o.open(path)
 }
 
+/// A file of records written as they finish (a match's PDN, a game at a time): the user's file
+/// is replaced only once the first record is whole on disk, and every record after it is
+/// appended and synced, or taken back on failure, so the file always ends with a whole record.
+///
+/// Until [`Appender::append`] first succeeds the records go to a temporary file beside the target;
+/// that file is then renamed over the target and appended to from then on (the same open file).
+/// A record that cannot be written whole (a full disk) is cut back off, and the error returned
+/// at once. A device or a pipe is written directly.
+pub struct Appender {
+    path: PathBuf,
+    target: Target,
+    state: AppendState,
+    /// The bytes of whole records written so far.
+    len: u64,
+}
+
+enum AppendState {
+    /// Nothing written yet: the temporary beside the target.
+    Temporary(tempfile::NamedTempFile),
+    /// Renamed over the target (or a device): appended to.
+    Open(File),
+    /// A failure left nothing usable.
+    Failed,
+}
+
+impl Appender {
+    /// Check the target and open the temporary beside it; the target is not touched yet.
+    pub fn create(path: &Path) -> Result<Appender, WriteError> {
+        let target = Target::of(path)?;
+        let state = match target.special {
+            Some(special) => AppendState::Open(
+                open_special(path, special).map_err(|e| WriteError::io(path, &e, false))?,
+            ),
+            None => AppendState::Temporary(target.temporary(path)?),
+        };
+        Ok(Appender {
+            path: path.to_path_buf(),
+            target,
+            state,
+            len: 0,
+        })
+    }
+
+    /// Append one whole record and sync it (the first one also replaces the target).
+    pub fn append(&mut self, bytes: &[u8]) -> Result<(), WriteError> {
+        let kept = self.target.exists && matches!(self.state, AppendState::Temporary(_));
+        let fault = fault();
+        let path = self.path.clone();
+        let written = match &mut self.state {
+            AppendState::Failed => {
+                return Err(WriteError::new(
+                    &path,
+                    "an earlier write failed",
+                    false,
+                    "give a path on a disk with room",
+                ))
+            }
+            AppendState::Temporary(tmp) => write_record(tmp.as_file_mut(), bytes, fault),
+            AppendState::Open(f) => write_record(f, bytes, fault),
+        };
+        if let Err(e) = written {
+            // Cut the partial record off: the file ends with a whole record again.
+            let cut = match &mut self.state {
+                AppendState::Temporary(tmp) => tmp.as_file().set_len(self.len),
+                AppendState::Open(f) if self.target.special.is_none() => f.set_len(self.len),
+                _ => Ok(()),
+            };
+            if cut.is_err() {
+                self.state = AppendState::Failed;
+            }
+            return Err(WriteError::io(&path, &e, kept));
+        }
+        self.len += bytes.len() as u64;
+        if let AppendState::Temporary(_) = self.state {
+            let AppendState::Temporary(tmp) =
+                std::mem::replace(&mut self.state, AppendState::Failed)
+            else {
+                unreachable!("matched just above");
+            };
+            if fault == Fault::KillBeforeRename {
+                std::process::exit(137);
+            }
+            let file = tmp
+                .persist(&self.target.path)
+                .map_err(|e| WriteError::io(&path, &e.error, kept))?;
+            if let Ok(d) = File::open(&self.target.dir) {
+                let _ = d.sync_all();
+            }
+            self.state = AppendState::Open(file);
+        }
+        Ok(())
+    }
+
+    /// Whether a record has been written (the target replaced).
+    pub fn started(&self) -> bool {
+        self.len > 0
+    }
+}
+
+fn write_record(f: &mut File, bytes: &[u8], fault: Fault) -> io::Result<()> {
+    use std::io::Seek;
+    if fault == Fault::NoSpace {
+        return Full.write_all(bytes);
+    }
+    f.seek(io::SeekFrom::End(0))?;
+    f.write_all(bytes)?;
+    f.flush()?;
+    // A device or a pipe cannot sync; what was written is written.
+    match f.sync_data() {
+        Err(e) if e.raw_os_error() == Some(libc::EINVAL) => Ok(()),
+        r => r,
+    }
+}
+
 /// Before long work: check that `path` can be written (its folder takes a new file), leaving
 /// nothing behind.
 pub fn check_writable(path: &Path) -> Result<(), WriteError> {
@@ -384,5 +498,29 @@ mod tests {
         let b = dir.path().join(".").join("x.json");
         assert!(same_target(&a, &b));
         assert!(!same_target(&a, &dir.path().join("y.json")));
+    }
+
+    #[test]
+    fn an_appender_replaces_the_file_only_with_a_whole_record() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let p = dir.path().join("m.pdn");
+        std::fs::write(&p, "the user's old file").expect("write");
+        let mut a = Appender::create(&p).expect("opens");
+        // Nothing written yet: the old file is whole.
+        assert_eq!(
+            std::fs::read_to_string(&p).expect("reads"),
+            "the user's old file"
+        );
+        assert!(!a.started());
+        a.append(b"game 1\n").expect("appends");
+        assert_eq!(std::fs::read_to_string(&p).expect("reads"), "game 1\n");
+        a.append(b"game 2\n").expect("appends");
+        assert_eq!(
+            std::fs::read_to_string(&p).expect("reads"),
+            "game 1\ngame 2\n"
+        );
+        drop(a);
+        // No temporary left beside it.
+        assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
     }
 }

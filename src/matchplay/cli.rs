@@ -11,7 +11,6 @@ use crate::shard::ShardSet;
 use crate::Variant;
 use miette::{miette, Report as Diag};
 use serde::{Deserialize, Serialize};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -425,13 +424,9 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     for p in [&a.pdn, &a.json].into_iter().flatten() {
         check_writable(p)?;
     }
+    // The PDN grows a game at a time; the user's file is replaced only once a game is whole.
     let mut pdn_file = match &a.pdn {
-        Some(p) => Some(std::fs::File::create(p).map_err(|e| {
-            bad(
-                format!("cannot write `{}`: {e}", p.display()),
-                "give a path in a folder you can write to",
-            )
-        })?),
+        Some(p) => Some(crate::fsio::Appender::create(p)?),
         None => None,
     };
     let cfg = Config {
@@ -508,12 +503,14 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         indicatif::ProgressBar::hidden()
     };
     let mut games: Vec<GameRecord> = Vec::new();
-    let mut write_error: Option<String> = None;
+    let mut write_error: Option<crate::fsio::WriteError> = None;
     let finish = run(&cfg, &jobs, &mut |g| {
         games.push(g.clone());
         if let Some(f) = &mut pdn_file {
-            if let Err(e) = f.write_all(g.pdn.as_bytes()).and_then(|_| f.flush()) {
-                write_error.get_or_insert_with(|| e.to_string());
+            if let Err(e) = f.append(g.pdn.as_bytes()) {
+                // Reported now: the match stops, and every game before it is in the file.
+                write_error.get_or_insert(e);
+                return Control::Stop;
             }
         }
         bar.inc(1);
@@ -547,6 +544,8 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         out(&tables_line(n, games.len()));
     }
     let finished = match finish {
+        // The match stopped because its PDN could not be written.
+        _ if write_error.is_some() => "interrupted",
         Finish::Complete => "complete",
         Finish::Stopped => "sprt",
         Finish::Interrupted => "interrupted",
@@ -558,7 +557,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             damelab: crate::shard::DAMELAB_VERSION.into(),
             settings: MatchSettings {
                 variant: cfg.variant.clone(),
-                rules_fingerprint: crate::selfplay::fingerprint(&cfg.rules),
+                rules_fingerprint: cfg.rules.fingerprint(),
                 games_per_pairing: cfg.games,
                 seed: cfg.seed,
                 openings: a.openings.as_ref().map(|p| p.display().to_string()),
@@ -585,10 +584,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         games = doc.games;
     }
     if let Some(e) = write_error {
-        return Err(bad(
-            format!("cannot write the PDN file: {e}"),
-            "give a path on a disk with room",
-        ));
+        return Err(e.into());
     }
     if finish == Finish::Interrupted {
         let by = if crate::interrupt::terminated() {
@@ -611,31 +607,13 @@ fn tables_line(decided: u64, games: usize) -> String {
 
 /// Check before any game that a file can be written there (nothing is left behind).
 fn check_writable(path: &Path) -> Result<(), Diag> {
-    let help = "give a path in a folder you can write to";
-    if path.is_dir() {
-        return Err(bad(
-            format!("cannot write `{}`: it is a folder", path.display()),
-            "give a file path",
-        ));
-    }
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".into());
-    let probe = path.with_file_name(format!(".{name}.probe{}", std::process::id()));
-    match std::fs::File::create(&probe) {
-        Ok(_) => {
-            let _ = std::fs::remove_file(&probe);
-            Ok(())
-        }
-        Err(e) => Err(bad(format!("cannot write `{}`: {e}", path.display()), help)),
-    }
+    Ok(crate::fsio::check_writable(path)?)
 }
 
 fn write_json(path: &Path, file: &MatchFile) -> Result<(), Diag> {
     let text = serde_json::to_string_pretty(file)
         .map_err(|e| bad(format!("cannot write the match as JSON: {e}"), ""))?;
-    crate::selfplay::cli::write_atomic(path, text.as_bytes())
+    Ok(crate::fsio::write_file(path, text.as_bytes())?)
 }
 
 /// `damelab match`: a match, or `match merge`.
@@ -716,7 +694,7 @@ fn merge(
         let inputs = pdn_paths
             .iter()
             .map(|p| {
-                crate::fsio::read_text(p, crate::fsio::Kind::Pdn)
+                crate::fsio::read_text(p, crate::fsio::Kind::RunPdn)
                     .map(|t| (p.display().to_string(), t))
                     .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
             })
@@ -749,7 +727,7 @@ fn merge(
         out(&tables_line(n, merged.games.len()));
     }
     if let Some(p) = pdn {
-        crate::selfplay::cli::write_atomic(p, text.as_bytes())?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     if let Some(p) = json {
         write_json(p, &merged)?;

@@ -34,8 +34,8 @@ impl Opening {
 /// Read openings from a file: PDN when it holds a tag or a numbered move, else one FEN a line
 /// (blank lines and lines starting with `#` skipped). Every opening must leave a game that goes on.
 pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String> {
-    let bytes =
-        std::fs::read(path).map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+    let bytes = crate::fsio::read_file(path, crate::fsio::Kind::Pdn)
+        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     let is_pdn = text
         .lines()

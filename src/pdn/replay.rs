@@ -96,7 +96,7 @@ fn rules_variant(
     let v = cache.get(source).map_err(|e| {
         format!("the game's {RULES_TAG} tag names `{source}`, which does not load: {e}")
     })?;
-    let now = crate::selfplay::fingerprint(&v.rules);
+    let now = v.rules.fingerprint();
     let note = hash.filter(|h| *h != now).map(|h| {
         format!(
             "the rules of `{source}` have changed since the game was written (hash {h}, now {now})"

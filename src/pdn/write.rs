@@ -42,7 +42,7 @@ pub const RULES_TAG: &str = "Rules";
 /// The value of the [`RULES_TAG`] tag: `source` (a bundled name or a rules file's path) and the
 /// rules' hash.
 pub fn rules_tag(rules: &Rules, source: &str) -> String {
-    format!("{source} {}", crate::selfplay::fingerprint(rules))
+    format!("{source} {}", rules.fingerprint())
 }
 
 /// [`write_game`] with the game's variations (written in `( … )` after the move each replaces)

@@ -46,7 +46,7 @@ impl EndgameTables {
                 dir.display()
             )
         })?;
-        let prefix = format!("{:016x}-", store::rules_hash(rules.as_ref()));
+        let prefixes = store::prefixes(rules.as_ref());
         let mut tables = HashMap::new();
         let mut others = 0;
         let mut max_pieces = 0;
@@ -59,7 +59,7 @@ impl EndgameTables {
             let Some(stem) = name.strip_suffix(".dlt") else {
                 continue;
             };
-            match stem.strip_prefix(&prefix) {
+            match prefixes.iter().find_map(|p| stem.strip_prefix(p.as_str())) {
                 Some(key) => {
                     if let Some(m) = Material::from_key(key, rules.kinds) {
                         // A file of the wrong size or header is not counted as a table.

@@ -15,7 +15,7 @@
 //! 400 400 400 …
 //! ```
 //!
-//! `rules` is [`crate::selfplay::fingerprint`] of the compiled rules; `checksum` is FNV-1a (64 bits)
+//! `rules` is [`Rules::fingerprint`](crate::Rules::fingerprint) of the compiled rules; `checksum` is FNV-1a (64 bits)
 //! of every line of the file but the checksum line itself. The `search` line is optional: search
 //! options ([`super::options::Options::set`] names) measured stronger with these weights than the
 //! defaults; every engine that plays with the weights starts from them ([`options`]), and
@@ -24,6 +24,7 @@
 use super::learned::{Layout, SHIFT};
 use super::options::Options;
 use crate::engine::Rules;
+use crate::util::Fnv;
 use miette::{miette, Report};
 use std::path::Path;
 use std::sync::Arc;
@@ -69,20 +70,11 @@ pub struct Weights {
     pub values: Vec<i32>,
 }
 
-fn fnv(h: &mut u64, bytes: &[u8]) {
-    for &b in bytes {
-        *h ^= b as u64;
-        *h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-}
-
 fn checksum<'a>(lines: impl Iterator<Item = &'a str>) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for l in lines.filter(|l| !l.starts_with("checksum ")) {
-        fnv(&mut h, l.as_bytes());
-        fnv(&mut h, b"\n");
-    }
-    format!("{h:016x}")
+    let h = lines
+        .filter(|l| !l.starts_with("checksum "))
+        .fold(Fnv::default(), |h, l| h.write(l.as_bytes()).write(b"\n"));
+    format!("{:016x}", h.finish())
 }
 
 impl Weights {
@@ -127,7 +119,7 @@ impl Weights {
         }
         Weights {
             variant: String::new(),
-            rules: crate::selfplay::fingerprint(rules),
+            rules: rules.fingerprint(),
             layout: layout.summary(),
             made_by: "the derived evaluation".into(),
             search: Vec::new(),
@@ -228,7 +220,7 @@ impl Weights {
     /// Read a weights file for `rules`; a file of other rules, truncated or corrupt is refused.
     pub fn load(path: &Path, rules: &Rules) -> Result<Weights, Report> {
         let shown = path.display().to_string();
-        let bytes = std::fs::read(path).map_err(|e| {
+        let bytes = crate::fsio::read_file(path, crate::fsio::Kind::Weights).map_err(|e| {
             miette!(
                 help = "give the path of a file written by `damelab train`",
                 "cannot read evaluation file `{shown}`: {e}"
@@ -245,7 +237,7 @@ impl Weights {
 
     /// The bundled weights of these rules, if any were trained for them.
     pub fn bundled(rules: &Rules) -> Option<Weights> {
-        let fp = crate::selfplay::fingerprint(rules);
+        let fp = rules.fingerprint();
         BUNDLED
             .iter()
             .filter(|(_, text)| text.lines().any(|l| l == format!("rules {fp}")))
@@ -352,7 +344,7 @@ impl Weights {
             Some(t) => parse_search(t).map_err(|e| corrupt(format!("its `search` line: {e}")))?,
             None => Vec::new(),
         };
-        let mine = crate::selfplay::fingerprint(rules);
+        let mine = rules.fingerprint();
         if fp != mine {
             return Err(miette!(
                 help = retrain.clone(),
@@ -415,11 +407,8 @@ pub fn describe(weights: Option<&Weights>) -> String {
 impl Weights {
     /// A digest of the weights alone (FNV-1a of their values), to tell two files apart.
     pub fn digest(&self) -> String {
-        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        for v in &self.values {
-            fnv(&mut h, &v.to_le_bytes());
-        }
-        format!("{:08x}", h >> 32)
+        let h = (self.values.iter()).fold(Fnv::default(), |h, v| h.write(&v.to_le_bytes()));
+        format!("{:08x}", h.finish() >> 32)
     }
 }
 

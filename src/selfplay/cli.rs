@@ -1,9 +1,7 @@
 //! The `selfplay` command of the command line (argument parsing and output; the work is in
 //! [`super`]).
 
-use super::{
-    chart, fingerprint, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION,
-};
+use super::{chart, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION};
 use crate::search::MAX_DEPTH;
 use crate::shard::{self, Shard, ShardSet};
 use crate::Variant;
@@ -135,11 +133,6 @@ pub(crate) fn bad(msg: String, help: &str) -> Diag {
 
 pub(crate) fn load(variant: &str) -> Result<Variant, Diag> {
     Variant::load(variant).map_err(Diag::new)
-}
-
-/// Write a file whole or not at all (see [`crate::fsio::write_file`]).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Diag> {
-    crate::fsio::write_file(path, bytes).map_err(Diag::new)
 }
 
 /// Check before any work that a file can be written there (nothing is left behind).
@@ -284,7 +277,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
     let settings = Settings {
         variant: v.name().to_string(),
-        rules_fingerprint: fingerprint(&v.rules),
+        rules_fingerprint: v.rules.fingerprint(),
         games: a.games,
         depth: if a.random || a.nodes.is_some() {
             a.depth
@@ -474,18 +467,18 @@ pub(crate) struct Outputs<'a> {
 /// Write the files asked for; `pdn` is the games' PDN text.
 pub(crate) fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
     if let Some(p) = to.pdn {
-        write_atomic(p, pdn.as_bytes())?;
+        crate::fsio::write_file(p, pdn.as_bytes())?;
     }
     let (json, svg) = (to.json, to.svg);
     if let Some(p) = json {
         let text = serde_json::to_string_pretty(file)
             .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
-        write_atomic(p, text.as_bytes())?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     if let Some(p) = svg {
         let title = format!("{}{}", header(file), super::strength::title_part(file));
         let text = chart::svg(&title, &file.report, &file.games).map_err(|e| bad(e, ""))?;
-        write_atomic(p, text.as_bytes())?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())
 }
@@ -607,5 +600,5 @@ fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Resu
         out(&format!("{name:<20} {}", cells.join("  ")));
     }
     let text = chart::draw_rate_svg(&series).map_err(|e| bad(e, ""))?;
-    write_atomic(svg, text.as_bytes())
+    Ok(crate::fsio::write_file(svg, text.as_bytes())?)
 }

@@ -535,7 +535,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
     for (i, &value) in ladder.rungs.iter().enumerate() {
         let settings = Settings {
             variant: v.name().to_string(),
-            rules_fingerprint: super::fingerprint(&v.rules),
+            rules_fingerprint: v.rules.fingerprint(),
             games: a.games,
             depth: (ladder.key == Key::Depth).then_some(value as u32),
             nodes: (ladder.key == Key::Nodes).then_some(value),
@@ -612,17 +612,17 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
     out(&format!("time             {secs:.1} s ({threads} threads)"));
     if !file.runs.is_empty() {
         if let Some(p) = &a.pdn {
-            cli::write_atomic(p, pdn.as_bytes())?;
+            crate::fsio::write_file(p, pdn.as_bytes())?;
         }
         if let Some(p) = &a.json {
             let text = serde_json::to_string_pretty(&file)
                 .map_err(|e| bad(format!("cannot write the ladder as JSON: {e}"), ""))?;
-            cli::write_atomic(p, text.as_bytes())?;
+            crate::fsio::write_file(p, text.as_bytes())?;
         }
         if let Some(p) = &a.svg {
             let text =
                 super::ladder_chart::svg(std::slice::from_ref(&file)).map_err(|e| bad(e, ""))?;
-            cli::write_atomic(p, text.as_bytes())?;
+            crate::fsio::write_file(p, text.as_bytes())?;
         }
     }
     if let Some(value) = stopped_at {

@@ -374,6 +374,6 @@ pub fn chart_ladders(
         out(&format!("{:<20} {}{verdict}", f.variant, cells.join("  ")));
     }
     let text = svg(&files).map_err(|e| bad(e, "chart ladders of one key together"))?;
-    super::cli::write_atomic(svg_path, text.as_bytes())?;
+    crate::fsio::write_file(svg_path, text.as_bytes())?;
     Ok(true)
 }

@@ -4,7 +4,7 @@
 //! one build, equal settings, one split, no shard twice), and none may miss a shard unless
 //! `--partial` is given.
 
-use super::cli::{bad, write_atomic, Outputs};
+use super::cli::{bad, Outputs};
 use super::ladder::{self, Ladder, LadderFile};
 use super::merge::{merge_named, read_pdn_inputs, rules_for_merge};
 use super::pdn::merge_pdn_runs;
@@ -134,16 +134,16 @@ pub(crate) fn merge(
     };
     out(file.text().trim_end());
     if let Some(p) = to.pdn {
-        write_atomic(p, text.as_bytes())?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     if let Some(p) = to.json {
         let json = serde_json::to_string_pretty(&file)
             .map_err(|e| bad(format!("cannot write the ladder as JSON: {e}"), ""))?;
-        write_atomic(p, json.as_bytes())?;
+        crate::fsio::write_file(p, json.as_bytes())?;
     }
     if let Some(p) = to.svg {
         let svg = super::ladder_chart::svg(std::slice::from_ref(&file)).map_err(|e| bad(e, ""))?;
-        write_atomic(p, svg.as_bytes())?;
+        crate::fsio::write_file(p, svg.as_bytes())?;
     }
     Ok(())
 }

@@ -5,7 +5,7 @@
 
 use super::cli::{bad, check_outputs, check_writable, header, parse_run, tables_line, Outputs};
 use super::pdn::{merge_pdn, PdnInput};
-use super::{fingerprint, RunFile};
+use super::RunFile;
 use crate::shard::{self, ShardSet, Stamp};
 use crate::{Rules, Variant};
 use miette::Report as Diag;
@@ -19,7 +19,7 @@ pub(super) fn read_pdn_inputs(paths: &[&PathBuf], help: &str) -> Result<Vec<PdnI
     paths
         .iter()
         .map(|p| {
-            std::fs::read(p)
+            crate::fsio::read_file(p, crate::fsio::Kind::RunPdn)
                 .map(|text| PdnInput {
                     name: p.display().to_string(),
                     text,
@@ -53,7 +53,7 @@ pub(crate) fn rules_for_merge(
             Err(e) => return Err(Diag::new(e)),
         },
     };
-    let have = fingerprint(&v.rules);
+    let have = v.rules.fingerprint();
     if have == recorded {
         return Ok(v);
     }

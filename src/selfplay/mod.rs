@@ -617,17 +617,6 @@ impl RunFile {
     }
 }
 
-/// A fingerprint of compiled rules: FNV-1a of their JSON form, hex.
-pub fn fingerprint(rules: &Rules) -> String {
-    let text = serde_json::to_string(&rules.spec).unwrap_or_default();
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= b as u64;
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 /// The game indices of shard `k` (1-based) of `n`, out of `games`.
 pub fn shard_indices(games: u64, shard: Option<(u64, u64)>) -> Vec<u64> {
     match shard {

@@ -6,7 +6,6 @@ use super::{duel, play, Data, TrainSettings, Wdl};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::search::MAX_DEPTH;
-use crate::selfplay::cli::write_atomic;
 use crate::Variant;
 use miette::{miette, Report};
 use serde::Serialize;
@@ -616,7 +615,7 @@ fn search_settings(
     })?;
     let dest = dest.unwrap_or(weights);
     not_folder(dest)?;
-    write_atomic(dest, w.to_text().as_bytes())?;
+    crate::fsio::write_file(dest, w.to_text().as_bytes())?;
     let what = if w.search.is_empty() {
         "no search settings".to_string()
     } else {
@@ -681,7 +680,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     crate::interrupt::reset();
     out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));
     let trained = train_from(&v, &t, start.as_ref(), threads, out, &mut |w| {
-        write_atomic(&path, w.to_text().as_bytes())
+        crate::fsio::write_file(&path, w.to_text().as_bytes()).map_err(Report::new)
     })?;
     if trained.generations.is_empty() {
         return Err(bad(
@@ -705,7 +704,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     if let Some(svg) = &a.svg {
         let title = format!("{}: {}", v.name(), command_line(v.name(), &t));
         let text = super::chart::svg(&title, &trained.generations).map_err(|e| bad(e, ""))?;
-        write_atomic(svg, text.as_bytes())?;
+        crate::fsio::write_file(svg, text.as_bytes())?;
     }
     if let Some(json) = &a.json {
         let file = RunJson {
@@ -716,7 +715,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
         };
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
-        write_atomic(json, text.as_bytes())?;
+        crate::fsio::write_file(json, text.as_bytes())?;
     }
     Ok(())
 }

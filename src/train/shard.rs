@@ -16,7 +16,6 @@ use super::cli::{
 use super::{duel, play_games, played, Data, GameData, TrainSettings};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
-use crate::selfplay::cli::write_atomic;
 use crate::shard::{self, Shard, ShardError, ShardSet, DAMELAB_VERSION};
 use crate::Variant;
 use miette::Report;
@@ -302,7 +301,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
         format: FORMAT.into(),
         version: VERSION,
         damelab: DAMELAB_VERSION.into(),
-        settings: DataSettings::new(&a.variant, crate::selfplay::fingerprint(&v.rules), &t),
+        settings: DataSettings::new(&a.variant, v.rules.fingerprint(), &t),
         generation: g,
         played_with: digest(weights.as_ref()),
         shards: ShardSet::of(shard),
@@ -321,7 +320,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
             "split the generation into more shards (`--shard K/N` with a larger N)",
         ));
     }
-    write_atomic(data, text.as_bytes())?;
+    crate::fsio::write_file(data, text.as_bytes())?;
     let [w, d, l] = p.results;
     out(&format!(
         "generation {g}, shard {shard}: {} games (+{w} ={d} -{l}), {} positions; wrote {}",
@@ -391,7 +390,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
         return Err(bad("no data files to merge".into(), help));
     };
     let v = Variant::load(&first.settings.variant).map_err(Report::new)?;
-    if crate::selfplay::fingerprint(&v.rules) != first.settings.rules_fingerprint {
+    if v.rules.fingerprint() != first.settings.rules_fingerprint {
         return Err(bad(
             format!(
                 "the rules of `{}` changed since the data was played",
@@ -659,7 +658,7 @@ pub fn merge_command(
     let path = weights_out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from(format!("{}.weights", file_stem(v.name()))));
-    write_atomic(&path, current.to_text().as_bytes())?;
+    crate::fsio::write_file(&path, current.to_text().as_bytes())?;
     out(&format!(
         "wrote {} ({} weights, generation {g} of {})",
         path.display(),
@@ -675,7 +674,7 @@ pub fn merge_command(
         };
         let text = serde_json::to_string_pretty(&file)
             .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
-        write_atomic(p, text.as_bytes())?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())
 }

@@ -60,7 +60,7 @@ impl Root {
     /// Read a rules file under the root (within the file-size limit of every input file).
     pub fn read(&self, rel: &str) -> ApiResult<(PathBuf, String)> {
         let full = self.resolve(rel)?;
-        let text = crate::limits::read_text(&full).map_err(|e| {
+        let text = crate::fsio::read_text(&full, crate::fsio::Kind::Rules).map_err(|e| {
             ApiError::new(
                 StatusCode::NOT_FOUND,
                 format!("cannot read `{rel}`: {e}"),

@@ -224,7 +224,7 @@ pub fn cli(variant: &str, host: &str, port: u16, open: bool) -> Result<(), miett
         Some(t) => (t.to_string(), None),
         None => {
             let p = PathBuf::from(variant);
-            let t = crate::limits::read_text(&p)
+            let t = crate::fsio::read_text(&p, crate::fsio::Kind::Rules)
                 .map_err(|e| miette::miette!("cannot read `{variant}`: {e}"))?;
             (t, Some(p))
         }

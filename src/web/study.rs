@@ -80,7 +80,7 @@ pub async fn start(
     };
     let settings = Settings {
         variant: variant.name().to_string(),
-        rules_fingerprint: selfplay::fingerprint(&variant.rules),
+        rules_fingerprint: variant.rules.fingerprint(),
         games: body.games,
         depth: (!body.random).then_some(depth),
         nodes: None,

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use super::ast::*;
 use super::error::RuleError;
-use crate::engine::geometry::{layout_size, LAYOUT_BITS};
+use crate::spec::board::{layout_size, LAYOUT_BITS};
 use crate::spec::*;
 
 mod approach;

@@ -97,7 +97,7 @@ impl Checker<'_> {
     }
 
     fn too_many_kinds(&mut self, decls: &[&PieceDecl]) {
-        let max = crate::engine::rules::MAX_KINDS;
+        let max = crate::spec::MAX_KINDS;
         // The ninth and later are reported by the piece check already.
         if let Some(p) = decls.get(max).filter(|_| decls.len() <= MAX_PIECES) {
             self.errors.push(RuleError::Conflict {

@@ -19,7 +19,7 @@
 //! direction word is read as drawn, so on a hexagon the word for lattice angle `a` is the compass
 //! name of `a - 1` (the lattice's north-east is the drawing's north).
 
-use crate::spec::{Angle, AngleSet, BoardSpec, Coord, Lines, Shape, SquareSet, ANGLE_NAMES};
+use super::{Angle, AngleSet, BoardSpec, Coord, Lines, Shape, SquareSet, ANGLE_NAMES};
 
 /// (file, rank) step of each lattice angle, north first, clockwise.
 pub const ANGLE_VECTORS: [(i16, i16); 8] = [
@@ -212,6 +212,36 @@ impl BoardSpec {
             }
         }
         all.into_iter().filter(|c| !seen.contains(c)).collect()
+    }
+}
+
+/// The most square indices a board may use: 256, every square of a 16x16 board (indices
+/// `0..=255`, each a `u8`).
+pub const LAYOUT_BITS: u32 = 256;
+
+/// The index difference of one rank (see `crate::engine::geometry`).
+pub const fn stride_of(width: u8, packed: bool) -> u8 {
+    if packed && width.is_multiple_of(2) {
+        width + 1
+    } else {
+        width
+    }
+}
+
+/// The number of square indices a board of `width` x `height` uses: every square, or on a
+/// dark-squares board (`packed`) about half. A board is accepted when this is at most
+/// [`LAYOUT_BITS`].
+pub const fn layout_size(width: u8, height: u8, packed: bool) -> u32 {
+    if width == 0 || height == 0 {
+        return 0;
+    }
+    let stride = stride_of(width, packed) as u32;
+    let last = (height as u32 - 1) * stride + width as u32 - 1;
+    if packed {
+        // The last index belongs to the top-right square or its neighbour on the left.
+        last / 2 + 1
+    } else {
+        last + 1
     }
 }
 

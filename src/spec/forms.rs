@@ -2,7 +2,7 @@
 //! lists of compass names, squares as algebraic names, the setup as runs of one piece's squares.
 //! Each form reads back to the same value.
 
-use crate::spec::{Angle, AngleSet, Coord, ANGLE_NAMES};
+use super::{Angle, AngleSet, Coord, ANGLE_NAMES};
 use serde::de::Error;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 

@@ -2,9 +2,9 @@
 //! (`all points`, the alquerque board) with its lines between the points, and a hexagon drawn
 //! with its line `a1`–`i9` upright, each drawn row the cells of one file + rank.
 
+use super::{piece_char, Style};
 use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::{Move, Position, Rules};
-use crate::render::{piece_char, Style};
 use crate::spec::{Notation, Shape};
 
 /// The marks of a cell: its content, and whether the last move passed there.

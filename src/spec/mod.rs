@@ -5,6 +5,12 @@
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) mod board;
+pub(crate) mod forms;
+
+/// The most piece kinds a variant may declare (the position keeps one bit set per kind).
+pub const MAX_KINDS: usize = 4;
+
 /// An absolute compass direction, as seen by the first side: 0 = north (up the files), then
 /// clockwise: 1 = north-east, 2 = east, … 7 = north-west. The opposite of `d` is `(d + 4) % 8`.
 pub type Angle = u8;
@@ -46,20 +52,20 @@ pub struct VariantSpec {
     /// Pieces in declaration order; the first is the "default" piece of the FEN (unprefixed squares).
     pub pieces: Vec<PieceSpec>,
     /// Start position: per side, (piece index, square).
-    #[serde(with = "crate::spec_serde::setup")]
+    #[serde(with = "crate::spec::forms::setup")]
     pub setup: [Vec<(u8, Coord)>; 2],
     pub captures: CaptureSpec,
     pub game: GameSpec,
     /// The first side's forward direction (0 = north; 1 = north-east with `forward is diagonal`).
     /// Directions in the spec are already absolute; this is kept to describe them back.
-    #[serde(default, with = "crate::spec_serde::angle")]
+    #[serde(default, with = "crate::spec::forms::angle")]
     pub forward: Angle,
 }
 
 /// A board: a set of points, each with the lines (directions) that pass through it. The points
 /// sit on a rectangle of `width` x `height` coordinates; `shape`, `squares` and `removed` say
 /// which of them exist, `lines` which directions have a line through each (see
-/// [`crate::spec_board`] for the rules, shared by the checker and the geometry).
+/// [`crate::spec::board`] for the rules, shared by the checker and the geometry).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardSpec {
     /// On a hexagon of side N: 2N-1 (the rectangle of its axial coordinates).
@@ -77,7 +83,7 @@ pub struct BoardSpec {
     #[serde(
         default,
         skip_serializing_if = "Vec::is_empty",
-        with = "crate::spec_serde::squares"
+        with = "crate::spec::forms::squares"
     )]
     pub removed: Vec<Coord>,
     /// The points are drawn as the crossings of lines (`all points`), not as squares.
@@ -194,12 +200,12 @@ pub struct QuietLimit {
 pub enum QuietOp {
     /// One square to an empty square.
     Step {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
     },
     /// Any number of squares over empty squares (at most `range` when given: `up to N`).
     Slide {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         range: Option<u8>,
@@ -208,7 +214,7 @@ pub enum QuietOp {
     /// in front, to the empty square beyond the last of them. `max` limits the file's length
     /// (`None` = any length).
     Leap {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
         over: u8,
         max: Option<u8>,
@@ -221,12 +227,12 @@ pub enum QuietOp {
 pub enum CaptureOp {
     /// Short jump over an adjacent enemy piece to the square directly beyond.
     Jump {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
     },
     /// Long (flying) jump: over empty squares, one enemy piece, and any empty square beyond.
     Fly {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
         /// `up to N`: the captured piece at most N squares away, the landing square at most N
         /// squares beyond it.
@@ -239,14 +245,14 @@ pub enum CaptureOp {
     /// A step to the adjacent empty square that takes the enemy piece next beyond it in the same
     /// direction, and the unbroken line of enemy pieces behind that one (Fanorona's approach).
     Approach {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
     },
     /// A step to the adjacent empty square that takes the enemy piece directly behind the square
     /// it left (opposite the step), and the unbroken line of enemy pieces behind that one
     /// (Fanorona's withdrawal).
     Withdrawal {
-        #[serde(with = "crate::spec_serde::dirs")]
+        #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
     },
 }
@@ -295,7 +301,7 @@ pub enum Zone {
     /// The last rank (from the mover's view).
     FarRank,
     /// Named squares, as seen by the first side.
-    Squares(#[serde(with = "crate::spec_serde::squares")] Vec<Coord>),
+    Squares(#[serde(with = "crate::spec::forms::squares")] Vec<Coord>),
     /// The squares where the enemy's pieces of this kind (index) stand in the start position.
     EnemyStart(u8),
 }

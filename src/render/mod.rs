@@ -7,6 +7,8 @@ use crate::engine::BitSet;
 use crate::engine::{Move, Position, Rules};
 use crate::spec::{Notation, SquareSet};
 
+mod lines;
+
 /// Symbols by kind (declaration order: the first kind is the man or Pedine), for each side: the
 /// first side's are hollow, the second side's filled. A variant with more kinds than symbols falls
 /// back to letters.
@@ -146,7 +148,7 @@ pub fn legend(rules: &Rules, style: Style) -> String {
 /// last move highlighted.
 pub fn board(rules: &Rules, pos: &Position, last: Option<&Move>, style: Style) -> String {
     // Boards drawn as lines (points, hexagons) have their own layout.
-    if let Some(drawn) = crate::render_lines::board(rules, pos, last, style) {
+    if let Some(drawn) = lines::board(rules, pos, last, style) {
         return drawn;
     }
     let geo = &rules.geo;
