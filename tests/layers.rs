@@ -16,7 +16,7 @@ fn root() -> PathBuf {
 }
 
 /// Imports against the layer order still to be removed: (from, to).
-const LAYER_EXCEPTIONS: &[(&str, &str)] = &[("matchplay", "selfplay")];
+const LAYER_EXCEPTIONS: &[(&str, &str)] = &[];
 
 /// Library files (outside the front end) that still use clap, indicatif or `eprintln!`.
 const COMMAND_LINE_EXCEPTIONS: &[&str] = &[

@@ -6,8 +6,8 @@ use super::file::{MatchFile, MatchSettings};
 use super::openings::Balance;
 use super::stats::{Estimate, Sprt, Tally, Verdict};
 use super::{jobs, pairings, run, Config, Control, Finish, GameRecord};
+use crate::runs::shard::ShardSet;
 use crate::search::tables::EndgameTables;
-use crate::shard::ShardSet;
 use crate::Variant;
 use miette::{miette, Report as Diag};
 use serde::{Deserialize, Serialize};
@@ -385,7 +385,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         }
     }
     let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
-    let shard = crate::shard::resolve(a.shard.as_deref(), a.shards, &|name| {
+    let shard = crate::runs::shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
     })
     .map_err(Diag::new)?;
@@ -554,7 +554,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         let doc = MatchFile {
             format: FORMAT.into(),
             version: VERSION,
-            damelab: crate::shard::DAMELAB_VERSION.into(),
+            damelab: crate::runs::shard::DAMELAB_VERSION.into(),
             settings: MatchSettings {
                 variant: cfg.variant.clone(),
                 rules_fingerprint: cfg.rules.fingerprint(),
@@ -653,34 +653,15 @@ fn merge(
     for p in [json, pdn].into_iter().flatten() {
         check_writable(p)?;
     }
-    let is_pdn = |p: &Path| p.extension().is_some_and(|e| e.eq_ignore_ascii_case("pdn"));
-    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.iter().partition(|p| is_pdn(p));
-    match (pdn_paths.first(), pdn) {
-        (Some(p), None) => {
-            return Err(bad(
-                format!("`{}` is a PDN file but no --pdn was given", p.display()),
-                "give --pdn FILE to merge the shards' PDN files into it",
-            ))
-        }
-        (None, Some(_)) => {
-            return Err(bad(
-                "--pdn needs the shards' PDN files",
-                "give each shard's `--pdn` file among the files to merge",
-            ))
-        }
-        _ => {}
-    }
-    if json_paths.is_empty() {
-        return Err(bad("no JSON files to merge", help));
-    }
+    let inputs = crate::runs::merge::Inputs::of(paths, pdn.is_some(), help)?;
+    let (pdn_paths, json_paths) = (inputs.pdn, inputs.json);
     let files = json_paths
         .iter()
         .map(|p| super::file::read(p).map_err(|e| bad(e, help)))
         .collect::<Result<Vec<_>, _>>()?;
     let s = &files[0].settings;
     // The rules are checked; what is merged is the files' own (the games are not replayed).
-    crate::selfplay::merge::rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
+    crate::runs::merge::rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
     let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
     let merged = super::file::merge(&names, &files).map_err(|e| {
         bad(
@@ -688,7 +669,7 @@ fn merge(
             "merge the complete shards of one match: the same settings and engines, one `--shard K/N` split",
         )
     })?;
-    crate::shard::require_whole_of(&merged.shards, merged.pairs(), partial, "pairs of games")
+    crate::runs::shard::require_whole_of(&merged.shards, merged.pairs(), partial, "pairs of games")
         .map_err(Diag::new)?;
     let text = if pdn.is_some() {
         let inputs = pdn_paths

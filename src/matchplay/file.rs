@@ -5,7 +5,8 @@
 use super::cli::{standings_of, Standing};
 use super::stats::Sprt;
 use super::{job_list, pair_of, GameRecord};
-use crate::shard::{self, ShardSet, Stamp};
+use crate::runs::pdn::split_games;
+use crate::runs::shard::{self, ShardSet, Stamp};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
@@ -85,7 +86,7 @@ pub fn read(path: &Path) -> Result<MatchFile, String> {
 /// A match file's text (read from `path`), checked as [`read`] does.
 pub fn parse(path: &Path, text: &str) -> Result<MatchFile, String> {
     let name = path.display();
-    crate::shard::check_head(
+    crate::runs::shard::check_head(
         &name.to_string(),
         text,
         FORMAT,
@@ -288,25 +289,4 @@ pub fn merge_pdn(inputs: &[(String, String)], merged: &MatchFile) -> Result<Stri
     let have: Vec<u64> = games.iter().map(|g| g.0).collect();
     shard::check_pdn_games(&have, merged.games.iter().map(|g| g.index))?;
     Ok(games.into_iter().map(|g| g.1).collect())
-}
-
-/// The games of a PDN file `match --pdn` wrote, each from its `Event` tag's line to the next one
-/// (with the line number it starts on).
-fn split_games(text: &str) -> Vec<(usize, &str)> {
-    let mut starts: Vec<(usize, usize)> = Vec::new();
-    let mut at = 0;
-    for (n, line) in text.split_inclusive('\n').enumerate() {
-        if line.starts_with("[Event ") {
-            starts.push((n + 1, at));
-        }
-        at += line.len();
-    }
-    starts
-        .iter()
-        .enumerate()
-        .map(|(j, &(line, s))| {
-            let end = starts.get(j + 1).map_or(text.len(), |x| x.1);
-            (line, &text[s..end])
-        })
-        .collect()
 }

@@ -107,7 +107,7 @@ pub fn pair_of(round: u64) -> u64 {
 }
 
 /// The jobs of `shard`: the games of its pairs, with their indices in the whole match.
-pub fn shard_jobs(all: &[Job], shard: crate::shard::Shard) -> Vec<Job> {
+pub fn shard_jobs(all: &[Job], shard: crate::runs::shard::Shard) -> Vec<Job> {
     all.iter()
         .copied()
         .filter(|j| shard.holds(pair_of(j.round)))
@@ -185,11 +185,7 @@ impl Seat {
 }
 
 fn result_token(rules: &Rules, winner: Option<usize>) -> &'static str {
-    match winner {
-        None => "1/2-1/2",
-        Some(w) if w == rules.spec.first_to_move as usize => "1-0",
-        Some(_) => "0-1",
-    }
+    crate::pdn::finished_result(rules, winner)
 }
 
 /// The opening of game `round` of a match.

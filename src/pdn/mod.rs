@@ -15,7 +15,7 @@ pub use replay::{
     guess_variant, recorded_result, replay, start_position, variant_and_note, variant_for, Failure,
     Replayed, VariantCache,
 };
-pub use write::{result_token, rules_tag, write_game, write_game_with, RULES_TAG};
+pub use write::{finished_result, result_token, rules_tag, write_game, write_game_with, RULES_TAG};
 
 use std::fmt;
 

@@ -11,11 +11,17 @@ use crate::Game;
 pub fn result_token(game: &Game) -> &'static str {
     match game.result() {
         None => "*",
-        Some(o) => match o.winner {
-            None => "1/2-1/2",
-            Some(w) if w == game.rules.spec.first_to_move as usize => "1-0",
-            Some(_) => "0-1",
-        },
+        Some(o) => finished_result(&game.rules, o.winner),
+    }
+}
+
+/// The result token of a finished game: `1-0` when `winner` is the side that moves first, `0-1`
+/// when it is the other, `1/2-1/2` for a draw. The one rule of every game record damelab writes.
+pub fn finished_result(rules: &Rules, winner: Option<usize>) -> &'static str {
+    match winner {
+        None => "1/2-1/2",
+        Some(w) if w == rules.spec.first_to_move as usize => "1-0",
+        Some(_) => "0-1",
     }
 }
 

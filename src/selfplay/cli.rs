@@ -2,8 +2,8 @@
 //! [`super`]).
 
 use super::{chart, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION};
+use crate::runs::shard::{self, Shard, ShardSet};
 use crate::search::MAX_DEPTH;
-use crate::shard::{self, Shard, ShardSet};
 use crate::Variant;
 use miette::{miette, Report as Diag};
 use std::path::{Path, PathBuf};

@@ -6,7 +6,7 @@
 
 use super::cli::{self, bad, RunArgs};
 use super::{share, wilson, End, RunFile, Settings, Share, ENDS};
-use crate::shard::ShardSet;
+use crate::runs::shard::ShardSet;
 use miette::Report as Diag;
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -284,7 +284,7 @@ impl LadderFile {
         LadderFile {
             format: FORMAT.into(),
             version: VERSION,
-            damelab: crate::shard::DAMELAB_VERSION.into(),
+            damelab: crate::runs::shard::DAMELAB_VERSION.into(),
             variant: variant.into(),
             key: ladder.key,
             asked: ladder.rungs.clone(),
@@ -482,7 +482,7 @@ pub fn read(path: &Path, text: &str) -> Result<LadderFile, Diag> {
 /// Whether the shard `shard` plays rung `i`'s rating match (`i` from 0): every rung's match is
 /// played by one shard, in turn (rung 1's by shard 1, rung 2's by shard 2, …), so that the
 /// rating games are shared out too; a whole ladder plays them all.
-pub fn rates(i: usize, shard: Option<crate::shard::Shard>) -> bool {
+pub fn rates(i: usize, shard: Option<crate::runs::shard::Shard>) -> bool {
     shard.is_none_or(|s| i as u64 % s.n + 1 == s.k)
 }
 

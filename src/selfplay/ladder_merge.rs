@@ -6,10 +6,11 @@
 
 use super::cli::{bad, Outputs};
 use super::ladder::{self, Ladder, LadderFile};
-use super::merge::{merge_named, read_pdn_inputs, rules_for_merge};
+use super::merge::{merge_named, read_pdn_inputs};
 use super::pdn::merge_pdn_runs;
 use super::RunFile;
-use crate::shard;
+use crate::runs::merge::rules_for_merge;
+use crate::runs::shard;
 use miette::{Diagnostic, Report as Diag};
 use std::path::{Path, PathBuf};
 

@@ -1,19 +1,16 @@
 //! `selfplay merge`: the JSON (and PDN) files of a run's shards put back together into exactly
-//! the run played in one go, and the rules they were played under found again — a bundled variant
-//! by its name, any other rules file given with `--rules FILE` — and checked against the
-//! fingerprint the files record.
+//! the run played in one go, the rules they were played under found again and checked by the
+//! runs' kernel ([`crate::runs::merge`]).
 
 use super::cli::{bad, check_outputs, check_writable, header, parse_run, tables_line, Outputs};
 use super::pdn::{merge_pdn, PdnInput};
 use super::RunFile;
-use crate::shard::{self, ShardSet, Stamp};
-use crate::{Rules, Variant};
+use crate::runs::merge::{rules_for_merge, Inputs};
+use crate::runs::shard::{self, ShardSet, Stamp};
+use crate::Rules;
 use miette::Report as Diag;
 use std::path::{Path, PathBuf};
 
-/// The rules a merge's files were played under: the rules file `file` when given, else the
-/// bundled variant the files name; either must have the fingerprint the files record
-/// (`recorded`), or the merge is refused, saying what differs.
 /// The shards' PDN files, read whole; `help` says which files were meant.
 pub(super) fn read_pdn_inputs(paths: &[&PathBuf], help: &str) -> Result<Vec<PdnInput>, Diag> {
     paths
@@ -27,64 +24,6 @@ pub(super) fn read_pdn_inputs(paths: &[&PathBuf], help: &str) -> Result<Vec<PdnI
                 .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
         })
         .collect()
-}
-
-pub(crate) fn rules_for_merge(
-    file: Option<&Path>,
-    variant: &str,
-    recorded: &str,
-) -> Result<Variant, Diag> {
-    let v = match file {
-        Some(p) => Variant::from_path(p).map_err(Diag::new)?,
-        None => match Variant::load(variant) {
-            Ok(v) => v,
-            Err(crate::variant::LoadError::Unknown { .. }) => {
-                return Err(bad(
-                    format!(
-                        "the files were played under the rules `{variant}`, which are not a \
-                         bundled variant"
-                    ),
-                    &format!(
-                        "give the rules file they were played with: `--rules {variant}.rules` \
-                         (the file's path)"
-                    ),
-                ))
-            }
-            Err(e) => return Err(Diag::new(e)),
-        },
-    };
-    let have = v.rules.fingerprint();
-    if have == recorded {
-        return Ok(v);
-    }
-    let help = "give the rules file the games were played with, unchanged: `--rules FILE`";
-    Err(match file {
-        Some(p) if v.name() != variant => bad(
-            format!(
-                "`{}` holds the rules `{}` (fingerprint {have}), not `{variant}` (fingerprint \
-                 {recorded}) that the files were played under",
-                p.display(),
-                v.name()
-            ),
-            help,
-        ),
-        Some(p) => bad(
-            format!(
-                "`{}` is not the rules the files were played under: its rules fingerprint is \
-                 {have}, the files' {recorded} (the rules `{variant}` changed since the games were \
-                 played)",
-                p.display()
-            ),
-            help,
-        ),
-        None => bad(
-            format!(
-                "the rules of `{variant}` changed since the files were written: their \
-                 fingerprint is {have}, the files' {recorded}"
-            ),
-            help,
-        ),
-    })
 }
 
 /// Merge run files: the same settings, disjoint shards; the report is recomputed from the games.
@@ -161,12 +100,6 @@ fn stamps<'a>(names: &'a [String], files: &'a [RunFile]) -> Result<Vec<Stamp<'a>
         .collect()
 }
 
-/// Whether a file given to `merge` is a PDN file (by its extension); the others are JSON.
-fn is_pdn(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("pdn"))
-}
-
 /// `selfplay merge FILE... [--rules FILE]`: check the files, merge them, report and write.
 pub(crate) fn merge(
     paths: &[PathBuf],
@@ -179,32 +112,8 @@ pub(crate) fn merge(
     if let Some(p) = to.pdn {
         check_writable(p)?;
     }
-    let (pdn_paths, json_paths): (Vec<&PathBuf>, Vec<&PathBuf>) =
-        paths.iter().partition(|p| is_pdn(p));
-    match (pdn_paths.is_empty(), to.pdn) {
-        (false, None) => {
-            return Err(bad(
-                format!(
-                    "`{}` is a PDN file but no --pdn was given",
-                    pdn_paths[0].display()
-                ),
-                "give --pdn FILE to merge the shards' PDN files into it",
-            ))
-        }
-        (true, Some(_)) => {
-            return Err(bad(
-                "--pdn needs the shards' PDN files".into(),
-                "give each shard's `--pdn` file among the files to merge",
-            ))
-        }
-        _ => {}
-    }
-    if json_paths.is_empty() {
-        return Err(bad(
-            "no JSON files to merge".into(),
-            "give the shards' `--json` files",
-        ));
-    }
+    let inputs = Inputs::of(paths, to.pdn.is_some(), "give the shards' `--json` files")?;
+    let (pdn_paths, json_paths) = (inputs.pdn, inputs.json);
     let read = |p: &Path| {
         crate::fsio::read_text(p, crate::fsio::Kind::RunJson).map_err(|e| {
             bad(

@@ -16,8 +16,8 @@ mod validate;
 
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 pub use crate::matchplay::rate::{RateRequest, Rating};
+use crate::runs::shard::{Shard, ShardSet};
 use crate::search::{weights::Weights, zobrist::splitmix, Limits, Probe, Searcher};
-use crate::shard::{Shard, ShardSet};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::{Deserialize, Serialize};
@@ -606,7 +606,7 @@ impl RunFile {
         RunFile {
             format: FORMAT.into(),
             version: VERSION,
-            damelab: crate::shard::DAMELAB_VERSION.into(),
+            damelab: crate::runs::shard::DAMELAB_VERSION.into(),
             settings,
             shards,
             rate_against: None,

@@ -4,6 +4,7 @@
 use super::{End, GameRecord, RunFile, Settings};
 use crate::engine::{BitSet, Move, Rules};
 use crate::pdn::{read_games, write_game};
+use crate::runs::pdn::split_games;
 use crate::Game;
 use std::sync::Arc;
 
@@ -36,11 +37,7 @@ pub fn player(s: &Settings) -> String {
 /// The result token of a record: the first number is the first mover's score. A game stopped by
 /// the length cap is scored as the run scores it, a draw (its `Termination` tag says why).
 pub fn result_token(rules: &Rules, g: &GameRecord) -> &'static str {
-    match g.w {
-        -1 => "1/2-1/2",
-        w if w as u8 == rules.spec.first_to_move => "1-0",
-        _ => "0-1",
-    }
+    crate::pdn::finished_result(rules, usize::try_from(g.w).ok())
 }
 
 /// A game as PDN: `Event` (the run), `Round` (the game's index from 1), `White` and `Black` (the
@@ -99,7 +96,10 @@ pub fn merge_pdn_runs(
     let mut games: Vec<(usize, u64, String)> = Vec::new();
     for input in inputs {
         let parsed = read_games(&input.text);
-        let texts = split_games(&input.text);
+        // Each game's text from its `Event` line (none when the file is not UTF-8).
+        let texts: Vec<&str> = std::str::from_utf8(&input.text)
+            .map(|t| split_games(t).into_iter().map(|(_, g)| g).collect())
+            .unwrap_or_default();
         if texts.len() != parsed.len() {
             return Err(format!(
                 "`{}` is not a PDN file written by `selfplay --pdn`: {} games read, {} start with an `Event` tag",
@@ -162,13 +162,15 @@ pub fn merge_pdn_runs(
             .filter(|(run, _, _)| *run == r)
             .map(|(_, i, _)| *i)
             .collect();
-        crate::shard::check_pdn_games(&have, merged.games.iter().map(|g| g.i)).map_err(|e| {
-            if runs.len() == 1 {
-                e
-            } else {
-                format!("{}: {e}", player(&merged.settings))
-            }
-        })?;
+        crate::runs::shard::check_pdn_games(&have, merged.games.iter().map(|g| g.i)).map_err(
+            |e| {
+                if runs.len() == 1 {
+                    e
+                } else {
+                    format!("{}: {e}", player(&merged.settings))
+                }
+            },
+        )?;
     }
     let mut out = String::new();
     for (_, _, t) in games {
@@ -176,25 +178,4 @@ pub fn merge_pdn_runs(
         out.push_str("\n\n");
     }
     Ok(out)
-}
-
-/// The texts of the games of a PDN file written by [`game_text`]: each starts with the line of its
-/// `Event` tag.
-fn split_games(bytes: &[u8]) -> Vec<&str> {
-    let Ok(text) = std::str::from_utf8(bytes) else {
-        return Vec::new();
-    };
-    let mut starts: Vec<usize> = Vec::new();
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        if line.starts_with("[Event ") {
-            starts.push(at);
-        }
-        at += line.len();
-    }
-    starts
-        .iter()
-        .enumerate()
-        .map(|(j, &s)| &text[s..starts.get(j + 1).copied().unwrap_or(text.len())])
-        .collect()
 }

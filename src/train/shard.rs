@@ -14,9 +14,9 @@ use super::cli::{
     threads, Generation, RunJson, TrainArgs,
 };
 use super::{duel, play_games, played, Data, GameData, TrainSettings};
+use crate::runs::shard::{self, Shard, ShardError, ShardSet, DAMELAB_VERSION};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
-use crate::shard::{self, Shard, ShardError, ShardSet, DAMELAB_VERSION};
 use crate::Variant;
 use miette::Report;
 use serde::{Deserialize, Serialize};
@@ -340,7 +340,7 @@ pub fn read(path: &Path) -> Result<DataFile, String> {
 
 /// A data file's text (`name` for messages), checked as [`read`] does.
 pub fn parse(name: &str, text: &str) -> Result<DataFile, String> {
-    crate::shard::check_head(name, text, FORMAT, VERSION as u64, "a training data file")?;
+    crate::runs::shard::check_head(name, text, FORMAT, VERSION as u64, "a training data file")?;
     let f: DataFile = serde_json::from_str(text)
         .map_err(|e| format!("`{name}` is not a valid training data file: {e}"))?;
     if f.generation == 0 || f.generation > f.settings.generations || !f.shards.is_valid() {
