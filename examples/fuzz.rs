@@ -745,7 +745,7 @@ fn pdn_target(input: &[u8]) -> bool {
         let done = match pdn::replay(v.rules.clone(), &game) {
             Ok(r) => r,
             Err(f) => {
-                let _ = pdn::cli::describe_failure(0, &game, &f);
+                let _ = pdn::describe_failure(0, &game, &f);
                 continue;
             }
         };

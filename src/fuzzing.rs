@@ -181,7 +181,7 @@ pub fn pdn(data: &[u8]) {
         let done = match pdn::replay(v.rules.clone(), game) {
             Ok(r) => r,
             Err(f) => {
-                let _ = pdn::cli::describe_failure(0, game, &f);
+                let _ = pdn::describe_failure(0, game, &f);
                 continue;
             }
         };

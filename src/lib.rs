@@ -2,37 +2,51 @@
 //!
 //! A variant's rules are a text file (`variants/*.rules`), parsed and checked by [`lang`] into a
 //! [`spec::VariantSpec`], compiled by [`engine`] into tables, and run by one generic move generator.
+//! The modules are listed in the pipeline's order, from the foundations to the front ends; each
+//! imports only modules listed before it (docs/architecture.md, checked by `tests/layers.rs`).
 
-pub mod endgame;
-pub mod engine;
+// Foundations.
 pub mod fsio;
-#[doc(hidden)]
-pub mod fuzzing;
-pub mod game;
-pub mod hub;
 pub mod interrupt;
-pub mod lang;
 pub mod limits;
-pub mod matchplay;
-pub mod notation;
-pub mod pdn;
-pub mod runs;
-pub mod search;
-pub mod selfplay;
-pub mod spec;
-pub mod train;
 pub mod util;
-pub mod variant;
 pub mod variants;
 
-pub use engine::{Move, Position, Rules};
-pub use game::Game;
-pub use variant::Variant;
+// The rules: the checked spec, the language that produces it, the generator that runs it.
+pub mod engine;
+pub mod lang;
+pub mod spec;
+
+// Text and records over the rules.
 pub mod cases;
 pub mod describe;
 pub mod diagram;
 pub mod explain;
+pub mod game;
+pub mod notation;
+pub mod pdn;
 pub mod render;
-pub mod repl;
+pub mod variant;
 pub mod verify;
+
+// The engine, its tables and its protocol.
+pub mod endgame;
+pub mod hub;
+pub mod search;
+
+// Runs: the kernel, then matches, self-play and training.
+pub mod matchplay;
+pub mod runs;
+pub mod selfplay;
+pub mod train;
+
+// Front ends.
+pub mod cli;
+#[doc(hidden)]
+pub mod fuzzing;
+pub mod repl;
 pub mod web;
+
+pub use engine::{Move, Position, Rules};
+pub use game::Game;
+pub use variant::Variant;

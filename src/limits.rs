@@ -44,6 +44,10 @@ pub const CASE_PERFT_NODE_BUDGET: u64 = 2_000_000_000;
 /// same budget as a case file's perft. Interactively there is no limit: Ctrl-C stops the count.
 pub const REPL_SCRIPT_PERFT_NODES: u64 = CASE_PERFT_NODE_BUDGET;
 
+/// The longest search time accepted (`analyse --time`, an engine's `movetime=` and `tc=`), in
+/// seconds: a day.
+pub const MAX_SEARCH_SECONDS: f64 = 86_400.0;
+
 /// The longest line a REPL script may send (64 KiB).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 

@@ -20,11 +20,8 @@ const LAYER_EXCEPTIONS: &[(&str, &str)] = &[];
 
 /// Library files (outside the front end) that still use clap, indicatif or `eprintln!`.
 const COMMAND_LINE_EXCEPTIONS: &[&str] = &[
-    "src/endgame/cli.rs",
     "src/endgame/solve.rs",
     "src/matchplay/cli.rs",
-    "src/pdn/cli.rs",
-    "src/search/cli.rs",
     "src/selfplay/cli.rs",
     "src/selfplay/ladder.rs",
     "src/selfplay/strength.rs",

@@ -42,7 +42,6 @@
 //! `~/.cache/damelab`), with a header (magic, format, rules hash, material, size, checksum): a file
 //! that does not match is rebuilt, never trusted.
 
-pub mod cli;
 pub mod index;
 pub mod material;
 pub mod probe;
@@ -54,6 +53,9 @@ pub mod value;
 pub use material::Material;
 pub use solve::{Options, Solved, Table, Tables};
 pub use value::Value;
+
+/// The memory an endgame build may use unless told otherwise: 1.5 GiB.
+pub const DEFAULT_MAX_MEMORY: u64 = 1536 << 20;
 
 use miette::Diagnostic;
 

@@ -59,7 +59,7 @@ pub fn probe_in(
     crate::interrupt::reset();
     let opts = Options {
         cache,
-        max_memory: super::cli::DEFAULT_MAX_MEMORY,
+        max_memory: super::DEFAULT_MAX_MEMORY,
         progress: false,
         watch: None,
     };

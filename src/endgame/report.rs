@@ -1,7 +1,7 @@
 //! What a solved table says: counts, shares, the longest win and a line, a verdict.
 
 use super::material::Material;
-use super::solve::Tables;
+use super::solve::{human_bytes, Estimate, Tables};
 use super::value::Value;
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::{move_to_string, to_fen};
@@ -224,4 +224,57 @@ pub fn text(s: &Summary) -> String {
     }
     out.push_str(&format!("verdict: {}\n", s.verdict));
     out
+}
+
+/// The report's text for a build that ended (the root solved): its summary and the tables line.
+pub fn report_text(tables: &Tables, est: &Estimate, root: &Material, secs: f64) -> Option<String> {
+    let summary = summarize(tables, root)?;
+    let mut out = text(&summary);
+    out.push_str(&tables_line(tables, est, secs));
+    Some(out)
+}
+
+/// `tables: 5 materials, 32864 positions (estimated memory 10 MiB); built …`.
+pub fn tables_line(tables: &Tables, est: &Estimate, secs: f64) -> String {
+    let built: u64 = tables
+        .tables
+        .values()
+        .filter(|t| !t.loaded)
+        .map(|t| t.values.len() as u64)
+        .sum();
+    let rate = if built > 0 && secs > 0.0 {
+        built as f64 / secs
+    } else {
+        0.0
+    };
+    let loaded = tables.tables.values().filter(|t| t.loaded).count();
+    format!(
+        "tables: {} materials, {} positions (estimated memory {}); {}\n",
+        est.materials.len(),
+        est.positions,
+        human_bytes(est.bytes),
+        build_words(built, loaded, secs, rate)
+    )
+}
+
+/// How the tables came to be: built (with the speed), loaded from the cache, or both.
+fn build_words(built: u64, loaded: usize, secs: f64, rate: f64) -> String {
+    let from_cache = match loaded {
+        0 if built == 0 => "nothing to build".to_string(),
+        0 => String::new(),
+        1 => "1 table loaded from the cache".to_string(),
+        n => format!("{n} tables loaded from the cache"),
+    };
+    if built == 0 {
+        return format!("{from_cache} in {secs:.1} s");
+    }
+    let made = format!(
+        "built {built} positions in {secs:.1} s ({:.2} M positions/s)",
+        rate / 1e6
+    );
+    if from_cache.is_empty() {
+        made
+    } else {
+        format!("{made}; {from_cache}")
+    }
 }

@@ -12,7 +12,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest time per move or clock accepted, in seconds.
-pub const MAX_SECONDS: f64 = 86_400.0;
+use crate::limits::MAX_SEARCH_SECONDS as MAX_SECONDS;
+
 /// The largest transposition table an engine may ask for, in MiB.
 pub const MAX_HASH_MIB: usize = 65_536;
 /// The table of an engine that names no `hash=`.

@@ -79,3 +79,17 @@ pub fn read_acf(bytes: &[u8]) -> Vec<PdnGame> {
     }
     games
 }
+
+/// Whether a file's first line is `moves<TAB>result` over plain square numbers: the one-game-a-line
+/// archive format ([`read_acf`]).
+pub fn looks_like_acf(bytes: &[u8]) -> bool {
+    let first = bytes
+        .split(|&c| c == b'\n')
+        .find(|l| !l.iter().all(u8::is_ascii_whitespace));
+    first.is_some_and(|l| {
+        l.contains(&b'\t')
+            && !l.contains(&b'[')
+            && l.iter()
+                .all(|c| c.is_ascii_digit() || b"-\t /*\r ".contains(c))
+    })
+}

@@ -516,3 +516,38 @@ fn replay_variations(
     }
     out
 }
+
+/// A failure in full: tags, ply, position, the recorded move and the legal moves.
+pub fn describe_failure(index: usize, g: &PdnGame, f: &Failure) -> String {
+    let mut s = format!("  game {index} (line {}) FAILED", g.loc.line);
+    if let Some(p) = f.ply {
+        s.push_str(&format!(" at ply {}", p + 1));
+    }
+    if let Some(at) = f.at {
+        s.push_str(&format!(" ({at})"));
+    }
+    s.push_str(&format!(": {}\n", f.message));
+    if !g.tags.is_empty() {
+        let tags: Vec<String> = g
+            .tags
+            .iter()
+            .map(|(n, v)| format!("[{n} \"{v}\"]"))
+            .collect();
+        s.push_str(&format!("    tags: {}\n", tags.join(" ")));
+    }
+    if let Some(fen) = &f.fen {
+        s.push_str(&format!("    position: {fen}\n"));
+    }
+    if let Some(r) = &f.recorded {
+        s.push_str(&format!("    recorded move: {r}\n"));
+    }
+    if f.ply.is_some() && !f.legal_unknown {
+        let legal = if f.legal.is_empty() {
+            "none".to_string()
+        } else {
+            f.legal.join(", ")
+        };
+        s.push_str(&format!("    legal moves: {legal}\n"));
+    }
+    s
+}

@@ -2,7 +2,7 @@
 //! with the variant's endgame tables from the cache directory when there are any.
 
 use crate::notation::move_to_string;
-use crate::search::cli::{info_line, limits};
+use crate::search::info::{info_line, limits};
 use crate::search::tables::EndgameTables;
 use crate::search::{format_score, Limits, Searcher};
 use crate::Game;
@@ -42,13 +42,13 @@ pub fn parse_limits(arg: &str, cmd: &str) -> Result<Limits, Report> {
             let d: u32 = n
                 .parse()
                 .map_err(|_| miette!(help = help.clone(), "`{n}` is not a depth"))?;
-            limits(Some(d), None, DEFAULT_DEPTH)
+            Ok(limits(Some(d), None, DEFAULT_DEPTH)?)
         }
         ["time", s] => {
             let t: f64 = s
                 .parse()
                 .map_err(|_| miette!(help = help.clone(), "`{s}` is not a number of seconds"))?;
-            limits(None, Some(t), DEFAULT_DEPTH)
+            Ok(limits(None, Some(t), DEFAULT_DEPTH)?)
         }
         _ => Err(miette!(help = help, "`{arg}` is not a search limit")),
     }

@@ -4,9 +4,9 @@
 
 use super::Session;
 use crate::engine::Move;
-use crate::pdn::cli::{describe_failure, looks_like_acf};
 use crate::pdn::Variation;
 use crate::pdn::{self, read_acf, read_games, write_game_with, VariantCache};
+use crate::pdn::{describe_failure, looks_like_acf};
 use crate::Game;
 use miette::Report;
 

@@ -11,9 +11,9 @@
 //! HOT PATH: nothing is allocated per node; move lists, ordering scores and the principal variation
 //! live in per-ply buffers owned by the [`Searcher`].
 
-pub mod cli;
 pub mod clock;
 pub mod eval;
+pub mod info;
 pub mod learned;
 mod node;
 pub mod options;

@@ -10,7 +10,6 @@ use std::path::{Path, PathBuf};
 
 // Kept here for the front ends that found them in this module.
 pub use super::merge::{merge_files, merge_named};
-pub use crate::search::cli::{info_line, limits, MAX_SECONDS};
 
 /// The most games one run may play.
 pub const MAX_GAMES: u64 = 100_000_000;

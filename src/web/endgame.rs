@@ -154,7 +154,7 @@ pub fn run_stream(app: Arc<App>, job: EndgameJob) -> axum::response::Response {
                 let t = Instant::now();
                 let est = tables.solve_fast(&job.root, &opts)?;
                 let secs = t.elapsed().as_secs_f64();
-                crate::endgame::cli::report_text(&tables, &est, &job.root, secs)
+                crate::endgame::report::report_text(&tables, &est, &job.root, secs)
                     .map(|text| (text, tables.notes))
                     .ok_or(EndgameError::Internal)
             });

@@ -1,17 +1,13 @@
-//! The `analyse` command of the command line (argument parsing and output), and the pieces every
-//! front end of the search shares: limits from the user's numbers, one line per finished depth.
+//! `damelab analyse`: search a position and print a line per finished depth.
 
-use super::options::Options;
-use super::tables::EndgameTables;
-use super::{format_score, Info, Limits, Searcher, MAX_DEPTH};
 use crate::notation::{move_to_string, parse_fen};
-use crate::{Rules, Variant};
+use crate::search::info::{info_line, limits};
+use crate::search::options::Options;
+use crate::search::tables::EndgameTables;
+use crate::search::{format_score, Searcher};
+use crate::Variant;
 use miette::{miette, Report as Diag};
 use std::path::PathBuf;
-use std::time::Duration;
-
-/// The longest `--time` accepted, in seconds.
-pub const MAX_SECONDS: f64 = 86_400.0;
 
 #[derive(clap::Args, Debug)]
 pub struct AnalyseArgs {
@@ -82,9 +78,12 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         "give a smaller table with `--hash` (in MiB; 64 is the default)",
     )
     .map_err(Diag::new)?;
-    let weights = super::weights::resolve(args.eval.as_deref(), &v.rules)?;
+    let weights = crate::search::weights::resolve(args.eval.as_deref(), &v.rules)?;
     // The weights' tuned search settings, then `--option`s over them.
-    let options = parse_options_over(super::weights::options(weights.as_deref()), &args.options)?;
+    let options = parse_options_over(
+        crate::search::weights::options(weights.as_deref()),
+        &args.options,
+    )?;
     let mut s = Searcher::new(v.rules.clone(), args.hash);
     s.set_options(options);
     let mut tables = None;
@@ -117,7 +116,7 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         };
         out(&format!(
             "evaluation: {}{tuned}",
-            super::weights::describe(Some(w))
+            crate::search::weights::describe(Some(w))
         ));
     }
     s.set_weights(weights);
@@ -141,47 +140,6 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         )),
     }
     Ok(())
-}
-
-/// Depth and time limits from the user's numbers, checked.
-pub fn limits(depth: Option<u32>, time: Option<f64>, default_depth: u32) -> Result<Limits, Diag> {
-    if let Some(d) = depth {
-        if d == 0 || d > MAX_DEPTH {
-            return Err(bad(
-                format!("depth {d} is out of range"),
-                &format!("give a depth from 1 to {MAX_DEPTH}"),
-            ));
-        }
-    }
-    if let Some(t) = time {
-        if !(t > 0.0 && t <= MAX_SECONDS) {
-            return Err(bad(
-                format!("time {t} is out of range"),
-                &format!("give a number of seconds above 0 and at most {MAX_SECONDS}"),
-            ));
-        }
-    }
-    Ok(Limits {
-        depth: depth.or(time.is_none().then_some(default_depth)),
-        nodes: None,
-        time: time.map(Duration::from_secs_f64),
-        target: None,
-    })
-}
-
-/// One line of search output: depth, score, nodes, time, principal variation.
-pub fn info_line(rules: &Rules, i: &Info) -> String {
-    let pv: Vec<String> = i.pv.iter().map(|m| move_to_string(rules, m)).collect();
-    let secs = i.elapsed.as_secs_f64();
-    format!(
-        "depth {:>2}  score {:>9}  nodes {:>10}  {:>7.3} s  {:>6.0} kn/s  pv {}",
-        i.depth,
-        format_score(i.score),
-        i.nodes,
-        secs,
-        i.nodes as f64 / secs.max(1e-6) / 1e3,
-        pv.join(" ")
-    )
 }
 
 fn bad(msg: String, help: &str) -> Diag {

@@ -2,11 +2,17 @@
 //! print a summary per file and each failure in full; expected failures (a list of known bad
 //! records) do not fail the run.
 
-use super::{read_acf, read_games, replay, variant_and_note, Failure, PdnGame, VariantCache};
+use super::console::{errln, outln};
+use crate::pdn::{
+    describe_failure, looks_like_acf, read_acf, read_games, replay, variant_and_note, Failure,
+    VariantCache,
+};
 use miette::{miette, Report};
 use std::collections::HashMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
 
 /// The text format of a games file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -113,20 +119,6 @@ fn read_expectations(path: &Path) -> Result<HashMap<(String, usize), Expected>, 
         );
     }
     Ok(map)
-}
-
-/// Whether a file's first line is `moves<TAB>result` over plain square numbers: the one-game-a-line
-/// archive format ([`super::read_acf`]).
-pub fn looks_like_acf(bytes: &[u8]) -> bool {
-    let first = bytes
-        .split(|&c| c == b'\n')
-        .find(|l| !l.iter().all(u8::is_ascii_whitespace));
-    first.is_some_and(|l| {
-        l.contains(&b'\t')
-            && !l.contains(&b'[')
-            && l.iter()
-                .all(|c| c.is_ascii_digit() || b"-\t /*\r ".contains(c))
-    })
 }
 
 /// Totals over a run.
@@ -301,37 +293,44 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
     Ok(totals)
 }
 
-/// A failure in full: tags, ply, position, the recorded move and the legal moves.
-pub fn describe_failure(index: usize, g: &PdnGame, f: &Failure) -> String {
-    let mut s = format!("  game {index} (line {}) FAILED", g.loc.line);
-    if let Some(p) = f.ply {
-        s.push_str(&format!(" at ply {}", p + 1));
+/// `damelab replay`: the summary line, and exit 1 when a game failed unexpectedly.
+pub fn command(
+    files: Vec<std::path::PathBuf>,
+    variant: Option<String>,
+    format: Option<Format>,
+    manifest: Option<std::path::PathBuf>,
+    expect: Option<std::path::PathBuf>,
+) -> ExitCode {
+    let opts = Options {
+        files,
+        variant,
+        format,
+        manifest,
+        expect,
+    };
+    let t = Instant::now();
+    match run(&opts, &mut std::io::stdout()) {
+        Ok(n) => {
+            outln!(
+                "{} files, {} games: {} replayed, {} failed ({} known bad), {} continue after repetition; {} unexpected; {:.2} s",
+                n.files,
+                n.games,
+                n.replayed,
+                n.failed,
+                n.expected,
+                n.repetition,
+                n.unexpected,
+                t.elapsed().as_secs_f64()
+            );
+            if n.unexpected > 0 {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(report) => {
+            errln!("{report:?}");
+            ExitCode::FAILURE
+        }
     }
-    if let Some(at) = f.at {
-        s.push_str(&format!(" ({at})"));
-    }
-    s.push_str(&format!(": {}\n", f.message));
-    if !g.tags.is_empty() {
-        let tags: Vec<String> = g
-            .tags
-            .iter()
-            .map(|(n, v)| format!("[{n} \"{v}\"]"))
-            .collect();
-        s.push_str(&format!("    tags: {}\n", tags.join(" ")));
-    }
-    if let Some(fen) = &f.fen {
-        s.push_str(&format!("    position: {fen}\n"));
-    }
-    if let Some(r) = &f.recorded {
-        s.push_str(&format!("    recorded move: {r}\n"));
-    }
-    if f.ply.is_some() && !f.legal_unknown {
-        let legal = if f.legal.is_empty() {
-            "none".to_string()
-        } else {
-            f.legal.join(", ")
-        };
-        s.push_str(&format!("    legal moves: {legal}\n"));
-    }
-    s
 }

@@ -1,0 +1,348 @@
+//! The command line: every clap type and every command, a file each, over the library. The
+//! library below knows no command line (docs/architecture.md); [`main`] is all the binary calls.
+//!
+//! Output goes through [`console`]; a command returns a diagnostic ([`miette::Report`]) and
+//! [`main`] turns it into the exit code: 0 done, 1 a failure (bad input, a failed check, a file
+//! that cannot be written).
+
+pub mod analyse;
+pub mod check;
+pub mod console;
+pub mod diagram;
+pub mod endgame;
+pub mod moves;
+pub mod perft;
+pub mod repl;
+pub mod replay;
+pub mod show;
+
+use crate::notation::parse_fen;
+use crate::{variants, Position, Variant};
+use clap::{Parser, Subcommand};
+use console::{errln, out, out_keep_going, outln, stdout_failed};
+use miette::Report;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "damelab",
+    version,
+    about = "A rules-DSL interpreter and workbench for the draughts family"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Never colour the output (also: the NO_COLOR environment variable).
+    #[arg(long, global = true)]
+    no_color: bool,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// Explore positions interactively (the default, on Dameo).
+    Repl {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: Option<String>,
+        /// Where to keep the line history (default: ~/.damelab_history).
+        #[arg(long)]
+        history: Option<std::path::PathBuf>,
+        /// With stdin not a terminal: print each input line, after `> `, before its result.
+        #[arg(long)]
+        echo: bool,
+        /// Draw pieces as letters, for fonts without the draughts symbols (`set ascii` in the REPL).
+        #[arg(long)]
+        ascii: bool,
+    },
+    /// List the bundled variants: name, then title.
+    List,
+    /// Check rules files (or bundled variants by name); print diagnostics for every error found.
+    Check {
+        /// Rules files to check, or bundled variants' names.
+        #[arg(required = true)]
+        files: Vec<String>,
+    },
+    /// Print a variant's rules file: a bundled variant's source, or a rules file's text.
+    Show {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
+    /// Print the legal moves of a position, one a line, sorted.
+    Moves {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+    },
+    /// Count the move sequences of each length up to DEPTH.
+    Perft {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+        /// How many moves deep to count (0 counts the position itself: 1).
+        depth: usize,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        /// List each root move with its count at DEPTH.
+        #[arg(long)]
+        divide: bool,
+        /// Split the root moves over this many threads.
+        #[arg(long, default_value_t = 1)]
+        threads: usize,
+        /// Count capture routes that differ only in order as separate moves.
+        #[arg(long)]
+        keep_duplicates: bool,
+    },
+    /// Run case files (YAML) and report each case; `--bless` fills in empty expectations.
+    Verify {
+        /// Case files or folders of them (default: ./cases).
+        paths: Vec<std::path::PathBuf>,
+        /// Fill in the expectations a case leaves empty.
+        #[arg(long)]
+        bless: bool,
+        /// With --bless: also overwrite expectations that are already there.
+        #[arg(long, requires = "bless")]
+        force: bool,
+    },
+    /// Describe a variant in plain English, from its compiled rules.
+    Rules {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+    },
+    /// Draw a position as an SVG diagram (coordinates or square numbers, the last move marked).
+    Diagram {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+        /// The position as FEN (`W:Wa3,Kd4:Bb6`); the start position when absent.
+        #[arg(long)]
+        fen: Option<String>,
+        /// A move legal in that position: played, then drawn as the last move with its captures.
+        #[arg(long)]
+        last: Option<String>,
+        /// The SVG file to write (standard output when absent).
+        #[arg(short, long)]
+        output: Option<std::path::PathBuf>,
+    },
+    /// Replay the games of PDN files: every move must be legal, and the recorded result must agree
+    /// where the game ended on the board. Exits 1 when a game fails unexpectedly.
+    Replay {
+        /// PDN files (or files of the one-game-a-line archive format).
+        files: Vec<std::path::PathBuf>,
+        /// The variant of games that have no GameType tag.
+        #[arg(long)]
+        variant: Option<String>,
+        /// The files' format (default: guessed from the first line).
+        #[arg(long, value_enum)]
+        format: Option<replay::Format>,
+        /// A list of files to replay: `path<TAB>default variant<TAB>format` a line.
+        #[arg(long)]
+        manifest: Option<std::path::PathBuf>,
+        /// Known bad records: `file<TAB>game<TAB>ply or -<TAB>reason` a line.
+        #[arg(long)]
+        expect: Option<std::path::PathBuf>,
+    },
+    /// Solve an endgame by retrograde analysis: `damelab endgame turkish "KK v K"`.
+    Endgame(endgame::Args),
+    /// Search a position: best move, score and principal variation at each depth.
+    Analyse(analyse::AnalyseArgs),
+    /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
+    /// combines the JSON files of shards.
+    Selfplay(Box<crate::selfplay::cli::SelfplayArgs>),
+    /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
+    /// `analyse`, `selfplay` and the engine).
+    Train(Box<crate::train::cli::TrainCommand>),
+    /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
+    /// an SPRT stop, every game as PDN.
+    Match(Box<crate::matchplay::cli::MatchCommand>),
+    /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.x) for GUIs and match managers.
+    Hub {
+        /// A bundled variant's name or a path to a rules file (default: the embedded default;
+        /// the `variant` parameter changes it before `init`).
+        variant: Option<String>,
+    },
+    /// Serve the web workbench on 127.0.0.1: the board, the rules editor and the engine in a
+    /// browser (docs/web.md).
+    Serve {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file (default: dameo).
+        variant: Option<String>,
+        /// The port to listen on (0 picks a free one).
+        #[arg(long, default_value_t = 8421)]
+        port: u16,
+        /// The address to listen on; anything but 127.0.0.1 lets other machines in (a warning
+        /// says so).
+        #[arg(long, default_value = "127.0.0.1")]
+        host: String,
+        /// Open the page in the desktop's browser.
+        #[arg(long)]
+        open: bool,
+    },
+    /// Compile a variant; with --dump print the checked rules as YAML.
+    Compile {
+        /// A bundled variant's name (`damelab list`) or a path to a rules file.
+        variant: String,
+        /// Print the checked rules as YAML: directions by compass name, squares by name.
+        #[arg(long)]
+        dump: bool,
+    },
+}
+
+/// The `damelab` program: parse the command line, run the command, flush the output.
+pub fn main() -> ExitCode {
+    let code = run();
+    // The last lines may still sit in the buffer: a failed flush loses them, and says so.
+    if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
+        stdout_failed(e);
+    }
+    code
+}
+
+fn run() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Help and version go to stdout with success; a usage error is bad input: exit 1.
+            let _ = e.print();
+            return if e.use_stderr() {
+                ExitCode::FAILURE
+            } else {
+                ExitCode::SUCCESS
+            };
+        }
+    };
+    let no_color = cli.no_color || std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if no_color {
+        miette::set_hook(Box::new(|_| {
+            Box::new(miette::MietteHandlerOpts::new().color(false).build())
+        }))
+        .ok();
+    }
+    let result = match cli.command {
+        None => repl::repl(variants::DEFAULT, None, no_color, false, false),
+        Some(Command::Repl {
+            variant,
+            history,
+            echo,
+            ascii,
+        }) => repl::repl(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            history,
+            no_color,
+            echo,
+            ascii,
+        ),
+        Some(Command::List) => {
+            for (name, text) in variants::BUNDLED {
+                let title = Variant::from_source(name, name, text, None)
+                    .map(|v| v.rules.spec.title.clone())
+                    .unwrap_or_else(|_| "(does not load)".into());
+                outln!("{name:<20} {title}");
+            }
+            Ok(())
+        }
+        Some(Command::Check { files }) => check::check(&files),
+        Some(Command::Show { variant }) => show::show(&variant),
+        Some(Command::Moves { variant, fen }) => moves::moves(&variant, fen.as_deref()),
+        Some(Command::Perft {
+            variant,
+            depth,
+            fen,
+            divide,
+            threads,
+            keep_duplicates,
+        }) => perft::perft(
+            &variant,
+            depth,
+            fen.as_deref(),
+            divide,
+            threads,
+            keep_duplicates,
+        ),
+        Some(Command::Verify {
+            paths,
+            bless,
+            force,
+        }) => match crate::verify::run(
+            &paths,
+            crate::verify::Options {
+                bless,
+                force,
+                color: !no_color && std::io::IsTerminal::is_terminal(&std::io::stdout()),
+            },
+        ) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::FAILURE,
+            Err(e) => Err(e),
+        },
+        Some(Command::Replay {
+            files,
+            variant,
+            format,
+            manifest,
+            expect,
+        }) => return replay::command(files, variant, format, manifest, expect),
+        Some(Command::Rules { variant }) => {
+            load(&variant).map(|v| out!("{}", crate::describe::describe(&v.rules)))
+        }
+        Some(Command::Endgame(args)) => endgame::run_to(&args, &mut |s| out_keep_going(s)),
+        Some(Command::Diagram {
+            variant,
+            fen,
+            last,
+            output,
+        }) => diagram::diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
+        Some(Command::Analyse(a)) => analyse::analyse(&a, &mut |l| outln!("{l}")),
+        Some(Command::Selfplay(a)) => {
+            crate::selfplay::cli::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Train(a)) => {
+            crate::train::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Match(a)) => {
+            crate::matchplay::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Hub { variant }) => crate::hub::engine::run(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            Box::new(std::io::BufReader::new(std::io::stdin())),
+            Box::new(std::io::stdout()),
+        ),
+        Some(Command::Serve {
+            variant,
+            port,
+            host,
+            open,
+        }) => crate::web::cli(
+            variant.as_deref().unwrap_or(variants::DEFAULT),
+            &host,
+            port,
+            open,
+        ),
+        Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
+            if dump {
+                let yaml = serde_yaml::to_string(&v.rules.spec)
+                    .map_err(|e| miette::miette!("cannot write the rules as YAML: {e}"))?;
+                out!("{yaml}");
+            } else {
+                outln!("{}: ok ({})", v.name(), v.rules.spec.title);
+            }
+            Ok(())
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(report) => {
+            errln!("{report:?}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+pub(crate) fn load(variant: &str) -> Result<Variant, Report> {
+    Variant::load(variant).map_err(Report::new)
+}
+
+pub(crate) fn position(v: &Variant, fen: Option<&str>) -> Result<Position, Report> {
+    match fen {
+        Some(f) => parse_fen(&v.rules, f).map_err(|e| Report::new_boxed(e)),
+        None => Ok(v.rules.start),
+    }
+}
