@@ -48,6 +48,12 @@ pub const REPL_SCRIPT_PERFT_NODES: u64 = CASE_PERFT_NODE_BUDGET;
 /// seconds: a day.
 pub const MAX_SEARCH_SECONDS: f64 = 86_400.0;
 
+/// The most games of each pairing of a match (`match --games`).
+pub const MAX_MATCH_GAMES: u64 = 10_000_000;
+
+/// The most games a match plays at once (`match --concurrency`).
+pub const MAX_MATCH_CONCURRENCY: usize = 64;
+
 /// The longest line a REPL script may send (64 KiB).
 pub const MAX_LINE_BYTES: usize = 64 * 1024;
 

@@ -10,6 +10,7 @@ pub mod check;
 pub mod console;
 pub mod diagram;
 pub mod endgame;
+pub mod matches;
 pub mod moves;
 pub mod perft;
 pub mod repl;
@@ -153,7 +154,7 @@ pub enum Command {
     Train(Box<crate::train::cli::TrainCommand>),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
-    Match(Box<crate::matchplay::cli::MatchCommand>),
+    Match(Box<matches::MatchCommand>),
     /// Run as a Hub engine on stdin/stdout (the protocol of Scan 3.x) for GUIs and match managers.
     Hub {
         /// A bundled variant's name or a path to a rules file (default: the embedded default;
@@ -297,9 +298,7 @@ fn run() -> ExitCode {
         Some(Command::Train(a)) => {
             crate::train::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
-        Some(Command::Match(a)) => {
-            crate::matchplay::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
-        }
+        Some(Command::Match(a)) => matches::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
         Some(Command::Hub { variant }) => crate::hub::engine::run(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             Box::new(std::io::BufReader::new(std::io::stdin())),

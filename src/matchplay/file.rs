@@ -2,7 +2,7 @@
 //! standings and every game; read back and checked for `match merge`, which puts the shards of a
 //! match together into exactly the file of the match played in one go (see `docs/match.md`).
 
-use super::cli::{standings_of, Standing};
+use super::standings::{standings_of, Standing};
 use super::stats::Sprt;
 use super::{job_list, pair_of, GameRecord};
 use crate::runs::pdn::split_games;
@@ -106,7 +106,7 @@ fn check(f: &MatchFile) -> Result<(), String> {
     if !(2..=64).contains(&engines) {
         return Err(format!("it has {engines} engines"));
     }
-    if s.games_per_pairing == 0 || s.games_per_pairing > super::cli::MAX_GAMES {
+    if s.games_per_pairing == 0 || s.games_per_pairing > crate::limits::MAX_MATCH_GAMES {
         return Err(format!("its pairings have {} games", s.games_per_pairing));
     }
     let sh = &f.shards;

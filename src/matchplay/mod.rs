@@ -7,12 +7,12 @@
 //! settings (each engine clears its tables before a game), so a seeded match is reproducible
 //! whatever the concurrency.
 
-pub mod cli;
 pub mod engine;
 pub mod external;
 pub mod file;
 pub mod openings;
 pub mod rate;
+pub mod standings;
 pub mod stats;
 
 use crate::search::tables::EndgameTables;

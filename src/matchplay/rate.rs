@@ -132,7 +132,9 @@ pub fn rate(
         max_plies: setup.max_plies,
         tables: None,
         adjudicate: None,
-        concurrency: setup.concurrency.clamp(1, super::cli::MAX_CONCURRENCY),
+        concurrency: setup
+            .concurrency
+            .clamp(1, crate::limits::MAX_MATCH_CONCURRENCY),
     };
     let mut games = Vec::new();
     let finish = run(&cfg, &jobs(&cfg), &mut |g| {
@@ -143,7 +145,7 @@ pub fn rate(
     if finish == Finish::Interrupted {
         return None;
     }
-    let st = super::cli::standings(&cfg.engines, &games, None);
+    let st = super::standings::standings(&cfg.engines, &games, None);
     let s = st.first()?;
     Some(Rating {
         setting,

@@ -1,25 +1,20 @@
 //! The `match` command: arguments, checks (absurd settings are refused before any game), the
 //! progress line, the standings, the PDN and JSON outputs.
 
-use super::engine::{EngineSpec, Internal};
-use super::file::{MatchFile, MatchSettings};
-use super::openings::Balance;
-use super::stats::{Estimate, Sprt, Tally, Verdict};
-use super::{jobs, pairings, run, Config, Control, Finish, GameRecord};
+use crate::matchplay::engine::{EngineSpec, Internal};
+use crate::matchplay::file::{MatchFile, MatchSettings, FORMAT, VERSION};
+use crate::matchplay::openings::Balance;
+use crate::matchplay::standings::{standings, standings_text};
+use crate::matchplay::stats::{Sprt, Verdict};
+use crate::matchplay::{jobs, run, Config, Control, Finish, GameRecord};
 use crate::runs::shard::ShardSet;
 use crate::search::tables::EndgameTables;
 use crate::Variant;
 use miette::{miette, Report as Diag};
-use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-pub use super::file::{FORMAT, VERSION};
-
-/// The most games a pairing may play.
-pub const MAX_GAMES: u64 = 10_000_000;
-/// The most games played at once.
-pub const MAX_CONCURRENCY: usize = 64;
+use crate::limits::{MAX_MATCH_CONCURRENCY as MAX_CONCURRENCY, MAX_MATCH_GAMES as MAX_GAMES};
 
 /// `damelab match`: play a match (or a shard of one), or merge the shards' files.
 #[derive(clap::Args, Debug)]
@@ -170,126 +165,6 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, Diag> {
     Ok(s)
 }
 
-/// One pairing's figures, from its first engine's side.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Standing {
-    pub engine: String,
-    pub opponent: String,
-    pub tally: Tally,
-    pub estimate: Estimate,
-    pub llr: Option<f64>,
-    pub llr_bounds: Option<(f64, f64)>,
-    pub verdict: Option<Verdict>,
-}
-
-/// The figures of every pairing from the games so far.
-pub fn standings(
-    engines: &[EngineSpec],
-    games: &[GameRecord],
-    sprt: Option<&Sprt>,
-) -> Vec<Standing> {
-    let names: Vec<String> = engines.iter().map(|e| e.name.clone()).collect();
-    standings_of(&names, games, sprt)
-}
-
-/// [`standings`] of engines named `names`.
-pub fn standings_of(names: &[String], games: &[GameRecord], sprt: Option<&Sprt>) -> Vec<Standing> {
-    let mut out = Vec::new();
-    for (p, (a, b)) in pairings(names.len()).into_iter().enumerate() {
-        let mine: Vec<&GameRecord> = games.iter().filter(|g| g.pairing == p).collect();
-        let mut t = Tally::default();
-        for g in &mine {
-            match g.winner.map(|w| g.engines[w] == a) {
-                Some(true) => t.wins += 1,
-                Some(false) => t.losses += 1,
-                None => t.draws += 1,
-            }
-        }
-        // Pairs: games 2k and 2k+1 of the pairing, both finished.
-        let mut first: std::collections::HashMap<u64, f64> = std::collections::HashMap::new();
-        for g in mine.iter().filter(|g| g.round.is_multiple_of(2)) {
-            first.insert(g.round, g.points_of(a));
-        }
-        for h in mine.iter().filter(|g| !g.round.is_multiple_of(2)) {
-            if let Some(p) = first.get(&(h.round - 1)) {
-                t.pairs[((p + h.points_of(a)) * 2.0).round() as usize] += 1;
-            }
-        }
-        let llr = sprt.map(|s| s.llr(&t));
-        out.push(Standing {
-            engine: names[a].clone(),
-            opponent: names[b].clone(),
-            estimate: t.estimate(),
-            tally: t,
-            llr,
-            llr_bounds: sprt.map(|s| s.bounds()),
-            verdict: sprt.zip(llr).map(|(s, l)| s.verdict(l)),
-        });
-    }
-    out
-}
-
-fn elo_text(e: &Estimate) -> String {
-    let f = |x: f64| {
-        // No `-0.0`.
-        let x = if x == 0.0 { 0.0 } else { x };
-        if x.is_finite() {
-            format!("{x:+.1}")
-        } else if x > 0.0 {
-            "+inf".into()
-        } else {
-            "-inf".into()
-        }
-    };
-    format!("{} [{}, {}]", f(e.elo), f(e.elo_low), f(e.elo_high))
-}
-
-/// The standings as text: a line per pairing, then the SPRT.
-pub fn standings_text(st: &[Standing]) -> String {
-    let mut out = String::new();
-    for s in st {
-        let t = &s.tally;
-        out.push_str(&format!(
-            "{} vs {}: {} games, +{} ={} -{}, score {:.1}/{} ({:.1}%), Elo {} (95%, {}",
-            s.engine,
-            s.opponent,
-            t.games(),
-            t.wins,
-            t.draws,
-            t.losses,
-            t.wins as f64 + t.draws as f64 / 2.0,
-            t.games(),
-            100.0 * s.estimate.score,
-            elo_text(&s.estimate),
-            s.estimate.model
-        ));
-        if s.estimate.model == "pentanomial" {
-            let p = t.pairs;
-            out.push_str(&format!(
-                " over {} pairs: {} {} {} {} {}",
-                p.iter().sum::<u64>(),
-                p[0],
-                p[1],
-                p[2],
-                p[3],
-                p[4]
-            ));
-        }
-        out.push_str(")\n");
-        if let (Some(llr), Some((lo, hi)), Some(v)) = (s.llr, s.llr_bounds, s.verdict) {
-            let verdict = match v {
-                Verdict::H1 => "H1 accepted",
-                Verdict::H0 => "H0 accepted",
-                Verdict::Continue => "no decision yet",
-            };
-            out.push_str(&format!(
-                "SPRT: LLR {llr:.2} (bounds {lo:.2}, {hi:.2}): {verdict}\n"
-            ));
-        }
-    }
-    out
-}
-
 /// `damelab match`.
 pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     let v = Variant::load(&a.variant).map_err(Diag::new)?;
@@ -405,7 +280,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             .map_err(|m| bad(m, "play this variant with damelab's own engines only"))?;
     }
     let openings = match &a.openings {
-        Some(p) => super::openings::read_file(&v.rules, p).map_err(|m| {
+        Some(p) => crate::matchplay::openings::read_file(&v.rules, p).map_err(|m| {
             bad(
                 m,
                 "give a file of FEN lines or of PDN games of this variant",
@@ -444,7 +319,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         concurrency: a.concurrency,
     };
     let all = jobs(&cfg);
-    let pairs = super::pairs(&cfg);
+    let pairs = crate::matchplay::pairs(&cfg);
     if let Some(s) = shard {
         if s.n > pairs {
             return Err(bad(
@@ -458,7 +333,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         }
     }
     let jobs = match shard {
-        Some(s) => super::shard_jobs(&all, s),
+        Some(s) => crate::matchplay::shard_jobs(&all, s),
         None => all.clone(),
     };
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
@@ -539,7 +414,9 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     bar.finish_and_clear();
     let st = standings(&cfg.engines, &games, sprt.as_ref());
     out(standings_text(&st).trim_end());
-    let tables_decided = tables.is_some().then(|| super::tables_decided(&games));
+    let tables_decided = tables
+        .is_some()
+        .then(|| crate::matchplay::tables_decided(&games));
     if let Some(n) = tables_decided {
         out(&tables_line(n, games.len()));
     }
@@ -657,13 +534,13 @@ fn merge(
     let (pdn_paths, json_paths) = (inputs.pdn, inputs.json);
     let files = json_paths
         .iter()
-        .map(|p| super::file::read(p).map_err(|e| bad(e, help)))
+        .map(|p| crate::matchplay::file::read(p).map_err(|e| bad(e, help)))
         .collect::<Result<Vec<_>, _>>()?;
     let s = &files[0].settings;
     // The rules are checked; what is merged is the files' own (the games are not replayed).
     crate::runs::merge::rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
     let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
-    let merged = super::file::merge(&names, &files).map_err(|e| {
+    let merged = crate::matchplay::file::merge(&names, &files).map_err(|e| {
         bad(
             e,
             "merge the complete shards of one match: the same settings and engines, one `--shard K/N` split",
@@ -680,7 +557,7 @@ fn merge(
                     .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        super::file::merge_pdn(&inputs, &merged).map_err(|e| {
+        crate::matchplay::file::merge_pdn(&inputs, &merged).map_err(|e| {
             bad(
                 e,
                 "give the PDN file of every shard merged, as `match --pdn` wrote it",
@@ -695,7 +572,7 @@ fn merge(
         merged.settings.variant,
         names.join(" vs "),
         merged.games.len(),
-        super::job_list(merged.engines.len(), merged.settings.games_per_pairing).len(),
+        crate::matchplay::job_list(merged.engines.len(), merged.settings.games_per_pairing).len(),
         if merged.shards.is_whole() {
             "merged".to_string()
         } else {
