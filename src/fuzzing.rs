@@ -233,13 +233,13 @@ pub fn merge(data: &[u8]) {
         return;
     };
     let path = std::path::Path::new("fuzz.json");
-    let Ok(file) = crate::selfplay::cli::parse_run(path, text) else {
+    let Ok(file) = crate::selfplay::file::parse_run(path, text) else {
         return;
     };
     let Some(v) = bundled().iter().find(|v| v.name() == file.settings.variant) else {
         return;
     };
-    if let Ok(m) = crate::selfplay::cli::merge_files(std::slice::from_ref(&file), &v.rules) {
+    if let Ok(m) = crate::selfplay::merge::merge_files(std::slice::from_ref(&file), &v.rules) {
         assert_eq!(
             m.games.len(),
             file.games.len(),

@@ -48,6 +48,12 @@ pub const REPL_SCRIPT_PERFT_NODES: u64 = CASE_PERFT_NODE_BUDGET;
 /// seconds: a day.
 pub const MAX_SEARCH_SECONDS: f64 = 86_400.0;
 
+/// The most games one self-play run may play (`selfplay --games`).
+pub const MAX_SELFPLAY_GAMES: u64 = 100_000_000;
+
+/// The most threads a run may ask for (`selfplay --threads`, `train --threads`).
+pub const MAX_RUN_THREADS: usize = 1024;
+
 /// The most games of each pairing of a match (`match --games`).
 pub const MAX_MATCH_GAMES: u64 = 10_000_000;
 

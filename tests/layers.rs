@@ -21,8 +21,6 @@ const LAYER_EXCEPTIONS: &[(&str, &str)] = &[];
 /// Library files (outside the front end) that still use clap, indicatif or `eprintln!`.
 const COMMAND_LINE_EXCEPTIONS: &[&str] = &[
     "src/endgame/solve.rs",
-    "src/selfplay/cli.rs",
-    "src/selfplay/ladder.rs",
     "src/selfplay/strength.rs",
     "src/train/cli.rs",
     "src/web/mod.rs",

@@ -5,7 +5,7 @@ use damelab::engine::{GenOptions, Move, Position};
 use damelab::notation::{move_to_string, parse_fen};
 use damelab::runs::shard::{Shard, ShardSet};
 use damelab::search::{Limits, Searcher, WIN};
-use damelab::selfplay::{self, cli::merge_files, RunFile, Settings};
+use damelab::selfplay::{self, merge::merge_files, RunFile, Settings};
 use damelab::{Rules, Variant};
 use rand::{RngExt, SeedableRng};
 use std::sync::Arc;

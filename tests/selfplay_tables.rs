@@ -128,7 +128,7 @@ fn selfplay_counts_the_games_the_tables_decided() {
     );
     // (`selfplay merge` finds the rules by the variant's name, so a run of a rules file is
     // merged here by the library.)
-    use damelab::selfplay::cli::{merge_files, read_run};
+    use damelab::selfplay::{file::read_run, merge::merge_files};
     let variant = damelab::Variant::load(&p(&rules)).unwrap();
     let shards = [read_run(&s1).unwrap(), read_run(&s2).unwrap()];
     let merged = merge_files(&shards, &variant.rules).unwrap();

@@ -15,6 +15,7 @@ pub mod moves;
 pub mod perft;
 pub mod repl;
 pub mod replay;
+pub mod selfplay;
 pub mod show;
 
 use crate::notation::parse_fen;
@@ -148,7 +149,7 @@ pub enum Command {
     Analyse(analyse::AnalyseArgs),
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
-    Selfplay(Box<crate::selfplay::cli::SelfplayArgs>),
+    Selfplay(Box<selfplay::SelfplayArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
     Train(Box<crate::train::cli::TrainCommand>),
@@ -293,7 +294,7 @@ fn run() -> ExitCode {
         }) => diagram::diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => analyse::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Selfplay(a)) => {
-            crate::selfplay::cli::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+            selfplay::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Train(a)) => {
             crate::train::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))

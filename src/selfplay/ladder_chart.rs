@@ -304,7 +304,7 @@ pub fn chart_ladders(
     svg_path: &std::path::Path,
     out: &mut dyn FnMut(&str),
 ) -> Result<bool, miette::Report> {
-    use super::cli::bad;
+    use super::file::bad;
     let mut texts = Vec::new();
     for p in paths {
         let text = crate::fsio::read_text(p, crate::fsio::Kind::RunJson).map_err(|e| {

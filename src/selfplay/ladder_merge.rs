@@ -4,7 +4,7 @@
 //! one build, equal settings, one split, no shard twice), and none may miss a shard unless
 //! `--partial` is given.
 
-use super::cli::{bad, Outputs};
+use super::file::{bad, Outputs};
 use super::ladder::{self, Ladder, LadderFile};
 use super::merge::{merge_named, read_pdn_inputs};
 use super::pdn::merge_pdn_runs;

@@ -2,7 +2,7 @@
 //! the run played in one go, the rules they were played under found again and checked by the
 //! runs' kernel ([`crate::runs::merge`]).
 
-use super::cli::{bad, check_outputs, check_writable, header, parse_run, tables_line, Outputs};
+use super::file::{bad, check_outputs, check_writable, header, parse_run, tables_line, Outputs};
 use super::pdn::{merge_pdn, PdnInput};
 use super::RunFile;
 use crate::runs::merge::{rules_for_merge, Inputs};
@@ -183,7 +183,7 @@ pub(crate) fn merge(
     if merged.rate_against.is_some() {
         out(&super::strength::line(&merged));
     }
-    super::cli::write_outputs(&merged, to, &pdn)
+    super::file::write_outputs(&merged, to, &pdn)
 }
 
 /// Whether a JSON text is a ladder file (`selfplay --ladder --json`), by its format.

@@ -4,11 +4,11 @@
 //! merging shards gives exactly the figures of one run.
 
 pub mod chart;
-pub mod cli;
+pub mod file;
 pub mod ladder;
 pub mod ladder_chart;
 pub mod ladder_merge;
-pub(crate) mod merge;
+pub mod merge;
 pub mod pdn;
 pub mod playout;
 pub mod strength;

@@ -11,7 +11,7 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
     let name = path.display();
     let s = &f.settings;
     let bad = |why: String| Err(format!("`{name}` is not a sound self-play file: {why}"));
-    if s.games == 0 || s.games > super::cli::MAX_GAMES {
+    if s.games == 0 || s.games > crate::limits::MAX_SELFPLAY_GAMES {
         return bad(format!("its run has {} games", s.games));
     }
     if s.max_plies == 0 {

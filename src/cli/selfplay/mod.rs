@@ -1,20 +1,19 @@
-//! The `selfplay` command of the command line (argument parsing and output; the work is in
-//! [`super`]).
+//! `damelab selfplay`: a run (or a ladder of runs, or a shard of either), `selfplay merge` and
+//! `selfplay chart`: the arguments checked before any game, the progress line, the report and
+//! the files. The work is in [`crate::selfplay`].
 
-use super::{chart, shard_indices, RunFile, Settings, FORMAT, OLDEST_VERSION, VERSION};
+mod ladder;
+
+use crate::limits::{MAX_RUN_THREADS as MAX_THREADS, MAX_SELFPLAY_GAMES as MAX_GAMES};
 use crate::runs::shard::{self, Shard, ShardSet};
 use crate::search::MAX_DEPTH;
-use crate::Variant;
-use miette::{miette, Report as Diag};
+use crate::selfplay::file::{
+    bad, check_outputs, check_play_memory, check_writable, header, load, open_tables, read_run,
+    tables_line, write_outputs, Outputs,
+};
+use crate::selfplay::{chart, shard_indices, RunFile, Settings};
+use miette::Report as Diag;
 use std::path::{Path, PathBuf};
-
-// Kept here for the front ends that found them in this module.
-pub use super::merge::{merge_files, merge_named};
-
-/// The most games one run may play.
-pub const MAX_GAMES: u64 = 100_000_000;
-/// The most threads a run may ask for.
-pub const MAX_THREADS: usize = 1024;
 
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
@@ -121,41 +120,9 @@ pub struct RunArgs {
     /// move 1000, 10000 and 100000), --games games a rung, and report each figure against
     /// strength (with --shard: the shard's games of every rung). Put the variant first.
     #[arg(long, value_name = "KEY=V1,V2,…", num_args = 0..=1,
-          default_missing_value = super::ladder::DEFAULT_LADDER,
+          default_missing_value = crate::selfplay::ladder::DEFAULT_LADDER,
           conflicts_with_all = ["depth", "nodes", "random"])]
     pub ladder: Option<String>,
-}
-
-pub(crate) fn bad(msg: String, help: &str) -> Diag {
-    miette!(help = help.to_string(), "{msg}")
-}
-
-pub(crate) fn load(variant: &str) -> Result<Variant, Diag> {
-    Variant::load(variant).map_err(Diag::new)
-}
-
-/// Check before any work that a file can be written there (nothing is left behind).
-pub(crate) fn check_writable(path: &Path) -> Result<(), Diag> {
-    crate::fsio::check_writable(path).map_err(Diag::new)
-}
-
-/// Before any work: the outputs can be written, and `--json` and `--svg` are not one file.
-pub(crate) fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(), Diag> {
-    if let (Some(j), Some(s)) = (json, svg) {
-        if crate::fsio::same_target(j, s) {
-            return Err(bad(
-                format!(
-                    "--json and --svg both name `{}`: one would overwrite the other",
-                    j.display()
-                ),
-                "give two different files, e.g. `--json run.json --svg run.svg`",
-            ));
-        }
-    }
-    for p in [json, svg].into_iter().flatten() {
-        check_writable(p)?;
-    }
-    Ok(())
 }
 
 /// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
@@ -232,7 +199,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
                 svg: svg.as_deref(),
                 pdn: pdn.as_deref(),
             };
-            super::merge::merge(files, &outputs, *partial, rules.as_deref(), out)
+            crate::selfplay::merge::merge(files, &outputs, *partial, rules.as_deref(), out)
         }
         (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
         (None, Some(run)) => play(run, out),
@@ -245,7 +212,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
 
 fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     if let Some(spec) = &a.ladder {
-        return super::ladder::play(a, spec, out);
+        return ladder::play(a, spec, out);
     }
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
@@ -255,7 +222,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     } else {
         crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?
     };
-    let rate_against = super::strength::request(
+    let rate_against = crate::selfplay::strength::request(
         &v,
         a.rate_against.as_deref(),
         a.rate_games,
@@ -301,11 +268,12 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     };
     let t = std::time::Instant::now();
     let pdn = a.pdn.is_some();
-    let aids = super::Aids { probe, weights };
-    let played = super::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
-        bar.inc(1)
-    })
-    .map_err(|e| bad(e, "give fewer threads"))?;
+    let aids = crate::selfplay::Aids { probe, weights };
+    let played =
+        crate::selfplay::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
+            bar.inc(1)
+        })
+        .map_err(|e| bad(e, "give fewer threads"))?;
     bar.finish_and_clear();
     let Some(played) = played else {
         return Err(bad(
@@ -317,7 +285,8 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     // Shard 1 plays the rating match (it is the same match in every shard).
     let rating = match &rate_against {
         Some(req) if shard.is_none_or(|s| s.k == 1) => {
-            let r = super::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)?;
+            let r =
+                crate::selfplay::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)?;
             if r.is_none() {
                 return Err(bad(
                     "interrupted while rating: no figures written".into(),
@@ -338,7 +307,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         out(&line);
     }
     if file.rate_against.is_some() {
-        out(&super::strength::line(&file));
+        out(&crate::selfplay::strength::line(&file));
     }
     out(&format!(
         "time             {secs:.1} s ({:.1} games/s, {threads} threads)",
@@ -352,218 +321,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     write_outputs(&file, &outputs, &played.pdn.concat())
 }
 
-/// The endgame tables in `dir` as the engines' oracle, and the materials they hold (for the
-/// settings); nothing without a directory.
-pub(crate) fn open_tables(
-    v: &Variant,
-    dir: Option<&Path>,
-    out: &mut dyn FnMut(&str),
-) -> Result<(Option<crate::search::Probe>, Option<String>), Diag> {
-    let Some(dir) = dir else {
-        return Ok((None, None));
-    };
-    let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
-    out(&format!(
-        "endgame tables: {} materials in {}",
-        t.len(),
-        t.dir().display()
-    ));
-    Ok((Some(t.probe()), Some(t.materials())))
-}
-
-/// The report's line on the endgame tables, for a run played with them: how many games reached
-/// a position of their materials, and how many of those the tables decided; then, when the games
-/// record it, a line of the same per material (the first material of the tables each game
-/// reached), the materials most reached first.
-pub(crate) fn tables_line(f: &RunFile) -> Option<String> {
-    f.settings.tables.as_ref()?;
-    let r = &f.report;
-    let differ = r.tables_reached - r.tables_decided;
-    // (material, games that reached it first, of them decided by the tables)
-    let mut by: Vec<(&str, u64, u64)> = Vec::new();
-    for g in &f.games {
-        if let Some(m) = g.tb_material.as_deref() {
-            let at = match by.iter().position(|b| b.0 == m) {
-                Some(at) => at,
-                None => {
-                    by.push((m, 0, 0));
-                    by.len() - 1
-                }
-            };
-            by[at].1 += 1;
-            by[at].2 += g.tables_decided() as u64;
-        }
-    }
-    by.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
-    let materials = if by.is_empty() {
-        String::new()
-    } else {
-        let parts: Vec<String> = by
-            .iter()
-            .map(|(m, n, d)| format!("{m} {d} of {n}"))
-            .collect();
-        format!(
-            "\ntables decided   per material first reached: {}",
-            parts.join(", ")
-        )
-    };
-    Some(
-        format!(
-            "endgame tables   decided {} of {} games ({} reached a position of their materials{})",
-            r.tables_decided,
-            r.games,
-            r.tables_reached,
-            if differ > 0 {
-                format!(", {differ} of them ended otherwise than the tables said")
-            } else {
-                String::new()
-            }
-        ) + &materials,
-    )
-}
-
-pub(crate) fn header(f: &RunFile) -> String {
-    let s = &f.settings;
-    let player = if s.random {
-        "random moves".to_string()
-    } else {
-        match (s.depth, s.nodes) {
-            (Some(d), Some(n)) => format!("depth {d}, {n} nodes"),
-            (Some(d), None) => format!("depth {d}"),
-            (None, Some(n)) => format!("{n} nodes"),
-            (None, None) => "engine".into(),
-        }
-    };
-    let shards = if f.shards.is_whole() {
-        String::new()
-    } else if f.shards.held.len() == 1 {
-        format!(", shard {}/{}", f.shards.held[0], f.shards.count)
-    } else {
-        format!(", {} (partial)", f.shards)
-    };
-    let player = match &s.eval {
-        Some(e) => format!("{player}, {e} evaluation"),
-        None => player,
-    };
-    format!(
-        "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",
-        s.variant,
-        f.games.len(),
-        s.games,
-        s.seed,
-        s.opening_plies,
-        s.max_plies
-    )
-}
-
-/// Where a run's or a merge's files go.
-pub(crate) struct Outputs<'a> {
-    pub json: Option<&'a Path>,
-    pub svg: Option<&'a Path>,
-    pub pdn: Option<&'a Path>,
-}
-
-/// Write the files asked for; `pdn` is the games' PDN text.
-pub(crate) fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(), Diag> {
-    if let Some(p) = to.pdn {
-        crate::fsio::write_file(p, pdn.as_bytes())?;
-    }
-    let (json, svg) = (to.json, to.svg);
-    if let Some(p) = json {
-        let text = serde_json::to_string_pretty(file)
-            .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
-        crate::fsio::write_file(p, text.as_bytes())?;
-    }
-    if let Some(p) = svg {
-        let title = format!("{}{}", header(file), super::strength::title_part(file));
-        let text = chart::svg(&title, &file.report, &file.games).map_err(|e| bad(e, ""))?;
-        crate::fsio::write_file(p, text.as_bytes())?;
-    }
-    Ok(())
-}
-
-/// Read a run file written by `--json`: checked for format and version, then record by record
-/// against the run it claims ([`super::validate::check_run`]).
-pub fn read_run(path: &Path) -> Result<RunFile, Diag> {
-    let help = "give the JSON files written by `selfplay --json`";
-    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
-        .map_err(|e| bad(format!("cannot read `{}`: {e}", path.display()), help))?;
-    parse_run(path, &text)
-}
-
-/// A run file's text (read from `path`), checked as [`read_run`] does.
-pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
-    let help = "give the JSON files written by `selfplay --json`";
-    // The format and version first (the rest of the text is skipped, not stored), so a file of
-    // another version gets that message rather than a field error.
-    #[derive(serde::Deserialize)]
-    struct Head {
-        #[serde(default)]
-        format: String,
-        #[serde(default)]
-        version: u64,
-    }
-    let head: Head = serde_json::from_str(text)
-        .map_err(|e| bad(format!("`{}` is not JSON: {e}", path.display()), help))?;
-    if head.format != FORMAT || !(OLDEST_VERSION as u64..=VERSION as u64).contains(&head.version) {
-        return Err(bad(
-            format!(
-                "`{}` is not a self-play file of version {OLDEST_VERSION} to {VERSION} (format `{}`, version {})",
-                path.display(),
-                head.format,
-                head.version
-            ),
-            "merge files written by this version of `damelab selfplay --json`",
-        ));
-    }
-    let file: RunFile = serde_json::from_str(text).map_err(|e| {
-        bad(
-            format!("`{}` is not a valid self-play file: {e}", path.display()),
-            "merge files written by `damelab selfplay --json`",
-        )
-    })?;
-    super::validate::check_run(path, &file).map_err(|m| {
-        bad(
-            m,
-            "merge the files `selfplay --json` wrote, unedited; play the run again if in doubt",
-        )
-    })?;
-    Ok(file)
-}
-
-/// Before a run: the memory its records (and their JSON) and its engines take, against what the
-/// machine has available.
-pub(crate) fn check_play_memory(
-    games: u64,
-    shard: Option<(u64, u64)>,
-    threads: usize,
-    random: bool,
-    json: bool,
-) -> Result<(), Diag> {
-    let played = match shard {
-        Some((_, n)) => games.div_ceil(n),
-        None => games,
-    };
-    // Per game: its index, its slot while played, its record, and with --json its text (about
-    // 170 bytes pretty-printed) and the parsed copy the writer holds.
-    let per_game: u64 = if json { 8 + 48 + 40 + 400 } else { 8 + 48 + 40 };
-    let engines = if random {
-        0
-    } else {
-        (threads as u64 * super::TT_MIB as u64) << 20
-    };
-    let need = played.saturating_mul(per_game).saturating_add(engines);
-    crate::fsio::check_memory(
-        &format!("--games {games}"),
-        need,
-        "play fewer games a run: split it with `--shard K/N` and combine the files with `selfplay merge`",
-    )
-    .map_err(Diag::new)
-}
-
 fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     check_writable(svg)?;
-    if super::ladder_chart::chart_ladders(paths, svg, out)? {
+    if crate::selfplay::ladder_chart::chart_ladders(paths, svg, out)? {
         return Ok(());
     }
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
