@@ -9,6 +9,7 @@
 pub mod fsio;
 pub mod interrupt;
 pub mod limits;
+pub mod progress;
 pub mod util;
 pub mod variants;
 

@@ -67,3 +67,41 @@ macro_rules! outln {
     }};
 }
 pub(crate) use outln;
+
+/// The command line's progress bars, one template for every long command: drawn on standard
+/// error when it is a terminal, never into a pipe or a file.
+pub struct Bars;
+
+impl crate::progress::Drawer for Bars {
+    fn bar(&self, len: u64, message: &str) -> Box<dyn crate::progress::Drawn> {
+        if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+            return Box::new(indicatif::ProgressBar::hidden());
+        }
+        let b = indicatif::ProgressBar::new(len);
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} {eta}")
+        {
+            b.set_style(style.progress_chars("=> "));
+        }
+        b.set_message(message.to_string());
+        Box::new(b)
+    }
+}
+
+impl crate::progress::Drawn for indicatif::ProgressBar {
+    fn inc(&self, n: u64) {
+        indicatif::ProgressBar::inc(self, n);
+    }
+    fn set_length(&self, len: u64) {
+        indicatif::ProgressBar::set_length(self, len);
+    }
+    fn set_position(&self, pos: u64) {
+        indicatif::ProgressBar::set_position(self, pos);
+    }
+    fn set_message(&self, message: String) {
+        indicatif::ProgressBar::set_message(self, message);
+    }
+    fn finish(&self) {
+        self.finish_and_clear();
+    }
+}

@@ -367,16 +367,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     ));
     crate::interrupt::install_termination();
     crate::interrupt::reset();
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let b = indicatif::ProgressBar::new(jobs.len() as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {elapsed_precise} {msg}")
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::Bar::new(jobs.len() as u64, "games");
     let mut games: Vec<GameRecord> = Vec::new();
     let mut write_error: Option<crate::fsio::WriteError> = None;
     let finish = run(&cfg, &jobs, &mut |g| {
@@ -411,7 +402,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             _ => Control::Continue,
         }
     });
-    bar.finish_and_clear();
+    bar.finish();
     let st = standings(&cfg.engines, &games, sprt.as_ref());
     out(standings_text(&st).trim_end());
     let tables_decided = tables

@@ -16,6 +16,7 @@ pub mod perft;
 pub mod repl;
 pub mod replay;
 pub mod selfplay;
+pub mod serve;
 pub mod show;
 
 use crate::notation::parse_fen;
@@ -190,6 +191,7 @@ pub enum Command {
 
 /// The `damelab` program: parse the command line, run the command, flush the output.
 pub fn main() -> ExitCode {
+    crate::progress::install(Box::new(console::Bars));
     let code = run();
     // The last lines may still sit in the buffer: a failed flush loses them, and says so.
     if let Err(e) = std::io::Write::flush(&mut std::io::stdout()) {
@@ -310,7 +312,7 @@ fn run() -> ExitCode {
             port,
             host,
             open,
-        }) => crate::web::cli(
+        }) => serve::serve(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             &host,
             port,

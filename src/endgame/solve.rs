@@ -9,7 +9,7 @@ use crate::engine::geometry::{Sq, NONE};
 use crate::engine::BitSet;
 use crate::engine::{GenOptions, Move, Position, Rules};
 use crate::interrupt;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::progress::Bar;
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
@@ -400,7 +400,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
         let rules = self.rules;
         let n = index.len() as usize;
         let name = material.name(rules);
-        let bar = progress_bar(progress, n as u64, &name);
+        let (bar, place) = progress_bar(progress, n as u64, &name);
         let mut values = vec![value::DRAW; n];
         let mut counters = vec![0u16; n];
 
@@ -500,7 +500,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             })
             .collect();
         if stopping(watch) {
-            bar.finish_and_clear();
+            bar.finish();
             return Err(EndgameError::Interrupted);
         }
         let mut frontier: Vec<u32> = Vec::new();
@@ -528,10 +528,10 @@ impl<'r, B: BitSet> Tables<'r, B> {
         let mut resolved = frontier.len() as u64;
         while !frontier.is_empty() || level < events.len() {
             if level > value::MAX_DISTANCE as usize {
-                bar.finish_and_clear();
+                bar.finish();
                 return Err(EndgameError::TooDeep(name));
             }
-            bar.set_message(format!("{name}: depth {level}"));
+            bar.set_message(format!("{place} {name}: depth {level}"));
             let d = level as u16;
             let mut next: Vec<u32> = Vec::new();
             for batch in frontier.chunks(BATCH) {
@@ -550,7 +550,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                     })
                     .collect();
                 if stopping(watch) {
-                    bar.finish_and_clear();
+                    bar.finish();
                     return Err(EndgameError::Interrupted);
                 }
                 for (p, mult, win) in preds.into_iter().flatten() {
@@ -593,7 +593,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             frontier = next;
             level += 1;
         }
-        bar.finish_and_clear();
+        bar.finish();
         Ok(values)
     }
 
@@ -675,22 +675,12 @@ impl<'r, B: BitSet> Tables<'r, B> {
 
 /// A bar for one table: `place` says which table of how many and the time left in all (none: no
 /// bar); its message the table's pass (its moves, then each depth).
-fn progress_bar(place: Option<String>, len: u64, name: &str) -> ProgressBar {
-    let Some(place) = place else {
-        return ProgressBar::hidden();
-    };
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return ProgressBar::hidden();
+/// The build's bar: `place` (which table of how many) before the material's name, or no bar.
+fn progress_bar(place: Option<String>, len: u64, name: &str) -> (Bar, String) {
+    match place {
+        Some(place) => (Bar::new(len, &format!("{place} {name}: moves")), place),
+        None => (Bar::hidden(), String::new()),
     }
-    let bar = ProgressBar::new(len);
-    if let Ok(style) = ProgressStyle::with_template(
-        "{prefix} {msg:20} [{bar:30}] {pos}/{len} positions ({elapsed})",
-    ) {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    bar.set_prefix(place);
-    bar.set_message(format!("{name}: moves"));
-    bar
 }
 
 /// `45 s`, `3 min 20 s`, `2 h 5 min`.

@@ -108,22 +108,10 @@ pub fn measure(
     let mut reference = EngineSpec::parse(&each, &req.reference)
         .map_err(|e| bad(format!("--rate-against: {e}"), ""))?;
     reference.name = "reference".into();
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        let b = indicatif::ProgressBar::new(req.games);
-        if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {eta}")
-        {
-            b.set_style(style);
-        }
-        b.set_message(format!(
-            "rating {} against {}",
-            limit(settings),
-            req.reference
-        ));
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::Bar::new(
+        req.games,
+        &format!("rating {} against {}", limit(settings), req.reference),
+    );
     let setup = RateSetup {
         variant: &settings.variant,
         rules: &v.rules,
@@ -134,7 +122,7 @@ pub fn measure(
         concurrency: threads,
     };
     let r = rate(&setup, subject, reference, &mut || bar.inc(1));
-    bar.finish_and_clear();
+    bar.finish();
     // Named as given: the table size and evaluation are the run's own, in its settings.
     Ok(r.map(|r| Rating {
         setting: own.join(" "),

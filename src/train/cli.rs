@@ -324,18 +324,8 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     )
 }
 
-pub(crate) fn bar(len: u64, what: &str) -> indicatif::ProgressBar {
-    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        return indicatif::ProgressBar::hidden();
-    }
-    let b = indicatif::ProgressBar::new(len);
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{msg:>28} [{bar:30}] {pos}/{len} {eta}")
-    {
-        b.set_style(style.progress_chars("=> "));
-    }
-    b.set_message(what.to_string());
-    b
+pub(crate) fn bar(len: u64, what: &str) -> crate::progress::Bar {
+    crate::progress::Bar::new(len, what)
 }
 
 /// What a run produced: the weights and every generation's figures.
@@ -400,7 +390,7 @@ pub fn train_from(
         };
         let b = bar(t.games, &format!("generation {} self-play", g + 1));
         let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
-        b.finish_and_clear();
+        b.finish();
         let Some(played) = played else {
             interrupted = true;
             break;
@@ -416,7 +406,7 @@ pub fn train_from(
             let b = bar(t.match_games, &format!("generation {} match", g + 1));
             let r = duel(rules, t, g, Some(new), None, threads, &|| b.inc(1))
                 .map_err(|e| bad(e, ""))?;
-            b.finish_and_clear();
+            b.finish();
             if r.is_none() {
                 interrupted = true;
             }
@@ -513,7 +503,7 @@ fn fit_targets(
     let (lb, vb) = (loss(data, start, k, false), loss(data, start, k, true));
     let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
     let fitted = fit(data, start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
-    b.finish_and_clear();
+    b.finish();
     let q = quantise(&fitted?);
     let back = dequantise(&q);
     let (la, va) = (loss(data, &back, k, false), loss(data, &back, k, true));

@@ -289,7 +289,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
         b.inc(1)
     })
     .map_err(|e| bad(e, ""))?;
-    b.finish_and_clear();
+    b.finish();
     let Some(games) = games else {
         return Err(bad(
             "interrupted: no data written".into(),
@@ -629,7 +629,7 @@ pub fn merge_command(
             &|| b.inc(1),
         )
         .map_err(|e| bad(e, ""))?;
-        b.finish_and_clear();
+        b.finish();
         if r.is_none() {
             return Err(bad(
                 "interrupted during the generation match: no weights written".into(),

@@ -69,23 +69,15 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             eval: eval.clone(),
             tables: tables.clone(),
         };
-        let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-            let b = indicatif::ProgressBar::new(indices.len() as u64);
-            if let Ok(style) =
-                indicatif::ProgressStyle::with_template("{msg} {bar:30} {pos}/{len} {eta}")
-            {
-                b.set_style(style);
-            }
-            b.set_message(format!(
+        let bar = crate::progress::Bar::new(
+            indices.len() as u64,
+            &format!(
                 "rung {}/{} {}={value}",
                 i + 1,
                 ladder.rungs.len(),
                 ladder.key.name()
-            ));
-            b
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
+            ),
+        );
         let rung_start = std::time::Instant::now();
         let played = crate::selfplay::run_games(
             &v.rules,
@@ -97,7 +89,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             &|| bar.inc(1),
         )
         .map_err(|e| bad(e, "give fewer threads"))?;
-        bar.finish_and_clear();
+        bar.finish();
         let Some(played) = played else {
             stopped_at = Some(value);
             break;

@@ -261,11 +261,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         tables,
     };
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        indicatif::ProgressBar::new(indices.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = crate::progress::Bar::new(indices.len() as u64, "games");
     let t = std::time::Instant::now();
     let pdn = a.pdn.is_some();
     let aids = crate::selfplay::Aids { probe, weights };
@@ -274,7 +270,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             bar.inc(1)
         })
         .map_err(|e| bad(e, "give fewer threads"))?;
-    bar.finish_and_clear();
+    bar.finish();
     let Some(played) = played else {
         return Err(bad(
             "interrupted: no figures written".into(),
