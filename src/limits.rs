@@ -54,6 +54,9 @@ pub const MAX_SELFPLAY_GAMES: u64 = 100_000_000;
 /// The most threads a run may ask for (`selfplay --threads`, `train --threads`).
 pub const MAX_RUN_THREADS: usize = 1024;
 
+/// The largest node budget a move of a run may have (`train --nodes`, a ladder's rung).
+pub const MAX_RUN_NODES: u64 = 1_000_000_000;
+
 /// The most games of each pairing of a match (`match --games`).
 pub const MAX_MATCH_GAMES: u64 = 10_000_000;
 

@@ -18,6 +18,7 @@ pub mod replay;
 pub mod selfplay;
 pub mod serve;
 pub mod show;
+pub mod train;
 
 use crate::notation::parse_fen;
 use crate::{variants, Position, Variant};
@@ -153,7 +154,7 @@ pub enum Command {
     Selfplay(Box<selfplay::SelfplayArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
-    Train(Box<crate::train::cli::TrainCommand>),
+    Train(Box<train::TrainCommand>),
     /// Play engine-against-engine matches (damelab's own engines and Hub engines): standings, Elo,
     /// an SPRT stop, every game as PDN.
     Match(Box<matches::MatchCommand>),
@@ -298,9 +299,7 @@ fn run() -> ExitCode {
         Some(Command::Selfplay(a)) => {
             selfplay::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
-        Some(Command::Train(a)) => {
-            crate::train::cli::command(&a, &mut |l| out_keep_going(&format!("{l}\n")))
-        }
+        Some(Command::Train(a)) => train::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
         Some(Command::Match(a)) => matches::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
         Some(Command::Hub { variant }) => crate::hub::engine::run(
             variant.as_deref().unwrap_or(variants::DEFAULT),

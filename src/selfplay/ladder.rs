@@ -18,7 +18,7 @@ pub const VERSION: u32 = 1;
 /// The most rungs a ladder may have.
 pub const MAX_RUNGS: usize = 32;
 /// The largest node budget of a rung.
-pub const MAX_NODES: u64 = 1_000_000_000;
+pub use crate::limits::MAX_RUN_NODES as MAX_NODES;
 
 /// What a ladder varies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

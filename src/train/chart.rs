@@ -2,7 +2,7 @@
 //! fitted and the held-out positions, and each generation's match score against the derived
 //! evaluation.
 
-use super::cli::Generation;
+use super::run::Generation;
 use plotters::prelude::*;
 
 /// The SVG text of the learning curve.

@@ -6,8 +6,8 @@
 //! whatever the thread count.
 
 pub mod chart;
-pub mod cli;
 pub mod fit;
+pub mod run;
 pub mod shard;
 
 use crate::engine::{BitSet, Move, Position, Rules};

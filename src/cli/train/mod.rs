@@ -1,23 +1,19 @@
-//! The `train` command: settings checked, generations run with progress bars, the weights file and
-//! the learning curve written.
+//! `damelab train`: the arguments turned into checked settings before any game, a whole run on
+//! this machine, a generation's shard, `train merge` and `train search-settings`. The loop is in
+//! [`crate::train::run`].
 
-use super::fit::{dequantise, fit, fit_k, loss, quantise, sigmoid};
-use super::{duel, play, Data, TrainSettings, Wdl};
-use crate::search::learned::PHASE_BITS;
+mod shard;
+
 use crate::search::weights::Weights;
 use crate::search::MAX_DEPTH;
+use crate::train::run::{
+    bad, command_line, file_stem, not_folder, threads, train_from, RunJson, MAX_EPOCHS,
+    MAX_GENERATIONS, MAX_OPENING_PLIES, MAX_PLIES, MAX_RUN_NODES, MAX_TRAIN_GAMES,
+};
+use crate::train::TrainSettings;
 use crate::Variant;
-use miette::{miette, Report};
-use serde::Serialize;
+use miette::Report;
 use std::path::PathBuf;
-use std::sync::Arc;
-
-pub const MAX_GENERATIONS: u32 = 100;
-pub const MAX_GAMES: u64 = 1_000_000;
-pub const MAX_NODES: u64 = 1_000_000_000;
-pub const MAX_EPOCHS: u32 = 100_000;
-pub const MAX_OPENING_PLIES: u32 = 200;
-pub const MAX_PLIES: u32 = 10_000;
 
 /// `damelab train`: a training run (or one generation's shard of one), or `train merge`.
 #[derive(clap::Args, Debug)]
@@ -165,37 +161,6 @@ pub struct TrainArgs {
     pub shards: Option<u64>,
 }
 
-/// One generation's figures.
-#[derive(Clone, Debug, Serialize)]
-pub struct Generation {
-    pub generation: u32,
-    pub games: u64,
-    /// Wins of the first side, draws, wins of the second side in its self-play games.
-    pub results: [u64; 3],
-    /// Positions fitted so far (all generations), and held out.
-    pub positions: usize,
-    pub held_out: usize,
-    pub k: f64,
-    pub loss_before: f64,
-    pub loss_after: f64,
-    pub validation_before: f64,
-    pub validation_after: f64,
-    /// The new weights against the derived evaluation.
-    pub against_derived: Option<Wdl>,
-}
-
-#[derive(Serialize)]
-pub(crate) struct RunJson<'a> {
-    pub format: &'static str,
-    pub variant: &'a str,
-    pub settings: &'a TrainSettings,
-    pub generations: &'a [Generation],
-}
-
-pub(crate) fn bad(msg: String, help: &str) -> Report {
-    miette!(help = help.to_string(), "{msg}")
-}
-
 fn range<T: PartialOrd + std::fmt::Display + Copy>(
     flag: &str,
     v: T,
@@ -214,15 +179,15 @@ fn range<T: PartialOrd + std::fmt::Display + Copy>(
 /// The settings from the arguments, refused when absurd.
 pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
     range("generations", a.generations, 1, MAX_GENERATIONS)?;
-    range("games", a.games, 1, MAX_GAMES)?;
+    range("games", a.games, 1, MAX_TRAIN_GAMES)?;
     if let Some(n) = a.nodes {
-        range("nodes", n, 1, MAX_NODES)?;
+        range("nodes", n, 1, MAX_RUN_NODES)?;
     }
     if let Some(d) = a.depth {
         range("depth", d, 1, MAX_DEPTH)?;
     }
     range("epochs", a.epochs, 1, MAX_EPOCHS)?;
-    range("match-games", a.match_games, 0, MAX_GAMES)?;
+    range("match-games", a.match_games, 0, MAX_TRAIN_GAMES)?;
     range("opening-plies", a.opening_plies, 0, MAX_OPENING_PLIES)?;
     range("max-plies", a.max_plies, 1, MAX_PLIES)?;
     if !(a.result_weight.is_finite() && (0.0..=1.0).contains(&a.result_weight)) {
@@ -283,266 +248,11 @@ pub fn settings_with_start(
              evaluation (no --start)",
         ));
     }
-    t.start = Some(super::Start {
+    t.start = Some(crate::train::Start {
         path: path.display().to_string(),
         digest: w.digest(),
     });
     Ok((t, Some(w)))
-}
-
-/// The command that reproduces a run (threads aside: they change nothing).
-pub fn command_line(variant: &str, t: &TrainSettings) -> String {
-    let budget = match (t.nodes, t.depth) {
-        (_, Some(d)) => format!("--depth {d}"),
-        (Some(n), None) => format!("--nodes {n}"),
-        (None, None) => String::new(),
-    };
-    let mut flags = String::new();
-    if t.wide_patterns {
-        flags.push_str(" --wide-patterns");
-    }
-    if t.phases {
-        flags.push_str(" --phases");
-    }
-    if t.result_weight != 1.0 {
-        flags.push_str(&format!(" --result-weight {}", t.result_weight));
-    }
-    let shapes = t.shapes();
-    if shapes != [crate::search::learned::Window::SMALL] {
-        flags.push_str(&format!(
-            " --window {}",
-            crate::search::learned::shapes_text(&shapes)
-        ));
-    }
-    if let Some(s) = &t.start {
-        flags.push_str(&format!(" --start {}", s.path));
-    }
-    format!(
-        "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
-         --match-games {} --opening-plies {} --max-plies {} --l2 {}{flags}",
-        t.seed, t.generations, t.games, t.epochs, t.match_games, t.opening_plies, t.max_plies, t.l2
-    )
-}
-
-pub(crate) fn bar(len: u64, what: &str) -> crate::progress::Bar {
-    crate::progress::Bar::new(len, what)
-}
-
-/// What a run produced: the weights and every generation's figures.
-pub struct Trained {
-    pub weights: Weights,
-    pub generations: Vec<Generation>,
-    /// Stopped by Ctrl-C after this many generations.
-    pub interrupted: bool,
-}
-
-/// Run the generations from the derived evaluation; `out` gets a line per generation.
-pub fn train(
-    v: &Variant,
-    t: &TrainSettings,
-    threads: usize,
-    out: &mut dyn FnMut(&str),
-    checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
-) -> Result<Trained, Report> {
-    train_from(v, t, None, threads, out, checkpoint)
-}
-
-/// Run the generations from `start` (the weights of `t.start`, loaded by
-/// [`settings_with_start`]) or, with none, from the derived evaluation.
-pub fn train_from(
-    v: &Variant,
-    t: &TrainSettings,
-    start: Option<&Weights>,
-    threads: usize,
-    out: &mut dyn FnMut(&str),
-    checkpoint: &mut dyn FnMut(&Weights) -> Result<(), Report>,
-) -> Result<Trained, Report> {
-    let rules = &v.rules;
-    let layout = t.layout(rules.as_ref());
-    debug_assert_eq!(
-        t.start.as_ref().map(|s| s.digest.clone()),
-        start.map(Weights::digest)
-    );
-    let derived = Weights::derived_in(rules, &layout);
-    // The pull is toward the derived evaluation, with or without a start.
-    let anchor = dequantise(&derived.values);
-    let mut current = derived.clone();
-    current.variant = v.name().to_string();
-    current.made_by = command_line(v.name(), t);
-    if let Some(s) = start {
-        // Checked by `settings_with_start`: the start moves into the run's layout.
-        let carried = s.carried_into(rules, &layout).map_err(|e| bad(e, ""))?;
-        current.values = carried.values;
-        current.search = carried.search;
-    }
-    let mut data = Data {
-        shift: if t.phases { PHASE_BITS } else { 0 },
-        ..Data::default()
-    };
-    let mut generations = Vec::new();
-    let mut interrupted = false;
-    for g in 0..t.generations {
-        // Generation 1 plays with the start weights as they are, in their own layout.
-        let playing = match (g, start) {
-            (0, Some(s)) => Some(Arc::new(s.clone())),
-            (0, None) => None,
-            _ => Some(Arc::new(current.clone())),
-        };
-        let b = bar(t.games, &format!("generation {} self-play", g + 1));
-        let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
-        b.finish();
-        let Some(played) = played else {
-            interrupted = true;
-            break;
-        };
-        data.extend(&played.data);
-        let Some(step) = fit_step(&mut data, &current.values, &anchor, t, g) else {
-            interrupted = true;
-            break;
-        };
-        current.values = step.values.clone();
-        let new = Arc::new(current.clone());
-        let against = if t.match_games > 0 {
-            let b = bar(t.match_games, &format!("generation {} match", g + 1));
-            let r = duel(rules, t, g, Some(new), None, threads, &|| b.inc(1))
-                .map_err(|e| bad(e, ""))?;
-            b.finish();
-            if r.is_none() {
-                interrupted = true;
-            }
-            r
-        } else {
-            None
-        };
-        let held = data.held_out.iter().filter(|h| **h).count();
-        let gen = Generation {
-            generation: g + 1,
-            games: played.games,
-            results: played.results,
-            positions: data.rows() - held,
-            held_out: held,
-            k: step.k,
-            loss_before: step.loss_before,
-            loss_after: step.loss_after,
-            validation_before: step.validation_before,
-            validation_after: step.validation_after,
-            against_derived: against,
-        };
-        out(&generation_line(&gen));
-        generations.push(gen);
-        // Each generation's weights are written as it ends: a long run stopped late keeps them.
-        checkpoint(&current)?;
-        if interrupted {
-            break;
-        }
-    }
-    debug_assert_eq!(current.values.len(), layout.len);
-    Ok(Trained {
-        weights: current,
-        generations,
-        interrupted,
-    })
-}
-
-/// What a generation's fit gave: the scale, the losses before and after, the new weights.
-pub(crate) struct Step {
-    pub k: f64,
-    pub loss_before: f64,
-    pub loss_after: f64,
-    pub validation_before: f64,
-    pub validation_after: f64,
-    pub values: Vec<i32>,
-}
-
-/// Generation `g`'s fit (from 0) of all the data so far, starting from the weights `current`
-/// and pulled toward `anchor`. `None` when interrupted. The single run and `train merge` both fit
-/// here, so they give the same weights.
-pub(crate) fn fit_step(
-    data: &mut Data,
-    current: &[i32],
-    anchor: &[f64],
-    t: &TrainSettings,
-    g: u32,
-) -> Option<Step> {
-    let start = dequantise(current);
-    // The scale is fitted to the results; with a result weight below 1 the targets are then
-    // the results blended with the searches' scores on that scale (the results come back after).
-    let k = fit_k(data, &start);
-    let results = (t.result_weight < 1.0).then(|| {
-        let blended = data
-            .y
-            .iter()
-            .zip(&data.score)
-            .map(|(&y, &s)| {
-                if s.is_nan() {
-                    y
-                } else {
-                    let p = sigmoid(s as f64 / k);
-                    (t.result_weight * y as f64 + (1.0 - t.result_weight) * p) as f32
-                }
-            })
-            .collect();
-        std::mem::replace(&mut data.y, blended)
-    });
-    let step = fit_targets(data, &start, anchor, k, t, g);
-    if let Some(y) = results {
-        data.y = y;
-    }
-    step
-}
-
-/// The fit of `data`'s targets as they stand, on the scale `k`.
-fn fit_targets(
-    data: &Data,
-    start: &[f64],
-    anchor: &[f64],
-    k: f64,
-    t: &TrainSettings,
-    g: u32,
-) -> Option<Step> {
-    let (lb, vb) = (loss(data, start, k, false), loss(data, start, k, true));
-    let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
-    let fitted = fit(data, start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
-    b.finish();
-    let q = quantise(&fitted?);
-    let back = dequantise(&q);
-    let (la, va) = (loss(data, &back, k, false), loss(data, &back, k, true));
-    Some(Step {
-        k,
-        loss_before: lb,
-        loss_after: la,
-        validation_before: vb,
-        validation_after: va,
-        values: q,
-    })
-}
-
-pub(crate) fn generation_line(g: &Generation) -> String {
-    let [w, d, l] = g.results;
-    let mut line = format!(
-        "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out), K {:.0}, \
-         loss {:.4} -> {:.4}, validation {:.4} -> {:.4}",
-        g.generation,
-        g.games,
-        g.positions,
-        g.held_out,
-        g.k,
-        g.loss_before,
-        g.loss_after,
-        g.validation_before,
-        g.validation_after
-    );
-    if let Some(m) = g.against_derived {
-        let (e, lo, hi) = m.elo();
-        line.push_str(&format!(
-            "; against derived +{} ={} -{} score {:.3} Elo {e:+.0} [{lo:+.0}, {hi:+.0}]",
-            m.wins,
-            m.draws,
-            m.losses,
-            m.score()
-        ));
-    }
-    line
 }
 
 /// `damelab train`: a run, a generation's shard, or `train merge`.
@@ -558,9 +268,9 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
                 l2,
             }),
             _,
-        ) => super::shard::merge_command(
+        ) => crate::train::shard::merge_command(
             files,
-            &super::shard::MergeOptions {
+            &crate::train::shard::MergeOptions {
                 from: from.as_deref(),
                 weights_out: weights.as_deref(),
                 threads: *threads,
@@ -578,7 +288,7 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
             }),
             _,
         ) => search_settings(variant, weights, settings, dest.as_deref(), out),
-        (None, Some(a)) if a.generation.is_some() => super::shard::play_command(a, out),
+        (None, Some(a)) if a.generation.is_some() => shard::play_command(a, out),
         (None, Some(a)) => run(a, out),
         (None, None) => Err(bad(
             "`train` needs a variant".into(),
@@ -612,29 +322,6 @@ fn search_settings(
         format!("search {}", w.search_text())
     };
     out(&format!("{}: {what}", dest.display()));
-    Ok(())
-}
-
-/// `--threads`, or every core.
-pub(crate) fn threads(n: Option<usize>) -> Result<usize, Report> {
-    match n {
-        Some(0) | Some(1025..) => Err(bad(
-            format!("--threads {} is out of range", n.unwrap_or(0)),
-            "give from 1 to 1024 threads",
-        )),
-        Some(n) => Ok(n),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
-}
-
-/// Refuse to write to a folder.
-pub(crate) fn not_folder(p: &std::path::Path) -> Result<(), Report> {
-    if p.is_dir() {
-        return Err(bad(
-            format!("cannot write `{}`: it is a folder", p.display()),
-            "give a file path",
-        ));
-    }
     Ok(())
 }
 
@@ -693,7 +380,8 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     ));
     if let Some(svg) = &a.svg {
         let title = format!("{}: {}", v.name(), command_line(v.name(), &t));
-        let text = super::chart::svg(&title, &trained.generations).map_err(|e| bad(e, ""))?;
+        let text =
+            crate::train::chart::svg(&title, &trained.generations).map_err(|e| bad(e, ""))?;
         crate::fsio::write_file(svg, text.as_bytes())?;
     }
     if let Some(json) = &a.json {
@@ -708,12 +396,4 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
         crate::fsio::write_file(json, text.as_bytes())?;
     }
     Ok(())
-}
-
-/// A variant's name as a file name: a rules file's stem, not its path.
-pub(crate) fn file_stem(name: &str) -> String {
-    std::path::Path::new(name)
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "variant".into())
 }
