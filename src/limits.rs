@@ -2,6 +2,11 @@
 //! how much of a file is read, how many diagnostics are printed, how deep a perft may go, how many
 //! threads may be asked for. Each limit, when hit, is a diagnostic that names it — never a panic,
 //! a hang or an allocation that runs the machine out of memory.
+//!
+//! A bound that belongs to one module alone is named there, and has a name no other bound has
+//! (`tests/layers.rs` checks it): the web server's (`web::guard`, `web::engine`, `web::study`,
+//! `web::endgame`, `web::tree`), the search's depth (`search::MAX_DEPTH`), the engine's settings
+//! (`matchplay::engine`), the language's (`lang`), the endgame tables' (`endgame`).
 
 /// The largest rules or case file read (1 MiB): the bundled files are a few KB.
 pub const MAX_FILE_BYTES: u64 = 1 << 20;

@@ -517,3 +517,35 @@ fn the_checker_sees_code_only() {
     assert_eq!(place(Path::new("a/mod.rs")), ("a".to_string(), 1));
     assert_eq!(place(Path::new("a/b.rs")), ("a".to_string(), 2));
 }
+
+/// Every bound (`MAX_…`) has a name of its own in the crate: bounds live in `src/limits.rs`, or in
+/// the one module they belong to, never two of one name with different meanings.
+#[test]
+fn bounds_have_one_name_each() {
+    let s = sources();
+    let mut seen: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (rel, code) in &s.files {
+        let mut rest = code.as_str();
+        while let Some(at) = rest.find("const MAX_") {
+            let name = ident_at(&rest[at + "const ".len()..]).to_string();
+            rest = &rest[at + "const ".len()..];
+            seen.entry(name)
+                .or_default()
+                .push(format!("src/{}", rel.display()));
+        }
+    }
+    let twice: Vec<String> = seen
+        .iter()
+        .filter(|(_, files)| files.len() > 1)
+        .map(|(name, files)| format!("{name}: {}", files.join(", ")))
+        .collect();
+    assert!(
+        twice.is_empty(),
+        "bounds declared under one name more than once:\n{}",
+        twice.join("\n")
+    );
+    assert!(
+        seen.contains_key("MAX_FILE_BYTES"),
+        "the scan finds the bounds"
+    );
+}

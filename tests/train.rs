@@ -3,12 +3,12 @@
 //! evaluation scores a position the same in every bit-set width (and, from the derived weights,
 //! exactly as the derived evaluation), and `train` refuses absurd settings.
 
+use damelab::cli::train::{settings, TrainArgs};
 use damelab::engine::{BitSet, GenOptions, Position, Rules};
 use damelab::search::eval::Eval;
 use damelab::search::learned::{Features, Layout, Learned, Shapes, Window};
 use damelab::search::weights::Weights;
 use damelab::search::{Limits, Searcher};
-use damelab::cli::train::{settings, TrainArgs};
 use damelab::train::run::train;
 use damelab::Variant;
 use rand::{RngExt, SeedableRng};

@@ -304,7 +304,7 @@ pub async fn pdn_import(
     headers: HeaderMap,
     Json(body): Json<PdnBody>,
 ) -> Reply {
-    limit("PDN text", &body.text, guard::MAX_PDN_BYTES)?;
+    limit("PDN text", &body.text, guard::MAX_PASTE_BYTES)?;
     let games = crate::pdn::read_games(body.text.as_bytes());
     let titles: Vec<String> = games
         .iter()

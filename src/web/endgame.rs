@@ -29,7 +29,7 @@ pub const MAX_POSITIONS: u64 = 30_000_000;
 /// The most memory its estimate may need.
 pub const MAX_BYTES: u64 = 1 << 30;
 /// The longest it may run; then it stops as if the page had asked.
-pub const MAX_SECONDS: u64 = 600;
+pub const MAX_BUILD_SECONDS: u64 = 600;
 /// The longest material text.
 const MAX_MATERIAL_BYTES: usize = 256;
 /// Progress events are sent this often.
@@ -164,7 +164,7 @@ pub fn run_stream(app: Arc<App>, job: EndgameJob) -> axum::response::Response {
             }
             while !build.is_finished() {
                 std::thread::sleep(TICK);
-                if started.elapsed() > Duration::from_secs(MAX_SECONDS) {
+                if started.elapsed() > Duration::from_secs(MAX_BUILD_SECONDS) {
                     cancel.store(true, Ordering::SeqCst);
                 }
                 let k = job.watch.table.load(Ordering::Relaxed);
@@ -193,7 +193,7 @@ pub fn run_stream(app: Arc<App>, job: EndgameJob) -> axum::response::Response {
                 &json!({ "stopped": false, "text": text, "notes": notes, "seconds": secs }),
             ),
             Err(EndgameError::Interrupted) => {
-                let why = if secs > MAX_SECONDS as f64 {
+                let why = if secs > MAX_BUILD_SECONDS as f64 {
                     format!("stopped after {}", human_seconds(secs))
                 } else {
                     "stopped".to_string()

@@ -20,8 +20,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 /// The longest one analysis or engine move may think, and the deepest it may go.
-pub const MAX_SECONDS: f64 = 60.0;
-pub const MAX_DEPTH: u32 = 40;
+pub const MAX_ENGINE_SECONDS: f64 = 60.0;
+pub const MAX_ENGINE_DEPTH: u32 = 40;
 /// Transposition table of a search from the page.
 const TT_MIB: usize = 16;
 
@@ -56,17 +56,17 @@ pub struct ThinkBody {
 
 fn limits(body: &ThinkBody, default_seconds: f64) -> ApiResult<Limits> {
     let secs = body.seconds.unwrap_or(default_seconds);
-    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_SECONDS) {
+    if !(secs.is_finite() && secs > 0.0 && secs <= MAX_ENGINE_SECONDS) {
         return Err(ApiError::refused(
             format!("`{secs}` seconds is not a time the engine may think"),
-            format!("give more than 0 and at most {MAX_SECONDS} seconds"),
+            format!("give more than 0 and at most {MAX_ENGINE_SECONDS} seconds"),
         ));
     }
-    let depth = body.depth.unwrap_or(MAX_DEPTH);
-    if depth == 0 || depth > MAX_DEPTH {
+    let depth = body.depth.unwrap_or(MAX_ENGINE_DEPTH);
+    if depth == 0 || depth > MAX_ENGINE_DEPTH {
         return Err(ApiError::refused(
             format!("`{depth}` is not a search depth"),
-            format!("give a depth from 1 to {MAX_DEPTH}"),
+            format!("give a depth from 1 to {MAX_ENGINE_DEPTH}"),
         ));
     }
     Ok(Limits {

@@ -8,10 +8,10 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use std::sync::Arc;
 
-/// The largest request body (1 MiB and a little): a PDN paste of [`MAX_PDN_BYTES`] in its JSON.
+/// The largest request body (1 MiB and a little): a PDN paste of [`MAX_PASTE_BYTES`] in its JSON.
 pub const MAX_BODY_BYTES: usize = (1 << 20) + 4096;
 /// The largest PDN text a paste or an upload may be (1 MiB, as a file read from disk).
-pub const MAX_PDN_BYTES: usize = 1 << 20;
+pub const MAX_PASTE_BYTES: usize = 1 << 20;
 /// The largest rules text the editor may send (256 KiB; the bundled files are a few KB).
 pub const MAX_RULES_BYTES: usize = 256 * 1024;
 /// The longest FEN (4 KiB: a full 16x16 board in the longest notation fits with room).

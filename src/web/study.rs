@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 /// The most games and the deepest search of a study started from the page.
 pub const MAX_GAMES: u64 = 1000;
-pub const MAX_DEPTH: u32 = 6;
+pub const MAX_STUDY_DEPTH: u32 = 6;
 /// Games played between two progress events (and two looks at the stop flag).
 const CHUNK: u64 = 2;
 
@@ -54,10 +54,10 @@ pub async fn start(
         ));
     }
     let depth = body.depth.unwrap_or(2);
-    if depth == 0 || depth > MAX_DEPTH {
+    if depth == 0 || depth > MAX_STUDY_DEPTH {
         return Err(ApiError::refused(
             format!("`{depth}` is not a study depth"),
-            format!("give a depth from 1 to {MAX_DEPTH}"),
+            format!("give a depth from 1 to {MAX_STUDY_DEPTH}"),
         ));
     }
     let (variant, _) = with_client(&app, &headers, |c| Ok(c.variant.clone()))?;
