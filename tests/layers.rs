@@ -549,3 +549,124 @@ fn bounds_have_one_name_each() {
         "the scan finds the bounds"
     );
 }
+
+/// Functions longer than this many lines are split (tables aside, which say so in a comment).
+const MAX_FUNCTION_LINES: usize = 150;
+
+/// Functions still longer than [`MAX_FUNCTION_LINES`] ("file: name"), to be split; the list may
+/// only shrink.
+const LONG_FUNCTION_EXCEPTIONS: &[&str] = &[
+    "src/cases/mod.rs: run_case_within",
+    "src/cli/replay.rs: run",
+    "src/cli/selfplay/ladder.rs: play",
+    "src/describe.rs: describe",
+    "src/diagram.rs: svg",
+    "src/endgame/solve.rs: build",
+    "src/engine/rules.rs: program",
+    "src/lang/check/mod.rs: run",
+    "src/lang/check/moves.rs: move_clause",
+    "src/matchplay/mod.rs: play_game",
+    "src/notation/fen.rs: parse_fen",
+    "src/notation/movetext.rs: parse_move",
+    "src/repl/pdn_commands.rs: open",
+    "src/search/mod.rs: search_thread",
+    "src/search/node.rs: search_moves",
+    "src/train/shard.rs: merge_command",
+];
+
+/// Every function of `code` with a body: (name, lines from its `fn` to its closing brace).
+fn function_lengths(code: &str) -> Vec<(String, usize)> {
+    let b = code.as_bytes();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(found) = code[at..].find("fn ") {
+        let start = at + found;
+        at = start + 3;
+        if start > 0 && (b[start - 1].is_ascii_alphanumeric() || b[start - 1] == b'_') {
+            continue;
+        }
+        let name = ident_at(&code[start + 3..]).to_string();
+        if name.is_empty() {
+            continue;
+        }
+        // The body's opening brace, unless a `;` ends a declaration first. Braces in the
+        // signature's generics (`impl Fn() -> T`) do not occur before the body.
+        let Some(open) = code[start..].find(['{', ';']).map(|k| start + k) else {
+            break;
+        };
+        if b[open] == b';' {
+            continue;
+        }
+        let mut depth = 0usize;
+        let mut close = open;
+        for (k, &c) in b.iter().enumerate().skip(open) {
+            match c {
+                b'{' => depth += 1,
+                b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        close = k;
+                        break;
+                    }
+                }
+                _ => {}
+            }
+        }
+        let lines = code[start..=close].lines().count();
+        out.push((name, lines));
+    }
+    out
+}
+
+#[test]
+fn functions_are_short() {
+    let s = sources();
+    let allowed: BTreeSet<&str> = LONG_FUNCTION_EXCEPTIONS.iter().copied().collect();
+    let mut long = Vec::new();
+    let mut used = BTreeSet::new();
+    for (rel, code) in &s.files {
+        let original = std::fs::read_to_string(root().join("src").join(rel)).unwrap_or_default();
+        for (name, lines) in function_lengths(code) {
+            if lines <= MAX_FUNCTION_LINES {
+                continue;
+            }
+            let key = format!("src/{}: {name}", rel.display());
+            // A table says so where it is written.
+            let table = original.contains(&format!("fn {name}"))
+                && original
+                    .split(&format!("fn {name}"))
+                    .next()
+                    .is_some_and(|before| {
+                        before.lines().rev().take(4).any(|l| l.contains("(a table"))
+                    });
+            if table {
+                continue;
+            }
+            if allowed.contains(key.as_str()) {
+                used.insert(key);
+            } else {
+                long.push(format!("{key} ({lines} lines)"));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "functions over {MAX_FUNCTION_LINES} lines (split them):\n{}",
+        long.join("\n")
+    );
+    let stale: Vec<_> = allowed.iter().filter(|k| !used.contains(**k)).collect();
+    assert!(
+        stale.is_empty(),
+        "LONG_FUNCTION_EXCEPTIONS entries that no longer occur (remove them): {stale:?}"
+    );
+}
+
+#[test]
+fn function_lengths_are_measured() {
+    let code =
+        "fn a() {\n    if x { y }\n}\ntrait T { fn b(&self); }\nfn c<F: Fn()>(f: F) -> u8 { 1 }\n";
+    assert_eq!(
+        function_lengths(code),
+        [("a".to_string(), 3), ("c".to_string(), 1)]
+    );
+}

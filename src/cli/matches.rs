@@ -165,9 +165,8 @@ fn parse_sprt(words: &[String]) -> Result<Sprt, Diag> {
     Ok(s)
 }
 
-/// `damelab match`.
-pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    let v = Variant::load(&a.variant).map_err(Diag::new)?;
+/// The ranges of a match's numbers.
+fn check_numbers(a: &MatchArgs) -> Result<(), Diag> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(bad(
             format!("--games {} is out of range", a.games),
@@ -192,6 +191,46 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             "give at most 1000 plies",
         ));
     }
+    Ok(())
+}
+
+/// The engines of `--engine` (over `--each`), each named, no two alike.
+fn parse_engines(a: &MatchArgs) -> Result<Vec<EngineSpec>, Diag> {
+    if a.engines.len() < 2 {
+        return Err(bad(
+            format!(
+                "a match needs two or more engines; {} given",
+                a.engines.len()
+            ),
+            "give `--engine \"name=A nodes=10000\" --engine \"name=B nodes=10000\"`",
+        ));
+    }
+    let engine_help = "write an engine as `--engine \"name=A movetime=0.1 option.NAME=VALUE\"` (see `damelab match --help`)";
+    let mut engines = Vec::new();
+    for (i, text) in a.engines.iter().enumerate() {
+        let mut spec = EngineSpec::parse(&a.each, text).map_err(|e| bad(e, engine_help))?;
+        if spec.name.is_empty() {
+            spec.name = format!("engine{}", i + 1);
+        }
+        engines.push(spec);
+    }
+    for i in 0..engines.len() {
+        if engines[..i].iter().any(|e| e.name == engines[i].name) {
+            return Err(bad(
+                format!("two engines are named `{}`", engines[i].name),
+                "give each engine its own `name=`",
+            ));
+        }
+    }
+    Ok(engines)
+}
+
+/// Every check of a match's arguments, before any game or file: the ranges, the engines (and
+/// damelab's own engines' options and evaluation files), the openings, the tables, the outputs,
+/// the shard; the match's configuration and the games this process plays.
+fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
+    let v = Variant::load(&a.variant).map_err(Diag::new)?;
+    check_numbers(a)?;
     let balance = match a.balanced {
         None => None,
         Some(m) if m > 0.0 && m <= 250.0 && (1..=30).contains(&a.balance_depth) => {
@@ -233,32 +272,7 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             ))
         }
     };
-    if a.engines.len() < 2 {
-        return Err(bad(
-            format!(
-                "a match needs two or more engines; {} given",
-                a.engines.len()
-            ),
-            "give `--engine \"name=A nodes=10000\" --engine \"name=B nodes=10000\"`",
-        ));
-    }
-    let engine_help = "write an engine as `--engine \"name=A movetime=0.1 option.NAME=VALUE\"` (see `damelab match --help`)";
-    let mut engines = Vec::new();
-    for (i, text) in a.engines.iter().enumerate() {
-        let mut spec = EngineSpec::parse(&a.each, text).map_err(|e| bad(e, engine_help))?;
-        if spec.name.is_empty() {
-            spec.name = format!("engine{}", i + 1);
-        }
-        engines.push(spec);
-    }
-    for i in 0..engines.len() {
-        if engines[..i].iter().any(|e| e.name == engines[i].name) {
-            return Err(bad(
-                format!("two engines are named `{}`", engines[i].name),
-                "give each engine its own `name=`",
-            ));
-        }
-    }
+    let engines = parse_engines(a)?;
     let sprt = a.sprt.as_deref().map(parse_sprt).transpose()?;
     let shard = crate::runs::shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
@@ -299,11 +313,6 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     for p in [&a.pdn, &a.json].into_iter().flatten() {
         check_writable(p)?;
     }
-    // The PDN grows a game at a time; the user's file is replaced only once a game is whole.
-    let mut pdn_file = match &a.pdn {
-        Some(p) => Some(crate::fsio::Appender::create(p)?),
-        None => None,
-    };
     let cfg = Config {
         variant: v.name().to_string(),
         rules: v.rules.clone(),
@@ -336,13 +345,50 @@ pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         Some(s) => crate::matchplay::shard_jobs(&all, s),
         None => all.clone(),
     };
+    Ok(MatchPlan {
+        cfg,
+        sprt,
+        shard,
+        jobs,
+        all_games: all.len(),
+        tables,
+    })
+}
+
+/// A match's checked plan ([`plan`]).
+struct MatchPlan {
+    cfg: Config,
+    sprt: Option<Sprt>,
+    shard: Option<crate::runs::shard::Shard>,
+    jobs: Vec<crate::matchplay::Job>,
+    /// The games of the whole match (the shard plays `jobs` of them).
+    all_games: usize,
+    tables: Option<Arc<EndgameTables>>,
+}
+
+/// `damelab match`: the plan checked, then the games played, the standings reported and the
+/// files written.
+pub fn run_match(a: &MatchArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    let MatchPlan {
+        cfg,
+        sprt,
+        shard,
+        jobs,
+        all_games,
+        tables,
+    } = plan(a)?;
+    // The PDN grows a game at a time; the user's file is replaced only once a game is whole.
+    let mut pdn_file = match &a.pdn {
+        Some(p) => Some(crate::fsio::Appender::create(p)?),
+        None => None,
+    };
     let names: Vec<&str> = cfg.engines.iter().map(|e| e.name.as_str()).collect();
     out(&format!(
         "{}: {} ({}{}), seed {}{}, {} at once{}",
         cfg.variant,
         names.join(" vs "),
         match shard {
-            Some(s) => format!("{} of {} games, shard {s}", jobs.len(), all.len()),
+            Some(s) => format!("{} of {} games, shard {s}", jobs.len(), all_games),
             None => format!("{} games", jobs.len()),
         },
         if cfg.engines.len() > 2 {

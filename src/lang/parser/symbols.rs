@@ -3,7 +3,8 @@
 
 use super::Rule;
 
-/// The human name of a grammar rule, as it appears in "expected …" messages.
+/// The human name of a grammar rule, as it appears in "expected …" messages (a table: one arm a
+/// rule, kept whole so that a rule without a name is a compile error).
 pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
     match rule {
         Rule::EOI => "end of file",
