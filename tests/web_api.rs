@@ -535,3 +535,34 @@ fn clients_keep_their_own_games() {
     let mine = ok(get(&srv, "/api/state"));
     assert_eq!(mine["ply"], 1);
 }
+
+/// Issue 49, finding 1: 1,500 levels of nested variations pasted into the import overflowed the
+/// server's stack. Now a 422 that names the bound, and the server goes on.
+#[test]
+fn pdn_import_of_deeply_nested_variations_is_refused() {
+    let srv = start("international");
+    let mut text = String::from("1. 32-28 ");
+    text.push_str(&"(32-28 ".repeat(1_500));
+    text.push_str(&")".repeat(1_500));
+    text.push_str(" *\n");
+    let r = post(&srv, "/api/pdn/import", json!({ "text": text }));
+    assert_error(&r, 422);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("nest deeper than 64 levels"),
+        "{}",
+        r.body
+    );
+    // Within the bound: imported (each level plays the same move, so the tree has one), and the
+    // server still answers.
+    let mut text = String::from("1. 32-28 ");
+    text.push_str(&"(32-28 ".repeat(64));
+    text.push_str(&")".repeat(64));
+    text.push_str(" *\n");
+    let s = ok(post(&srv, "/api/pdn/import", json!({ "text": text })));
+    assert_eq!(s["ply"], 1);
+    let pdn = ok(get(&srv, "/api/pdn/export"));
+    assert!(pdn["pdn"].as_str().unwrap().contains("32-28"), "{pdn}");
+}
