@@ -8,14 +8,14 @@ use damelab::notation::{parse_fen, to_fen};
 use damelab::pdn::{read_acf, read_games, replay, write_game, Loc};
 use damelab::{Game, Variant};
 use proptest::prelude::*;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn load(name: &str) -> Variant {
     Variant::load(name).expect("bundled variant")
 }
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -616,7 +616,7 @@ fn variations_nested_past_the_bound_are_a_diagnostic() {
         "{err}"
     );
     // The REPL's `open`.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["repl", "international"])
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())
