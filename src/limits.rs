@@ -30,6 +30,12 @@ pub const MAX_WEIGHTS_BYTES: u64 = 64 << 20;
 /// with 2x4 windows; a shard whose data would be larger is refused before it is written).
 pub const MAX_TRAIN_DATA_BYTES: u64 = 1 << 30;
 
+/// The deepest nesting of PDN variations read (`( … ( … ) … )`): a game whose variations nest
+/// deeper is reported (`variations nest deeper than 64 levels`) and not replayed. Recorded games
+/// nest a handful of levels; the bound keeps every walk over variations (replay, the REPL, the
+/// web workbench, PDN out) shallow, so a crafted file cannot overflow the stack.
+pub const MAX_VARIATION_DEPTH: usize = 64;
+
 /// The most diagnostics shown for one file; the rest are counted ("… and 4,812 more errors").
 pub const MAX_DIAGNOSTICS: usize = 20;
 

@@ -127,7 +127,7 @@ fn moves_search_and_selfplay_run_on_the_new_boards() {
 
 #[test]
 fn the_repl_plays_a_hexdame_move_and_draws_the_board() {
-    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut c = crate::common::bin();
     c.args(["repl", "hexdame"])
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())

@@ -103,7 +103,7 @@ fn shortcuts_keep_the_same_moves() {
 
 #[test]
 fn the_cli_says_so() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let out = crate::common::bin()
         .args([
             "moves",
             &format!(
@@ -166,7 +166,7 @@ fn run_with_stdin(args: &[&str], input: &str) -> (std::process::Output, std::tim
     use std::io::{Read, Write};
     use std::process::Stdio;
     let t = std::time::Instant::now();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .stdin(Stdio::piped())

@@ -1,10 +1,10 @@
 //! The command-line contract of DESIGN.md: output and exit codes of `list`, `check`, `moves`,
 //! `perft`, `rules`, `compile`, and bad input of every kind (exit 1 with a diagnostic, no panic).
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -188,7 +188,7 @@ fn verify_finds_rules_beside_the_case_file_only() {
     std::fs::write(cwd.join("mine.rules"), &rules).expect("rules file");
     std::fs::remove_file(cases.join("mine.rules")).ok();
     let run = || {
-        Command::new(env!("CARGO_BIN_EXE_damelab"))
+        crate::common::bin()
             .args(["verify"])
             .arg(cases.join("c.yaml"))
             .current_dir(&cwd)
@@ -217,7 +217,7 @@ fn a_closed_pipe_does_not_lose_the_files_of_a_run() {
     std::fs::create_dir_all(&dir).expect("a scratch folder");
     let json = dir.join("run.json");
     let pdn = dir.join("run.pdn");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args([
             "selfplay",
             "english",

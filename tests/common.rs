@@ -17,9 +17,44 @@ pub const SCHEDULER_VARS: [&str; 8] = [
     "DAMELAB_SHARDS",
 ];
 
-/// Run `damelab ARGS` with `env` set (and no scheduler's variables, no colour).
+/// A fresh, empty folder to serve as one command's home: tests never read or write the user's
+/// home or cache (a cache holding endgame tables changed what `analyse` printed).
+pub fn temp_home() -> PathBuf {
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = std::env::temp_dir()
+        .join(format!("damelab-tests-{}", std::process::id()))
+        .join(format!("home-{n}"));
+    std::fs::create_dir_all(&dir).expect("a temporary home");
+    dir
+}
+
+/// Point `c` at a home of its own: `HOME` and `DAMELAB_CACHE` in a fresh temporary folder,
+/// `XDG_CACHE_HOME` removed. A test that wants another cache sets it afterwards.
+pub fn hermetic(c: &mut Command) -> &mut Command {
+    let home = temp_home();
+    c.env("DAMELAB_CACHE", home.join(".cache").join("damelab"))
+        .env("HOME", &home)
+        .env_remove("XDG_CACHE_HOME")
+}
+
+/// The `damelab` binary as a command, with a home and a cache of its own ([`hermetic`]): every
+/// test that runs the binary starts from here.
+pub fn bin() -> Command {
+    bin_at(Path::new(env!("CARGO_BIN_EXE_damelab")))
+}
+
+/// [`bin`] for another build of the binary (`DAMELAB_SERVE_BIN`).
+pub fn bin_at(path: &Path) -> Command {
+    let mut c = Command::new(path);
+    hermetic(&mut c);
+    c
+}
+
+/// Run `damelab ARGS` with `env` set (and no scheduler's variables, no colour, a home of its
+/// own).
 pub fn damelab_with(args: &[&str], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut c = bin();
     c.args(args).env("NO_COLOR", "1");
     for v in SCHEDULER_VARS {
         c.env_remove(v);

@@ -3,12 +3,11 @@
 //! reviewable diff of the checked rules.
 
 use damelab::variants::BUNDLED;
-use std::process::Command;
 
 #[test]
 fn compile_dump_of_every_bundled_variant() {
     for (name, _) in BUNDLED {
-        let out = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        let out = crate::common::bin()
             .args(["compile", name, "--dump"])
             .output()
             .expect("the damelab binary runs");

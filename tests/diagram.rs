@@ -3,10 +3,8 @@
 //! all squares — each with a last move and its captures where the position has one; and the bad
 //! input of the command.
 
-use std::process::Command;
-
 fn diagram(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .arg("diagram")
         .args(args)
         .env("NO_COLOR", "1")

@@ -8,7 +8,6 @@ use damelab::engine::{GenOptions, Move, Position, Rules};
 use damelab::Variant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::process::Command;
 
 fn variant(name: &str) -> Variant {
     Variant::load(name).expect("variant loads")
@@ -348,7 +347,7 @@ fn corrupted_or_foreign_cache_files_are_rebuilt() {
 }
 
 fn damelab(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()

@@ -4,7 +4,6 @@
 //! and with a plain search; a huffing variant is refused with a diagnostic.
 
 use crate::endgame::{agree_with_search, check_all};
-use std::process::Command;
 
 const NEW_BOARDS: &[(&str, &str)] = &[
     ("zamma", "K v K"),
@@ -28,7 +27,7 @@ fn tables_of_the_new_boards_agree_with_a_plain_search() {
 
 #[test]
 fn huffing_is_refused_with_a_diagnostic() {
-    let o = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let o = crate::common::bin()
         .args(["endgame", "ghanaian", "K v K", "--no-cache"])
         .env("NO_COLOR", "1")
         .output()

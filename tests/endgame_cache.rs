@@ -1,10 +1,10 @@
 //! Endgame tables from the cache: `damelab endgame` says they were loaded (not "built 0
 //! positions"), and `damelab analyse` uses the default cache's tables as the workbench does.
 
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn damelab(args: &[&str], cache: &std::path::Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .env("DAMELAB_CACHE", cache)

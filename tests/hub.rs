@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_damelab");
@@ -18,7 +18,7 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = Command::new(BIN)
+        let mut child = crate::common::bin()
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -154,7 +154,7 @@ fn temp(name: &str) -> PathBuf {
 }
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(BIN)
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()

@@ -131,6 +131,7 @@ fn pod(job: &Job, script: &str, dir: &Path, index: Option<u64>) -> Output {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut c = Command::new("sh");
+    super::common::hermetic(&mut c);
     c.arg("-c")
         .arg(&script)
         .env("PATH", path)

@@ -233,7 +233,7 @@ fn an_interrupted_ladder_keeps_its_finished_rungs() {
     use std::time::{Duration, Instant};
     let dir = scratch("interrupted");
     let lj = p(&dir.join("l.json"));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args([
             "selfplay",
             "english",

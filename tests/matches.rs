@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -286,7 +286,7 @@ fn a_terminated_match_keeps_its_finished_games() {
 fn interrupted_by(signal: &str, says: &str) {
     use std::time::{Duration, Instant};
     let pdn = temp(&format!("interrupted-{signal}.pdn"));
-    let child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let child = crate::common::bin()
         .args([
             "match",
             "dameo",

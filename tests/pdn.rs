@@ -8,14 +8,14 @@ use damelab::notation::{parse_fen, to_fen};
 use damelab::pdn::{read_acf, read_games, replay, write_game, Loc};
 use damelab::{Game, Variant};
 use proptest::prelude::*;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn load(name: &str) -> Variant {
     Variant::load(name).expect("bundled variant")
 }
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -557,4 +557,141 @@ fn the_workbench_saves_opens_and_moves_through_games() {
     let out = t.execute(&format!("save {path}"));
     assert_eq!(out, format!("saved 4 moves to {path} (result *)\n"));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A game whose variations nest `depth` deep, each holding a move (`1. 32-28 (32-28 (32-28 …)))`),
+/// then a sound game.
+fn nested_variations(depth: usize) -> String {
+    let mut s = String::from("[Event \"deep\"]\n[GameType \"20\"]\n1. 32-28 ");
+    s.push_str(&"(32-28 ".repeat(depth));
+    s.push_str(&")".repeat(depth));
+    s.push_str(" *\n\n[Event \"after\"]\n[GameType \"20\"]\n1. 33-28 *\n");
+    s
+}
+
+/// Issue 49, finding 1: variations nested 5,000 deep (40 KB) overflowed the stack of `replay`,
+/// the REPL's `open` and `match --openings`. Up to `MAX_VARIATION_DEPTH` they replay; past it the
+/// game gets a diagnostic that names the bound, and the next game is read.
+#[test]
+fn variations_nested_past_the_bound_are_a_diagnostic() {
+    use damelab::limits::MAX_VARIATION_DEPTH;
+    let international = load("international");
+    let games = read_games(nested_variations(MAX_VARIATION_DEPTH).as_bytes());
+    assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
+    let r = replay(international.rules.clone(), &games[0]).expect("replays");
+    let mut depth = 0;
+    let mut v = &r.variations;
+    while let Some(inner) = v.first() {
+        depth += 1;
+        v = &inner.variations;
+    }
+    assert_eq!(depth, MAX_VARIATION_DEPTH);
+    let games = read_games(nested_variations(MAX_VARIATION_DEPTH + 1).as_bytes());
+    assert_eq!(games.len(), 2);
+    assert!(
+        games[0].errors[0]
+            .message
+            .contains("nest deeper than 64 levels"),
+        "{:?}",
+        games[0].errors
+    );
+    assert!(games[1].errors.is_empty(), "{:?}", games[1].errors);
+    assert!(replay(international.rules.clone(), &games[0]).is_err());
+
+    let dir = std::env::temp_dir().join(format!("damelab-pdn-{}-nested", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("deep.pdn");
+    std::fs::write(&file, nested_variations(5_000)).unwrap();
+    let f = file.to_str().unwrap();
+    let o = damelab(&["replay", f]);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    assert_eq!(o.status.code(), Some(1), "{out}\n{err}");
+    assert!(
+        format!("{out}{err}").contains("variations nest deeper than 64 levels"),
+        "{out}\n{err}"
+    );
+    assert!(
+        !err.contains("overflow") && !err.contains("panicked"),
+        "{err}"
+    );
+    // The REPL's `open`.
+    let mut child = crate::common::bin()
+        .args(["repl", "international"])
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the REPL starts");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().unwrap();
+        writeln!(input, "open {f}").unwrap();
+    }
+    let o = child.wait_with_output().unwrap();
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(o.status.code(), Some(1), "{all}");
+    assert!(all.contains("nest deeper than 64"), "{all}");
+    // `match --openings`: the deep game is refused with its diagnostic.
+    let o = damelab(&[
+        "match",
+        "international",
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=1",
+        "--games",
+        "2",
+        "--no-tables",
+        "--max-plies",
+        "4",
+        "--openings",
+        f,
+    ]);
+    let all = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        !all.contains("overflow") && !all.contains("panicked"),
+        "{all}"
+    );
+    assert!(all.contains("nest deeper than 64"), "{all}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 49, finding 3: parentheses nested around one move took time quadratic in the depth
+/// (100,000 levels 29 s; 200,000 overflowed the stack). Now the reader stops at the bound.
+#[test]
+fn parentheses_nested_around_one_move_are_read_in_linear_time() {
+    let depth = 200_000;
+    let mut s = String::from("[GameType \"20\"]\n1. 32-28 ");
+    s.push_str(&"(".repeat(depth));
+    s.push_str("32-28");
+    s.push_str(&")".repeat(depth));
+    s.push_str(" *\n");
+    let t = std::time::Instant::now();
+    let games = read_games(s.as_bytes());
+    assert!(t.elapsed().as_secs_f64() < 2.0, "{:?}", t.elapsed());
+    assert_eq!(games.len(), 1);
+    assert!(
+        games[0].errors[0].message.contains("nest deeper than"),
+        "{:?}",
+        games[0].errors
+    );
+    // Within the bound the empty levels cost nothing and the move is kept.
+    let mut s = String::from("[GameType \"20\"]\n1. 32-28 ");
+    s.push_str(&"(".repeat(60));
+    s.push_str("33-28");
+    s.push_str(&")".repeat(60));
+    s.push_str(" *\n");
+    let games = read_games(s.as_bytes());
+    assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
+    assert_eq!(games[0].variations.len(), 1);
 }

@@ -3,11 +3,11 @@
 //! names its variant: `# variant: dameo`. Add a file to add a transcript.
 
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
 /// Run the binary's REPL on `variant` with `input` on stdin; its stdout, and fail on a crash.
 fn run_repl(variant: &str, input: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["repl", variant, "--echo"])
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
@@ -114,7 +114,7 @@ fn reload_after_editing_the_rules_file() {
 #[test]
 fn scripts_exit_non_zero_after_an_error() {
     let run = |input: &str| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+        let mut child = crate::common::bin()
             .args(["repl", "dameo"])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

@@ -4,11 +4,10 @@
 #![cfg(unix)]
 
 use rexpect::session::{spawn_command, PtySession};
-use std::process::Command;
 
 fn start(variant: &str, name: &str) -> Result<PtySession, rexpect::error::Error> {
     let history = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut cmd = crate::common::bin();
     cmd.args(["repl", variant, "--history"])
         .arg(&history)
         .env("TERM", "xterm")

@@ -3,13 +3,12 @@
 #![cfg(unix)]
 
 use rexpect::session::spawn_command;
-use std::process::Command;
 
 #[test]
 fn completes_a_move_and_keeps_history() -> Result<(), rexpect::error::Error> {
     let history = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_pty_history");
     std::fs::remove_file(&history).ok();
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut cmd = crate::common::bin();
     cmd.args(["repl", "dameo", "--history"])
         .arg(&history)
         .env("TERM", "xterm")
@@ -62,7 +61,7 @@ fn completes_a_move_and_keeps_history() -> Result<(), rexpect::error::Error> {
 /// count and gives the prompt back with the game kept.
 #[test]
 fn ctrl_c_stops_a_long_perft_and_keeps_the_game() -> Result<(), rexpect::error::Error> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut cmd = crate::common::bin();
     let history = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("repl_pty_history_perft");
     cmd.args(["repl", "international", "--history"])
         .arg(&history)

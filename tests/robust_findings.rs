@@ -10,7 +10,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
 fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_damelab"));
+    let mut c = crate::common::bin();
     c.env("NO_COLOR", "1")
         .env_remove("DAMELAB_WRITE_FAULT")
         .env_remove("DAMELAB_MEM_AVAILABLE");

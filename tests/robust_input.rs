@@ -6,7 +6,7 @@ use damelab::engine::GenOptions;
 use damelab::notation::{parse_fen, parse_move};
 use damelab::Variant;
 use miette::{GraphicalReportHandler, GraphicalTheme};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 fn render(d: &dyn miette::Diagnostic) -> String {
     let mut s = String::new();
@@ -18,7 +18,7 @@ fn render(d: &dyn miette::Diagnostic) -> String {
 }
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -138,7 +138,7 @@ fn perft_depth_and_threads_are_capped() {
 #[test]
 fn a_closed_stderr_is_no_panic() {
     // stderr a pipe whose reader is gone: the diagnostic cannot be written, the exit code stays 1.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["moves", "turkish", "--fen", "W:Wz9"])
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

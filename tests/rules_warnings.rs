@@ -77,7 +77,7 @@ fn check_prints_ok_and_the_warning_and_exits_0() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/rules_warnings/unreachable_king.rules"
     );
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let o = crate::common::bin()
         .args(["check", file])
         .output()
         .expect("damelab runs");

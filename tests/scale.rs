@@ -4,7 +4,7 @@
 
 use damelab::selfplay::RunFile;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use super::common::{flat, ok, text};
 
@@ -369,7 +369,7 @@ fn selfplay_pdn_opens_in_the_workbench() {
         "{body}"
     );
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["repl", "turkish", "--echo"])
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())

@@ -2,10 +2,10 @@
 //! diagnostic, no panic, no file left behind).
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()
@@ -171,7 +171,7 @@ fn bad_input_is_a_diagnostic_and_exit_1() {
 #[test]
 fn repl_go_hint_and_engine() {
     use std::io::Write;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["repl", "turkish", "--echo"])
         .env("NO_COLOR", "1")
         .stdin(std::process::Stdio::piped())
@@ -248,7 +248,7 @@ fn analyse_uses_endgame_tables() {
     let o = damelab(&["analyse", "english", "--fen", &fen, "--depth", "2"]);
     assert!(!text(&o.stdout).contains("win in"), "{}", text(&o.stdout));
     // The REPL's engine finds the tables in the cache directory.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let mut child = crate::common::bin()
         .args(["repl", "english", "--echo"])
         .env("NO_COLOR", "1")
         .env("DAMELAB_CACHE", &dir)

@@ -14,7 +14,7 @@ use damelab::Variant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Output;
 use std::sync::Arc;
 
 fn load(name: &str) -> Variant {
@@ -28,7 +28,7 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn damelab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_damelab"))
+    crate::common::bin()
         .args(args)
         .env("NO_COLOR", "1")
         .output()

@@ -4,11 +4,10 @@
 //! `--force`. Also runs the project's own case files and the example, as CI does.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Run `damelab --no-color verify ARGS…` from the crate root: (exit code, stdout).
 fn verify(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_damelab"))
+    let out = crate::common::bin()
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .arg("--no-color")
         .arg("verify")

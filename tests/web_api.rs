@@ -535,3 +535,101 @@ fn clients_keep_their_own_games() {
     let mine = ok(get(&srv, "/api/state"));
     assert_eq!(mine["ply"], 1);
 }
+
+/// Issue 49, finding 1: 1,500 levels of nested variations pasted into the import overflowed the
+/// server's stack. Now a 422 that names the bound, and the server goes on.
+#[test]
+fn pdn_import_of_deeply_nested_variations_is_refused() {
+    let srv = start("international");
+    let mut text = String::from("1. 32-28 ");
+    text.push_str(&"(32-28 ".repeat(1_500));
+    text.push_str(&")".repeat(1_500));
+    text.push_str(" *\n");
+    let r = post(&srv, "/api/pdn/import", json!({ "text": text }));
+    assert_error(&r, 422);
+    assert!(
+        r.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("nest deeper than 64 levels"),
+        "{}",
+        r.body
+    );
+    // Within the bound: imported (each level plays the same move, so the tree has one), and the
+    // server still answers.
+    let mut text = String::from("1. 32-28 ");
+    text.push_str(&"(32-28 ".repeat(64));
+    text.push_str(&")".repeat(64));
+    text.push_str(" *\n");
+    let s = ok(post(&srv, "/api/pdn/import", json!({ "text": text })));
+    assert_eq!(s["ply"], 1);
+    let pdn = ok(get(&srv, "/api/pdn/export"));
+    assert!(pdn["pdn"].as_str().unwrap().contains("32-28"), "{pdn}");
+}
+
+/// Issue 49, finding 4: the rules save followed symbolic links at `NAME.rules.bak` and
+/// `NAME.rules.tmp` and hung on a FIFO named `NAME.rules`. Now it goes through `fsio`: links and
+/// special files are refused with a 403 and nothing outside the folder changes.
+#[cfg(unix)]
+#[test]
+fn saving_refuses_links_and_pipes_beside_the_file() {
+    let root = scratch("save-links");
+    let outside = scratch("save-links-outside");
+    let victim = outside.join("victim.txt");
+    std::fs::write(&victim, "precious").unwrap();
+    let srv = start_in("dameo", &root);
+    let text = damelab::variants::bundled("dameo").unwrap();
+    let save = |path: &str| {
+        post(
+            &srv,
+            "/api/rules/save",
+            json!({ "text": text, "path": path }),
+        )
+    };
+    // A link at the backup's name: refused, the file it points to unchanged.
+    std::fs::write(root.join("a.rules"), "old").unwrap();
+    std::os::unix::fs::symlink(&victim, root.join("a.rules.bak")).unwrap();
+    let r = save("a.rules");
+    assert_error(&r, 403);
+    assert!(r.body.contains("a.rules.bak"), "{}", r.body);
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(
+        std::fs::read_to_string(root.join("a.rules")).unwrap(),
+        "old"
+    );
+    // A link at the old temporary's name is not used: the save works and leaves it alone.
+    std::fs::write(root.join("b.rules"), "old").unwrap();
+    std::os::unix::fs::symlink(&victim, root.join("b.rules.tmp")).unwrap();
+    let r = ok(save("b.rules"));
+    assert_eq!(r["backup"], "b.rules.bak");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious");
+    assert_eq!(std::fs::read_to_string(root.join("b.rules")).unwrap(), text);
+    assert_eq!(
+        std::fs::read_to_string(root.join("b.rules.bak")).unwrap(),
+        "old"
+    );
+    // A FIFO as the file or as its backup: refused at once, not waited on.
+    for (file, fifo) in [("c.rules", "c.rules"), ("d.rules", "d.rules.bak")] {
+        if file != fifo {
+            std::fs::write(root.join(file), "old").unwrap();
+        }
+        let made = std::process::Command::new("mkfifo")
+            .arg(root.join(fifo))
+            .status()
+            .unwrap()
+            .success();
+        assert!(made, "mkfifo {fifo}");
+        let t = std::time::Instant::now();
+        let r = save(file);
+        assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+        assert_error(&r, 403);
+        assert!(r.body.contains("not a regular file"), "{}", r.body);
+    }
+    // No temporary is left behind.
+    let left: Vec<String> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp") && n != "b.rules.tmp")
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}

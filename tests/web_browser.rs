@@ -340,7 +340,7 @@ fn serve_binary(bin: &Path, root: &Path, variant: &str) -> Server {
     // A relative path would be taken from `root`, the child's folder: make it whole first.
     let bin = std::fs::canonicalize(bin)
         .unwrap_or_else(|e| panic!("DAMELAB_SERVE_BIN `{}`: {e}", bin.display()));
-    let mut child = Command::new(&bin)
+    let mut child = crate::common::bin_at(&bin)
         .args(["serve", variant, "--port", "0"])
         .current_dir(root)
         .env("DAMELAB_CACHE", root.join("tables"))

@@ -8,6 +8,7 @@
 //! `[` between games, and a tag line that lost its `[`.
 
 use super::{Loc, PdnError, PdnGame, Token, Variation};
+use crate::limits::MAX_VARIATION_DEPTH;
 
 /// The longest game read: beyond it the moves are not kept (a runaway file stays small in memory).
 pub const MAX_MOVES: usize = 20_000;
@@ -380,6 +381,21 @@ impl Reader<'_> {
             self.resync();
             return;
         }
+        if self.cur.stack.len() >= MAX_VARIATION_DEPTH {
+            // A crafted file (`( ( ( … ) ) )` thousands deep): reported once, and the reader goes
+            // on at the next game, so the work stays linear in the text.
+            self.bump();
+            self.error(
+                loc,
+                format!(
+                    "variations nest deeper than {MAX_VARIATION_DEPTH} levels, the limit \
+                     (MAX_VARIATION_DEPTH); the game is not replayed"
+                ),
+            );
+            self.cur.stack.clear();
+            self.resync();
+            return;
+        }
         self.bump();
         // It replaces the line's last move so far.
         let line_len = match self.cur.stack.last() {
@@ -424,7 +440,9 @@ impl Reader<'_> {
         let Some(v) = self.cur.stack.pop() else {
             return;
         };
-        if v.is_empty() {
+        // Empty without counting: a variation held inside is kept only when it is not empty,
+        // so this stays constant time however deep the text nests.
+        if v.moves.is_empty() && v.variations.is_empty() {
             return;
         }
         match self.cur.stack.last_mut() {

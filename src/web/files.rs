@@ -71,26 +71,56 @@ impl Root {
     }
 
     /// Write a rules file under the root; an existing file is kept as `NAME.rules.bak` first.
-    /// Returns the backup's name when there was one.
+    /// Returns the backup's name when there was one. Both go through [`crate::fsio`]: the old
+    /// file is read with its bounded, non-blocking read, each file is written beside itself and
+    /// renamed (a full disk leaves no partial file), and a symbolic link, a pipe or a device at
+    /// `NAME.rules` or `NAME.rules.bak` is refused, never followed or waited on.
     pub fn save(&self, rel: &str, text: &str) -> ApiResult<Option<String>> {
         let full = self.resolve(rel)?;
-        let io = |e: std::io::Error| {
+        let bak = full.with_extension("rules.bak");
+        let bak_rel = format!("{rel}.bak");
+        for (path, name) in [(&full, rel), (&bak, bak_rel.as_str())] {
+            if let Ok(meta) = std::fs::symlink_metadata(path) {
+                let ft = meta.file_type();
+                if ft.is_symlink() {
+                    return Err(forbidden(name, "it is a symbolic link"));
+                }
+                if !ft.is_file() {
+                    return Err(forbidden(
+                        name,
+                        "it is not a regular file (a folder, a pipe or a device)",
+                    ));
+                }
+            }
+        }
+        let write = |name: &str, e: crate::fsio::WriteError| {
             ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
-                format!("cannot write `{rel}`: {e}"),
-                "check the folder's permissions, or download the file instead",
+                format!("cannot write `{name}`: {}", e.reason)
+                    + if e.kept {
+                        "; the old file is unchanged"
+                    } else {
+                        ""
+                    },
+                "check the folder's permissions and free space, or download the file instead",
             )
         };
         let mut backup = None;
-        if full.exists() {
-            let bak = full.with_extension("rules.bak");
-            std::fs::copy(&full, &bak).map_err(io)?;
-            backup = Some(format!("{rel}.bak"));
+        match crate::fsio::read_file(&full, crate::fsio::Kind::Rules) {
+            Ok(old) => {
+                crate::fsio::write_file(&bak, &old).map_err(|e| write(&bak_rel, e))?;
+                backup = Some(bak_rel);
+            }
+            Err(e) if e.is_not_found() => {}
+            Err(e) => {
+                return Err(ApiError::new(
+                    StatusCode::CONFLICT,
+                    format!("cannot keep a backup of `{rel}`: {e}; nothing was written"),
+                    "save under another name, or move the old file away first",
+                ))
+            }
         }
-        // Written beside the file and renamed: a failed write never leaves half a file.
-        let tmp = full.with_extension("rules.tmp");
-        std::fs::write(&tmp, text).map_err(io)?;
-        std::fs::rename(&tmp, &full).map_err(io)?;
+        crate::fsio::write_file(&full, text.as_bytes()).map_err(|e| write(rel, e))?;
         Ok(backup)
     }
 }

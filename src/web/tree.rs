@@ -199,24 +199,38 @@ impl Tree {
     }
 
     /// Words of the line that goes on from `node` (whose depth is `ply`), variations included.
-    fn line_words(&self, mut node: usize, mut ply: usize, mut force: bool, out: &mut Vec<String>) {
-        // Iterative along the main line, recursive only into variations: a long game cannot
-        // overflow the stack, and variations nest only as deep as a user played them.
-        loop {
-            let children = &self.nodes[node].children;
-            let Some(&main) = children.first() else {
-                return;
-            };
-            self.move_word(node, main, ply, force, out);
-            for &var in &children[1..] {
-                out.push("(".into());
-                self.move_word(node, var, ply, true, out);
-                self.line_words(var, ply + 1, false, out);
-                out.push(")".into());
+    fn line_words(&self, node: usize, ply: usize, force: bool, out: &mut Vec<String>) {
+        // With a stack of its own, not recursion: a tree whose variations nest as deep as its
+        // nodes allow (one within another, 20,000 levels) cannot overflow the server's stack.
+        enum Step {
+            /// The line from a node: its main move, its variations, then the rest of it.
+            Line(usize, usize, bool),
+            /// `(` and a variation's first move (its child, its parent, its ply).
+            Open(usize, usize, usize),
+            Close,
+        }
+        let mut steps = vec![Step::Line(node, ply, force)];
+        while let Some(step) = steps.pop() {
+            match step {
+                Step::Line(node, ply, force) => {
+                    let children = &self.nodes[node].children;
+                    let Some(&main) = children.first() else {
+                        continue;
+                    };
+                    self.move_word(node, main, ply, force, out);
+                    steps.push(Step::Line(main, ply + 1, children.len() > 1));
+                    for &var in children[1..].iter().rev() {
+                        steps.push(Step::Close);
+                        steps.push(Step::Line(var, ply + 1, false));
+                        steps.push(Step::Open(var, node, ply));
+                    }
+                }
+                Step::Open(var, parent, ply) => {
+                    out.push("(".into());
+                    self.move_word(parent, var, ply, true, out);
+                }
+                Step::Close => out.push(")".into()),
             }
-            force = children.len() > 1;
-            node = main;
-            ply += 1;
         }
     }
 
