@@ -571,18 +571,13 @@ fn merge(
     let (pdn_paths, json_paths) = (inputs.pdn, inputs.json);
     let files = json_paths
         .iter()
-        .map(|p| crate::matchplay::file::read(p).map_err(|e| bad(e, help)))
+        .map(|p| crate::matchplay::file::read(p))
         .collect::<Result<Vec<_>, _>>()?;
     let s = &files[0].settings;
     // The rules are checked; what is merged is the files' own (the games are not replayed).
     crate::runs::merge::rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
     let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
-    let merged = crate::matchplay::file::merge(&names, &files).map_err(|e| {
-        bad(
-            e,
-            "merge the complete shards of one match: the same settings and engines, one `--shard K/N` split",
-        )
-    })?;
+    let merged = crate::matchplay::file::merge(&names, &files)?;
     crate::runs::shard::require_whole_of(&merged.shards, merged.pairs(), partial, "pairs of games")
         .map_err(Diag::new)?;
     let text = if pdn.is_some() {
@@ -594,12 +589,7 @@ fn merge(
                     .map_err(|e| bad(format!("cannot read `{}`: {e}", p.display()), help))
             })
             .collect::<Result<Vec<_>, _>>()?;
-        crate::matchplay::file::merge_pdn(&inputs, &merged).map_err(|e| {
-            bad(
-                e,
-                "give the PDN file of every shard merged, as `match --pdn` wrote it",
-            )
-        })?
+        crate::matchplay::file::merge_pdn(&inputs, &merged)?
     } else {
         String::new()
     };

@@ -76,11 +76,32 @@ impl MatchFile {
     }
 }
 
+/// Why match files cannot be read or merged: the reason, and in the type what to do about it.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum MatchFileError {
+    /// A file that is not a sound match file (unreadable, another format, a record the match
+    /// could not have played).
+    #[error("{0}")]
+    #[diagnostic(help("give the files `damelab match --shard K/N --json FILE` wrote"))]
+    Unsound(String),
+    /// Files that are not the complete shards of one match.
+    #[error("{0}")]
+    #[diagnostic(help(
+        "merge the complete shards of one match: the same settings and engines, one `--shard K/N` split"
+    ))]
+    NotOneMatch(String),
+    /// A shard's PDN file that does not hold the games its JSON file records.
+    #[error("{0}")]
+    #[diagnostic(help("give the PDN file of every shard merged, as `match --pdn` wrote it"))]
+    PdnMismatch(String),
+}
+
 /// Read a match file written by `match --json`, checked game by game against the match it claims.
-pub fn read(path: &Path) -> Result<MatchFile, String> {
-    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
-    parse(path, &text)
+pub fn read(path: &Path) -> Result<MatchFile, MatchFileError> {
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson).map_err(|e| {
+        MatchFileError::Unsound(format!("cannot read `{}`: {e}", path.display()))
+    })?;
+    parse(path, &text).map_err(MatchFileError::Unsound)
 }
 
 /// A match file's text (read from `path`), checked as [`read`] does.
@@ -185,7 +206,11 @@ fn check(f: &MatchFile) -> Result<(), String> {
 /// Merge match files named `names` (for messages): one format, build, settings and engines, one
 /// split, no shard twice, every file a complete shard. The standings are computed again from the
 /// games, in game order, so that a merge of every shard is the file of the match played at once.
-pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String> {
+pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, MatchFileError> {
+    merge_checked(names, files).map_err(MatchFileError::NotOneMatch)
+}
+
+fn merge_checked(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String> {
     let Some(first) = files.first() else {
         return Err("no files to merge".into());
     };
@@ -250,7 +275,14 @@ pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String>
 /// The games of the shards' PDN files (`(name, text)`) in game order, as one text: each game must
 /// be one of `merged`'s (its `Round` tag is its number in the match) with the result the JSON
 /// records, none given twice or missing. The text is the PDN of the match played at once.
-pub fn merge_pdn(inputs: &[(String, String)], merged: &MatchFile) -> Result<String, String> {
+pub fn merge_pdn(
+    inputs: &[(String, String)],
+    merged: &MatchFile,
+) -> Result<String, MatchFileError> {
+    merge_pdn_checked(inputs, merged).map_err(MatchFileError::PdnMismatch)
+}
+
+fn merge_pdn_checked(inputs: &[(String, String)], merged: &MatchFile) -> Result<String, String> {
     let mut games: Vec<(u64, &str)> = Vec::new();
     for (name, text) in inputs {
         for (line, chunk) in split_games(text) {
