@@ -557,8 +557,6 @@ const MAX_FUNCTION_LINES: usize = 150;
 /// only shrink.
 const LONG_FUNCTION_EXCEPTIONS: &[&str] = &[
     "src/cases/mod.rs: run_case_within",
-    "src/cli/replay.rs: run",
-    "src/cli/selfplay/ladder.rs: play",
     "src/describe.rs: describe",
     "src/diagram.rs: svg",
     "src/endgame/solve.rs: build",

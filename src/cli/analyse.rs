@@ -1,5 +1,6 @@
 //! `damelab analyse`: search a position and print a line per finished depth.
 
+use super::console::errln;
 use crate::notation::{move_to_string, parse_fen};
 use crate::search::info::{info_line, limits};
 use crate::search::options::Options;
@@ -102,7 +103,7 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         ));
         let notes = t.notes();
         for note in &notes {
-            eprintln!("note: {note}");
+            errln!("note: {note}");
         }
         s.set_probe(Some(t.probe()));
         tables = Some((t, notes.len()));
@@ -124,7 +125,7 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     if let Some((t, seen)) = &tables {
         // Tables found damaged while searching (their checksum) were left out: say which.
         for note in t.notes().iter().skip(*seen) {
-            eprintln!("note: {note}");
+            errln!("note: {note}");
         }
     }
     match r.best {

@@ -1,5 +1,6 @@
 //! `damelab endgame VARIANT MATERIAL`: build (or load) the tables and report.
 
+use super::console::errln;
 use crate::endgame::report::{self, tables_line};
 use crate::endgame::{store, EndgameError, Material, Options, Tables, DEFAULT_MAX_MEMORY};
 use crate::Variant;
@@ -101,7 +102,7 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
     let est = tables.solve_fast(&root, &opts).map_err(Report::new)?;
     let secs = t.elapsed().as_secs_f64();
     for note in &tables.notes {
-        eprintln!("note: {note}");
+        errln!("note: {note}");
     }
     let built: u64 = tables
         .tables
@@ -112,7 +113,7 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
     if args.verbose {
         for m in &est.materials {
             if let Some(t) = tables.tables.get(m) {
-                eprintln!(
+                errln!(
                     "{:<16} {:>12} positions  {}",
                     m.name(rules),
                     t.values.len(),

@@ -5,7 +5,7 @@
 use super::console::{errln, outln};
 use crate::pdn::{
     describe_failure, looks_like_acf, read_acf, read_games, replay, variant_and_note, Failure,
-    VariantCache,
+    PdnGame, Replayed, VariantCache,
 };
 use miette::{miette, Report};
 use std::collections::HashMap;
@@ -186,33 +186,7 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
         let mut lines = String::new();
         for (i, g) in games.iter().enumerate() {
             let index = i + 1;
-            // Syntax errors first: a broken text says more than the variant it may lack.
-            let syntax = g.errors.first().map(|e| {
-                Box::new(Failure {
-                    ply: None,
-                    at: Some(e.loc),
-                    message: e.message.clone(),
-                    fen: None,
-                    recorded: None,
-                    legal: Vec::new(),
-                    legal_unknown: false,
-                })
-            });
-            let result = match syntax {
-                Some(f) => Err(f),
-                None => variant_and_note(g, default, &mut cache).map_err(|m| {
-                    Box::new(Failure {
-                        ply: None,
-                        at: Some(g.loc),
-                        message: m,
-                        fen: None,
-                        recorded: None,
-                        legal: Vec::new(),
-                        legal_unknown: false,
-                    })
-                }),
-            }
-            .and_then(|(v, note)| replay(v.rules.clone(), g).map(|r| (r, note)));
+            let result = replay_one(g, default, &mut cache);
             match result {
                 Ok((r, note)) => {
                     ok += 1;
@@ -291,6 +265,42 @@ pub fn run(opts: &Options, out: &mut dyn Write) -> Result<Totals, Report> {
         totals.repetition += rep;
     }
     Ok(totals)
+}
+
+/// One game replayed: its syntax first (a broken text says more than the variant it may lack),
+/// then its variant (the tags, or the default), then its moves; the variant's note with it.
+fn replay_one(
+    g: &PdnGame,
+    default: Option<&str>,
+    cache: &mut VariantCache,
+) -> Result<(Replayed, Option<String>), Box<Failure>> {
+    // Syntax errors first: a broken text says more than the variant it may lack.
+    let syntax = g.errors.first().map(|e| {
+        Box::new(Failure {
+            ply: None,
+            at: Some(e.loc),
+            message: e.message.clone(),
+            fen: None,
+            recorded: None,
+            legal: Vec::new(),
+            legal_unknown: false,
+        })
+    });
+    match syntax {
+        Some(f) => Err(f),
+        None => variant_and_note(g, default, cache).map_err(|m| {
+            Box::new(Failure {
+                ply: None,
+                at: Some(g.loc),
+                message: m,
+                fen: None,
+                recorded: None,
+                legal: Vec::new(),
+                legal_unknown: false,
+            })
+        }),
+    }
+    .and_then(|(v, note)| replay(v.rules.clone(), g).map(|r| (r, note)))
 }
 
 /// `damelab replay`: the summary line, and exit 1 when a game failed unexpectedly.

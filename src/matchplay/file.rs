@@ -98,9 +98,8 @@ pub enum MatchFileError {
 
 /// Read a match file written by `match --json`, checked game by game against the match it claims.
 pub fn read(path: &Path) -> Result<MatchFile, MatchFileError> {
-    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson).map_err(|e| {
-        MatchFileError::Unsound(format!("cannot read `{}`: {e}", path.display()))
-    })?;
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
+        .map_err(|e| MatchFileError::Unsound(format!("cannot read `{}`: {e}", path.display())))?;
     parse(path, &text).map_err(MatchFileError::Unsound)
 }
 

@@ -1,6 +1,7 @@
 //! `selfplay VARIANT --ladder SPEC`: each rung a run, played in turn with a progress line.
 
 use super::{check_run_args, resolve_shard, RunArgs};
+use crate::cli::console::errln;
 use crate::runs::shard::ShardSet;
 use crate::selfplay::file::{
     bad, check_outputs, check_play_memory, check_writable, load, open_tables,
@@ -118,7 +119,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         runs.push(file);
         pdn.push_str(&played.pdn.concat());
         // A line a rung on stderr, for batch logs as for terminals: the table waits for the end.
-        eprintln!(
+        errln!(
             "rung {}/{} {}={value} finished: {} games in {:.1} s",
             i + 1,
             ladder.rungs.len(),
@@ -132,19 +133,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
     out(file.text().trim_end());
     out(&format!("time             {secs:.1} s ({threads} threads)"));
     if !file.runs.is_empty() {
-        if let Some(p) = &a.pdn {
-            crate::fsio::write_file(p, pdn.as_bytes())?;
-        }
-        if let Some(p) = &a.json {
-            let text = serde_json::to_string_pretty(&file)
-                .map_err(|e| bad(format!("cannot write the ladder as JSON: {e}"), ""))?;
-            crate::fsio::write_file(p, text.as_bytes())?;
-        }
-        if let Some(p) = &a.svg {
-            let text = crate::selfplay::ladder_chart::svg(std::slice::from_ref(&file))
-                .map_err(|e| bad(e, ""))?;
-            crate::fsio::write_file(p, text.as_bytes())?;
-        }
+        write_files(a, &file, &pdn)?;
     }
     if let Some(value) = stopped_at {
         return Err(bad(
@@ -161,6 +150,24 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             ),
             "run again for every rung; each game is seeded, so the same games are played",
         ));
+    }
+    Ok(())
+}
+
+/// The ladder's files asked for: its games' PDN, the ladder as JSON, its chart.
+fn write_files(a: &RunArgs, file: &LadderFile, pdn: &str) -> Result<(), Diag> {
+    if let Some(p) = &a.pdn {
+        crate::fsio::write_file(p, pdn.as_bytes())?;
+    }
+    if let Some(p) = &a.json {
+        let text = serde_json::to_string_pretty(file)
+            .map_err(|e| bad(format!("cannot write the ladder as JSON: {e}"), ""))?;
+        crate::fsio::write_file(p, text.as_bytes())?;
+    }
+    if let Some(p) = &a.svg {
+        let text = crate::selfplay::ladder_chart::svg(std::slice::from_ref(file))
+            .map_err(|e| bad(e, ""))?;
+        crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())
 }
