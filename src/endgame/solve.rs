@@ -347,7 +347,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
                         continue;
                     }
                     Ok(None) => {}
-                    Err(note) => self.notes.push(note),
+                    Err(note) => self.notes.push(note.to_string()),
                 }
             }
             let place = opts.progress.then(|| {
@@ -373,7 +373,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
             };
             if let Some(dir) = &opts.cache {
                 if let Err(note) = store::save(dir, self.rules, &table) {
-                    self.notes.push(note);
+                    self.notes.push(note.to_string());
                     self.unsaved += 1;
                 }
             }

@@ -65,7 +65,7 @@ fn adopt_legacy<B: crate::engine::BitSet>(
     rules: &Rules<B>,
     m: &Material,
     len: u64,
-) -> Result<(), String> {
+) -> Result<(), StoreError> {
     let new = path(dir, rules, m);
     let old = named(dir, legacy_rules_hash(rules), m);
     if old == new || !old.exists() || new.exists() {
@@ -77,7 +77,7 @@ fn adopt_legacy<B: crate::engine::BitSet>(
     };
     decode_as(&bytes, legacy_rules_hash(rules), m, len).map_err(|why| unusable(&old, why))?;
     bytes[16..24].copy_from_slice(&rules_hash(rules).to_le_bytes());
-    crate::fsio::write_file(&new, &bytes).map_err(|e| e.to_string())?;
+    crate::fsio::write_file(&new, &bytes).map_err(|e| StoreError::Unwritten(e.to_string()))?;
     // The old name is no longer read; a failure to remove it leaves a harmless copy.
     let _ = std::fs::remove_file(&old);
     Ok(())
@@ -110,7 +110,7 @@ pub fn load<B: crate::engine::BitSet>(
     rules: &Rules<B>,
     m: &Material,
     len: u64,
-) -> Result<Option<Vec<Packed>>, String> {
+) -> Result<Option<Vec<Packed>>, StoreError> {
     adopt_legacy(dir, rules, m, len)?;
     let p = path(dir, rules, m);
     // Exactly the header and two bytes a value: a file of any other size (or a pipe, a device)
@@ -157,7 +157,7 @@ pub fn check<B: crate::engine::BitSet>(
     rules: &Rules<B>,
     m: &Material,
     len: u64,
-) -> Result<(), String> {
+) -> Result<(), StoreError> {
     adopt_legacy(dir, rules, m, len)?;
     let p = path(dir, rules, m);
     let header = crate::fsio::read_head(&p, crate::fsio::Kind::Table(file_bytes(len)), HEADER)
@@ -169,11 +169,38 @@ fn file_bytes(len: u64) -> u64 {
     (HEADER as u64).saturating_add(len.saturating_mul(2))
 }
 
-fn unusable(p: &Path, why: &str) -> String {
-    format!(
-        "table file `{}` {why}: not used, rebuilding it",
-        p.display()
-    )
+/// Why a table file was not used (it is then rebuilt), or could not be written.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum StoreError {
+    /// A file that cannot be trusted: unreadable, of other rules, damaged.
+    #[error("table file `{}` {why}: not used, rebuilding it", path.display())]
+    #[diagnostic(help("nothing to do: the table is built again and the file rewritten"))]
+    Unusable { path: PathBuf, why: String },
+    /// A table that could not be written to the cache.
+    #[error("{0}")]
+    #[diagnostic(help(
+        "free some space in the cache folder, give another with `--cache DIR`, or `--no-cache`"
+    ))]
+    Unwritten(String),
+}
+
+impl StoreError {
+    /// The note for a reader that does not rebuild (the search's tables): the file and why.
+    pub fn unused(&self) -> String {
+        match self {
+            StoreError::Unusable { path, why } => {
+                format!("table file `{}` {why}: not used", path.display())
+            }
+            StoreError::Unwritten(m) => m.clone(),
+        }
+    }
+}
+
+fn unusable(p: &Path, why: &str) -> StoreError {
+    StoreError::Unusable {
+        path: p.to_path_buf(),
+        why: why.to_string(),
+    }
 }
 
 fn u64_at(bytes: &[u8], o: usize) -> u64 {
@@ -203,10 +230,11 @@ pub fn save<B: crate::engine::BitSet>(
     dir: &Path,
     rules: &Rules<B>,
     t: &Table,
-) -> Result<(), String> {
+) -> Result<(), StoreError> {
     let p = path(dir, rules, &t.material);
-    std::fs::create_dir_all(dir)
-        .map_err(|e| format!("cannot write the table to `{}`: {e}", p.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        StoreError::Unwritten(format!("cannot write the table to `{}`: {e}", p.display()))
+    })?;
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT.to_le_bytes());
@@ -225,5 +253,5 @@ pub fn save<B: crate::engine::BitSet>(
         }
         Ok(())
     })
-    .map_err(|e| e.to_string())
+    .map_err(|e| StoreError::Unwritten(e.to_string()))
 }

@@ -65,7 +65,9 @@ impl EndgameTables {
                         // A file of the wrong size or header is not counted as a table.
                         let len = Indexer::new(rules.as_ref(), &m).map(|ix| ix.len());
                         let checked = match len {
-                            Ok(len) => store::check(dir, rules.as_ref(), &m, len),
+                            Ok(len) => {
+                                store::check(dir, rules.as_ref(), &m, len).map_err(|e| e.unused())
+                            }
                             Err(_) => Err(format!("`{name}` is for a material too large to index")),
                         };
                         match checked {
@@ -73,7 +75,7 @@ impl EndgameTables {
                                 max_pieces = max_pieces.max(m.total());
                                 tables.insert(m, OnceLock::new());
                             }
-                            Err(note) => notes.push(note.replace(", rebuilding it", "")),
+                            Err(note) => notes.push(note),
                         }
                     }
                 }
@@ -174,7 +176,7 @@ impl EndgameTables {
                     Ok(None) => None,
                     Err(note) => {
                         if let Ok(mut n) = self.notes.lock() {
-                            n.push(note.replace(", rebuilding it", ""));
+                            n.push(note.unused());
                         }
                         None
                     }
