@@ -2,31 +2,38 @@
 # Seed corpus of one fuzz target from the repository's own files: scripts/fuzz-seeds.sh TARGET DIR.
 # Run from anywhere; uses the release binary (built when missing) for moves, runs and tables.
 set -euo pipefail
+trap 'echo "scripts/fuzz-seeds.sh: stopped at line $LINENO (exit $?)" >&2' ERR
 target=${1:?usage: scripts/fuzz-seeds.sh TARGET DIR}
 dir=${2:?usage: scripts/fuzz-seeds.sh TARGET DIR}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 mkdir -p "$dir"
-bin=target/release/damelab
+bin=${DAMELAB_BIN:-target/release/damelab}
 [ -x "$bin" ] || nice -n 10 cargo build --release --quiet
 n=0
 # A seed from stdin (`seed < FILE`), or from its argument (`put TEXT`: a pipe into `seed` would run
 # it in a subshell and lose the count).
 seed() { n=$((n + 1)); cat > "$dir/seed-$n"; }
 put() { n=$((n + 1)); printf '%s' "$1" > "$dir/seed-$n"; }
-# `variant<TAB>fen` of every case with a FEN (at most $1).
+# `variant<TAB>fen` of every case with a FEN (at most $1). No `head` in a pipeline: under
+# `pipefail` the writer it closes early dies of SIGPIPE (141) and the script stopped silently.
 fens() {
+  local limit=$1 count=0 f v fen
   for f in tests/cases/*.yaml; do
-    v=$(sed -n 's/^variant: *//p' "$f" | head -1)
-    sed -n 's/^ *fen: *"\(.*\)".*/\1/p' "$f" | head -3 | while read -r fen; do printf '%s\t%s\n' "$v" "$fen"; done
-  done | head -"$1"
+    v=$(sed -n 's/^variant: *//p' "$f" | sed -n 1p)
+    while read -r fen; do
+      printf '%s\t%s\n' "$v" "$fen"
+      count=$((count + 1))
+      [ "$count" -lt "$limit" ] || return 0
+    done < <(sed -n 's/^ *fen: *"\(.*\)".*/\1/p' "$f" | sed -n 1,3p)
+  done
 }
 case "$target" in
   rules) for f in variants/*.rules examples/*.rules tests/rules_errors/*.rules; do seed < "$f"; done ;;
   fen) fens 200 | while IFS=$'\t' read -r v fen; do put "$v"$'\n'"$fen"; done ;;
   move)
     fens 80 | while IFS=$'\t' read -r v fen; do
-      mv=$("$bin" moves "$v" --fen "$fen" 2>/dev/null | head -1 || true)
+      mv=$("$bin" moves "$v" --fen "$fen" 2>/dev/null | sed -n 1p || true)
       put "$v"$'\n'"$fen"$'\n'"$mv"
     done ;;
   case) for f in tests/cases/*.yaml tests/verify/*.yaml tests/verify_errors/*.yaml examples/*.yaml; do

@@ -4,6 +4,7 @@
 # Targets: rules fen move case pdn repl merge table (see docs/fuzzing.md). Every crash and hang is
 # copied to tests/fuzz_afl/TARGET/, which `cargo test --test it fuzz_afl::` replays.
 set -euo pipefail
+trap 'echo "scripts/fuzz.sh: stopped at line $LINENO (exit $?)" >&2' ERR
 target=${1:?usage: scripts/fuzz.sh TARGET SECONDS}
 secs=${2:?usage: scripts/fuzz.sh TARGET SECONDS}
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -15,7 +16,8 @@ cd "$root/fuzz"
 nice -n 10 cargo afl build --release --quiet --bin "$target"
 corpus=corpus/$target
 if [ ! -d "$corpus" ] || [ -z "$(ls -A "$corpus")" ]; then
-  "$root/scripts/fuzz-seeds.sh" "$target" "$root/fuzz/$corpus"
+  "$root/scripts/fuzz-seeds.sh" "$target" "$root/fuzz/$corpus" ||
+    { echo "scripts/fuzz.sh: could not seed the corpus of \`$target\`" >&2; exit 1; }
 fi
 out=out/$target
 mkdir -p out

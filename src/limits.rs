@@ -36,6 +36,10 @@ pub const MAX_TRAIN_DATA_BYTES: u64 = 1 << 30;
 /// web workbench, PDN out) shallow, so a crafted file cannot overflow the stack.
 pub const MAX_VARIATION_DEPTH: usize = 64;
 
+/// The smallest `endgame --max-memory` (1 MiB: the figures are given in MiB); sizes that do not
+/// fit a 64-bit count (`1e30G`) are refused too.
+pub const MIN_MAX_MEMORY: u64 = 1 << 20;
+
 /// The most diagnostics shown for one file; the rest are counted ("… and 4,812 more errors").
 pub const MAX_DIAGNOSTICS: usize = 20;
 

@@ -121,6 +121,49 @@ fn the_cli_says_so() {
     assert!(out.stdout.is_empty());
 }
 
+/// Issue 49, finding 2: the search generated moves without the route budget, so `analyse --time 1`
+/// on this position took 8-68 s and the web's engine move could kill the server. Now the budget
+/// applies to every generation of the search: a diagnostic within a second or so.
+#[test]
+fn the_search_keeps_the_route_budget() {
+    let rules = format!(
+        "{}/tests/robust/short-jump-king.rules",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let fen = grid_fen(14, 8);
+    let t = std::time::Instant::now();
+    let out = crate::common::bin()
+        .args(["analyse", &rules, "--fen", &fen, "--time", "1"])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the binary runs");
+    let took = t.elapsed();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("too many capture routes"), "{err}");
+    assert!(took < std::time::Duration::from_secs(5), "{took:?}");
+    // The web's engine move: a 422 with the same words, and the server goes on.
+    let root = crate::web_api::scratch("routes");
+    let srv = crate::web_api::start_in(&rules, &root);
+    let s = crate::web_api::post(&srv, "/api/fen", serde_json::json!({ "fen": fen }));
+    assert_eq!(s.status, 200, "{}", s.body);
+    let t = std::time::Instant::now();
+    let r = crate::web_api::post(
+        &srv,
+        "/api/engine/move",
+        serde_json::json!({ "seconds": 1.0 }),
+    );
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        t.elapsed()
+    );
+    assert_eq!(r.status, 422, "{}", r.body);
+    assert!(r.body.contains("too many capture routes"), "{}", r.body);
+    let again = crate::web_api::get(&srv, "/api/state");
+    assert_eq!(again.status, 200, "{}", again.body);
+}
+
 /// Ctrl-C (here: its flag, set by hand) stops perft with an error; the node limit bounds it.
 /// The only test of this binary that touches the process-wide flag.
 #[test]

@@ -304,3 +304,83 @@ fn a_bad_fen_counter_is_named() {
     assert!(err.contains("`F-1` is not a move counter"), "{err}");
     assert!(!err.contains("too many groups"), "{err}");
 }
+
+/// Issue 49, finding 9: `--max-memory 1K` said "the limit is 0 MiB", `1e30G` was accepted, and
+/// a material too large to index read "would need about more than this machine has … the limit
+/// is ;".
+#[test]
+fn endgame_sizes_are_parsed_strictly_and_said_plainly() {
+    let o = damelab(&[
+        "endgame",
+        "english",
+        "KK v K",
+        "--no-cache",
+        "--max-memory",
+        "1K",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(err.contains("below the smallest limit, 1 MiB"), "{err}");
+    for huge in ["1e30G", "inf", "20000000000G"] {
+        let o = damelab(&[
+            "endgame",
+            "english",
+            "KK v K",
+            "--no-cache",
+            "--max-memory",
+            huge,
+        ]);
+        assert_eq!(o.status.code(), Some(1), "{huge}");
+        let err = text(&o.stderr);
+        assert!(
+            err.contains("larger than any machine's memory") || err.contains("not a memory size"),
+            "{huge}: {err}"
+        );
+    }
+    let men = "M".repeat(18);
+    let o = damelab(&["endgame", "dameo", &format!("{men} v {men}"), "--no-cache"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains(&format!(
+            "the tables for `{men} v {men}` are too large to build"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("far more than any machine's memory"), "{err}");
+    assert!(
+        !err.contains("the limit is ;") && !err.contains("about more"),
+        "{err}"
+    );
+}
+
+/// Issue 49, finding 9: the memory check read the machine's available memory only; under
+/// `ulimit -v` a setting within the machine's memory but beyond the process's limit is refused
+/// with a diagnostic, not an allocation failure.
+#[test]
+fn the_process_memory_limit_is_honoured() {
+    let avail = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| {
+            let l = t.lines().find(|l| l.starts_with("MemAvailable:"))?;
+            l.split_whitespace().nth(1)?.parse::<u64>().ok()
+        })
+        .unwrap_or(0);
+    if avail < 3 << 20 {
+        eprintln!("skipped: the machine has less than 3 GiB available ({avail} kB)");
+        return;
+    }
+    let mut c = Command::new("bash");
+    c.env("NO_COLOR", "1")
+        .env_remove("DAMELAB_MEM_AVAILABLE")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 800000 && exec {} analyse dameo --hash 2048 --depth 1",
+            env!("CARGO_BIN_EXE_damelab")
+        ));
+    crate::common::hermetic(&mut c);
+    let o = run(c, "");
+    let err = text(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("--hash 2048 needs about 2.0 GiB"), "{err}");
+}

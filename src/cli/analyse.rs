@@ -122,6 +122,11 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     }
     s.set_weights(weights);
     let r = s.search(&pos, &[], limits, &mut |i| out(&info_line(&v.rules, i)));
+    if s.too_many_routes() {
+        return Err(Diag::new(crate::engine::TooManyRoutes {
+            budget: crate::engine::ROUTE_BUDGET,
+        }));
+    }
     if let Some((t, seen)) = &tables {
         // Tables found damaged while searching (their checksum) were left out: say which.
         for note in t.notes().iter().skip(*seen) {

@@ -32,7 +32,7 @@ pub struct Args {
     pub verbose: bool,
 }
 
-/// `1500M`, `2G`, `64K`, or plain bytes.
+/// `1500M`, `2G`, `64K`, or plain bytes: at least 1 MiB, at most what a 64-bit count holds.
 pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
     let t = text.trim();
     let (num, mult) = match t.char_indices().last() {
@@ -54,7 +54,16 @@ pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
     if n.is_nan() || n <= 0.0 || !n.is_finite() {
         return Err(EndgameError::MemorySize(text.into()));
     }
-    Ok((n * mult as f64) as u64)
+    let bytes = n * mult as f64;
+    // u64::MAX as f64 rounds up to 2^64: anything from there on does not fit.
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(EndgameError::MemoryTooLarge(text.into()));
+    }
+    let bytes = bytes as u64;
+    if bytes < crate::limits::MIN_MAX_MEMORY {
+        return Err(EndgameError::MemoryTooSmall(text.into()));
+    }
+    Ok(bytes)
 }
 
 /// Build or load the tables and hand the report to `out`; a table that could not be written to

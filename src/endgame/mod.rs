@@ -102,6 +102,12 @@ pub enum EndgameError {
         bytes: String,
         max: String,
     },
+    #[error("the tables for `{material}` are too large to build: {why}")]
+    #[diagnostic(help(
+        "give fewer pieces (the tables of a material include those of every material its \
+         captures and promotions lead to)"
+    ))]
+    TableTooLarge { material: String, why: String },
     #[error(
         "endgame tables need a board of at most {max} playable squares; this one has {squares}"
     )]
@@ -121,4 +127,10 @@ pub enum EndgameError {
     #[error("`{0}` is not a memory size")]
     #[diagnostic(help("give a size such as `1500M`, `2G` or `800000K`"))]
     MemorySize(String),
+    #[error("`--max-memory {0}` is below the smallest limit, 1 MiB")]
+    #[diagnostic(help("give at least `1M`, e.g. `1500M` or `2G`"))]
+    MemoryTooSmall(String),
+    #[error("`--max-memory {0}` is larger than any machine's memory (16 EiB at most)")]
+    #[diagnostic(help("give a size such as `1500M`, `2G` or `64G`"))]
+    MemoryTooLarge(String),
 }

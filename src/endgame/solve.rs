@@ -257,11 +257,14 @@ impl<'r, B: BitSet> Tables<'r, B> {
             let n = match Indexer::new(rules, m) {
                 Ok(ix) => ix.len(),
                 Err(n) => {
-                    return Err(EndgameError::TooLarge {
-                        material: m.name(rules),
-                        positions: n.to_string(),
-                        bytes: "more than this machine has".into(),
-                        max: String::new(),
+                    return Err(EndgameError::TableTooLarge {
+                        material: root.name(rules),
+                        why: format!(
+                            "they include `{}`, a table of {} positions, far more than any \
+                             machine's memory",
+                            m.name(rules),
+                            crate::limits::thousands(n as u64)
+                        ),
                     })
                 }
             };
@@ -289,7 +292,7 @@ impl<'r, B: BitSet> Tables<'r, B> {
         {
             return Err(EndgameError::TooLarge {
                 material: root.name(self.rules),
-                positions: est.positions.to_string(),
+                positions: crate::limits::thousands(est.positions),
                 bytes: human_bytes(est.bytes),
                 max: human_bytes(opts.max_memory),
             });
@@ -302,11 +305,19 @@ impl<'r, B: BitSet> Tables<'r, B> {
             .unwrap_or(0)
             >= EVENT_WIN as u64
         {
-            return Err(EndgameError::TooLarge {
+            return Err(EndgameError::TableTooLarge {
                 material: root.name(self.rules),
-                positions: est.positions.to_string(),
-                bytes: human_bytes(est.bytes),
-                max: "2^31 positions a table".into(),
+                why: format!(
+                    "a table holds at most {} positions and the largest of them would have {}",
+                    crate::limits::thousands(EVENT_WIN as u64),
+                    crate::limits::thousands(
+                        est.materials
+                            .iter()
+                            .map(|m| self.len_of(m))
+                            .max()
+                            .unwrap_or(0)
+                    )
+                ),
             });
         }
         // For the progress bar: which table of how many, and the time left at the rate so far.

@@ -3,7 +3,7 @@
 
 use miette::Diagnostic;
 
-/// A setting that needs more memory than the machine has available.
+/// A setting that needs more memory than the machine (or the process's limit) has available.
 #[derive(Debug, thiserror::Error, Diagnostic)]
 #[error("{setting} needs about {need} of memory, but this machine has {available} available")]
 #[diagnostic(code(damelab::memory), help("{help}"))]
@@ -14,15 +14,66 @@ pub struct MemoryError {
     help: String,
 }
 
-/// The memory available for new work, in bytes: `MemAvailable` of `/proc/meminfo` (Linux);
-/// `None` where the system does not say.
+/// The memory available for new work, in bytes: the least of `MemAvailable` of `/proc/meminfo`
+/// (Linux), the process's limits (`RLIMIT_AS`, `RLIMIT_DATA`, less what it uses already) and its
+/// cgroup's `memory.max` (less `memory.current`); `None` where none of them says.
 pub fn available_memory() -> Option<u64> {
     if let Ok(v) = std::env::var("DAMELAB_MEM_AVAILABLE") {
         // For the tests: pretend the machine has this many bytes available.
         return v.trim().parse().ok();
     }
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    parse_meminfo(&text)
+    let machine = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|t| parse_meminfo(&t));
+    [machine, rlimit_room(), cgroup_room()]
+        .into_iter()
+        .flatten()
+        .min()
+}
+
+/// Room left under the process's address-space and data limits (`ulimit -v`, `ulimit -d`).
+#[cfg(unix)]
+#[allow(clippy::unnecessary_cast)] // rlim_t is u64 on Linux, not everywhere
+fn rlimit_room() -> Option<u64> {
+    let used = std::fs::read_to_string("/proc/self/statm")
+        .ok()
+        .and_then(|t| t.split_whitespace().next()?.parse::<u64>().ok())
+        // SAFETY: sysconf only reads a system constant.
+        .map_or(0, |pages| {
+            pages.saturating_mul(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }.max(4096) as u64)
+        });
+    [libc::RLIMIT_AS, libc::RLIMIT_DATA]
+        .into_iter()
+        .filter_map(|r| {
+            let mut lim = libc::rlimit {
+                rlim_cur: 0,
+                rlim_max: 0,
+            };
+            // SAFETY: getrlimit writes the struct it is given, nothing else.
+            let ok = unsafe { libc::getrlimit(r, &mut lim) } == 0;
+            (ok && lim.rlim_cur != libc::RLIM_INFINITY)
+                .then(|| (lim.rlim_cur as u64).saturating_sub(used))
+        })
+        .min()
+}
+
+#[cfg(not(unix))]
+fn rlimit_room() -> Option<u64> {
+    None
+}
+
+/// Room left under the cgroup (v2) memory limit of the process, when it has one.
+fn cgroup_room() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/self/cgroup").ok()?;
+    let path = text.lines().find_map(|l| l.strip_prefix("0::"))?;
+    let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
+    let max = std::fs::read_to_string(dir.join("memory.max")).ok()?;
+    let max: u64 = max.trim().parse().ok()?; // `max`: no limit
+    let current = std::fs::read_to_string(dir.join("memory.current"))
+        .ok()
+        .and_then(|c| c.trim().parse::<u64>().ok())
+        .unwrap_or(0);
+    Some(max.saturating_sub(current))
 }
 
 fn parse_meminfo(text: &str) -> Option<u64> {

@@ -116,6 +116,11 @@ impl EngineState {
         let stopped = crate::interrupt::requested();
         self.interrupted = stopped;
         crate::interrupt::reset();
+        if s.too_many_routes() {
+            return Err(Report::new(crate::engine::TooManyRoutes {
+                budget: crate::engine::ROUTE_BUDGET,
+            }));
+        }
         if let Some(m) = &r.best {
             line(format!(
                 "best {}  score {}{}",

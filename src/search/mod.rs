@@ -207,6 +207,8 @@ pub struct Searcher<B: BitSet = Bits> {
     narrow: Option<Box<Searcher<u64>>>,
     /// The same on 128-bit sets, when the board fits them but not 64 bits ([`Rules::mid`]).
     mid: Option<Box<Searcher<u128>>>,
+    /// A generation of the last search ran past the route budget ([`Searcher::too_many_routes`]).
+    routes_exceeded: bool,
     /// The search's switches ([`Searcher::set_options`]).
     pub options: options::Options,
     /// Late-move reductions by nominal depth and move number, precomputed from the options
@@ -258,6 +260,7 @@ impl<B: BitSet> Searcher<B> {
             limits: Limits::default(),
             start: Instant::now(),
             stop: false,
+            routes_exceeded: false,
             cancel: None,
             probe: None,
             killers: vec![[0; 2]; MAX_PLY + 1],
@@ -470,6 +473,32 @@ impl<B: BitSet> Searcher<B> {
         result
     }
 
+    /// Whether the last search stopped because a position it met needs more than the route
+    /// budget ([`crate::engine::ROUTE_BUDGET`]) to list its moves: its result is then not an
+    /// answer, and the caller reports [`crate::engine::TooManyRoutes`] instead of a move.
+    pub fn too_many_routes(&self) -> bool {
+        self.routes_exceeded
+            || self.narrow.as_ref().is_some_and(|n| n.too_many_routes())
+            || self.mid.as_ref().is_some_and(|m| m.too_many_routes())
+            || self.helpers.iter().any(|h| h.routes_exceeded)
+    }
+
+    /// The moves of `pos` into `out`, within the route budget: a position beyond it (a user's
+    /// rules or position) leaves `out` empty and stops the search, which then reports
+    /// [`Searcher::too_many_routes`] instead of hanging in the capture search.
+    #[inline]
+    fn generate_bounded(&mut self, pos: &Position<B>, out: &mut Vec<Move<B>>) {
+        if self
+            .rules
+            .generate_within(pos, out, GenOptions::default(), crate::engine::ROUTE_BUDGET)
+            .is_err()
+        {
+            out.clear();
+            self.routes_exceeded = true;
+            self.stop = true;
+        }
+    }
+
     /// A helper thread's searcher for a parallel search: this one's rules, settings and table.
     fn helper(&self, thread: usize) -> Searcher<B> {
         let mut h = Searcher::new(self.rules.clone(), 0);
@@ -505,6 +534,7 @@ impl<B: BitSet> Searcher<B> {
         self.limits = limits;
         self.start = Instant::now();
         self.stop = false;
+        self.routes_exceeded = false;
         self.nodes = 0;
         if self.thread == 0 {
             self.tt.new_search();
@@ -522,7 +552,17 @@ impl<B: BitSet> Searcher<B> {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
         let mut root = Vec::new();
-        self.rules.generate(pos, &mut root, GenOptions::default());
+        self.generate_bounded(pos, &mut root);
+        if self.routes_exceeded {
+            return SearchResult {
+                best: None,
+                score: 0,
+                depth: 0,
+                pv: Vec::new(),
+                nodes: 0,
+                stopped: true,
+            };
+        }
         let mut result = SearchResult {
             best: root.first().copied(),
             score: 0,

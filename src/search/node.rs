@@ -182,7 +182,7 @@ impl<B: BitSet> Searcher<B> {
         let first_kind_only =
             (1..self.rules.kinds).all(|k| (pos.kind_bits(0, k) | pos.kind_bits(1, k)).none());
         let mut moves = std::mem::take(&mut self.moves[ply]);
-        self.rules.generate(pos, &mut moves, GenOptions::default());
+        self.generate_bounded(pos, &mut moves);
         for mv in moves.iter() {
             let promotes = mv.kind_after != mv.kind_before;
             if !promotes && !first_kind_only {
@@ -302,13 +302,27 @@ impl<B: BitSet> Searcher<B> {
         // Past the nominal depth only captures are searched: the generator counts the quiet moves
         // without building them, and `moves` holds the captures alone (the start of the full list).
         let legal = if depth <= 0 {
-            self.rules
-                .count_moves(pos, &mut buf.moves, GenOptions::default()) as usize
+            match self.rules.count_moves_within(
+                pos,
+                &mut buf.moves,
+                GenOptions::default(),
+                crate::engine::ROUTE_BUDGET,
+            ) {
+                Ok(n) => n as usize,
+                Err(_) => {
+                    buf.moves.clear();
+                    self.routes_exceeded = true;
+                    self.stop = true;
+                    0
+                }
+            }
         } else {
-            self.rules
-                .generate(pos, &mut buf.moves, GenOptions::default());
+            self.generate_bounded(pos, &mut buf.moves);
             buf.moves.len()
         };
+        if self.stop {
+            return 0;
+        }
         if legal == 0 {
             return self.end_score(pos, 0, ply).unwrap_or(0);
         }

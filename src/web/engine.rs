@@ -224,6 +224,14 @@ fn analysis_stream(game: Game, limits: Limits, cancel: Arc<AtomicBool>) -> Event
         let r = s.search(game.position(), &history, limits, &mut |i| {
             let _ = tx.send(event("info", &info_json(&rules, turn, i)));
         });
+        if s.too_many_routes() {
+            let why = crate::engine::TooManyRoutes {
+                budget: crate::engine::ROUTE_BUDGET,
+            };
+            let done = json!({ "best": null, "error": why.to_string(), "stopped": true });
+            let _ = tx.send(event("done", &done));
+            return;
+        }
         let done = json!({
             "best": r.best.map(|m| move_json(&rules, &m)),
             "score": format_score(r.score),
@@ -261,8 +269,10 @@ pub async fn engine_move(
         s.set_tuned_weights(bundled_weights(&game.rules));
         s.set_cancel(Some(cancel));
         let history = s.history_of(game.start(), game.moves());
-        s.search(game.position(), &history, limits, &mut |_| {})
-            .best
+        let best = s
+            .search(game.position(), &history, limits, &mut |_| {})
+            .best;
+        (best, s.too_many_routes())
     })
     .await
     .map_err(|_| {
@@ -272,6 +282,19 @@ pub async fn engine_move(
             "try again",
         )
     })?;
+    let best = match best {
+        (_, true) => {
+            let why = crate::engine::TooManyRoutes {
+                budget: crate::engine::ROUTE_BUDGET,
+            };
+            return Err(ApiError::refused(
+                why.to_string(),
+                "the rules allow more capture routes in this position than the engine's budget: \
+                 play a move yourself or change the position",
+            ));
+        }
+        (best, false) => best,
+    };
     let (_, state) = with_client(&app, &headers, |c| {
         if c.tree.current != node {
             return Err(ApiError::new(
