@@ -54,7 +54,7 @@ pub fn parse_options_over(base: Options, texts: &[String]) -> Result<Options, Di
             return Err(bad(format!("`{t}` is not a search option setting"), &help));
         };
         o.set(name.trim(), value)
-            .map_err(|e| bad(e, &format!("e.g. `--option lmr=false`; {help}")))?;
+            .map_err(|e| bad(e.to_string(), &format!("e.g. `--option lmr=false`; {help}")))?;
     }
     Ok(o)
 }

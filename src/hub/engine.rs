@@ -110,7 +110,9 @@ impl Engine {
             "eval" => self.eval = value.to_string(),
             "tables" => self.tables = value.to_string(),
             n if Options::NAMES.iter().any(|(o, _)| *o == n) => {
-                Options::default().set(n, value)?;
+                Options::default()
+                    .set(n, value)
+                    .map_err(|e| e.to_string())?;
                 self.options.retain(|(o, _)| o != n);
                 self.options.push((n.to_string(), value.to_string()));
             }
@@ -143,7 +145,7 @@ impl Engine {
         // The weights' tuned search settings, then the parameters set over them.
         let mut opts = crate::search::weights::options(w.as_deref());
         for (n, val) in &self.options {
-            opts.set(n, val)?;
+            opts.set(n, val).map_err(|e| e.to_string())?;
         }
         s.set_options(opts);
         s.set_weights(w);

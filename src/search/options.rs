@@ -275,17 +275,13 @@ impl Options {
 
     /// Set option `name` from its text `value`; an unknown name or a bad value is an error that
     /// says what is accepted.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let v = value.trim();
         match name {
             "preset" => match v {
                 PRESET_8D59E68 => *self = Options::preset_8d59e68(),
                 "default" => *self = Options::default(),
-                _ => {
-                    return Err(format!(
-                        "unknown preset `{v}`: the presets are `{PRESET_8D59E68}` and `default`"
-                    ))
-                }
+                _ => return Err(OptionError::UnknownPreset(v.to_string())),
             },
             "lmr" => self.lmr = flag(name, v)?,
             "lmr_moves" => self.lmr_moves = number(name, v, 0, 64)? as u32,
@@ -319,10 +315,10 @@ impl Options {
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
-                return Err(format!(
-                    "unknown search option `{name}`: the options are {}",
-                    known.join(", ")
-                ));
+                return Err(OptionError::Unknown {
+                    name: name.to_string(),
+                    known: known.join(", "),
+                });
             }
         }
         Ok(())
@@ -365,21 +361,47 @@ impl Options {
     }
 }
 
-fn flag(name: &str, v: &str) -> Result<bool, String> {
+/// A search option that cannot be set: its name or its value, and what is accepted.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum OptionError {
+    #[error("unknown preset `{0}`: the presets are `{PRESET_8D59E68}` and `default`")]
+    #[diagnostic(help("give `preset={PRESET_8D59E68}` or `preset=default`"))]
+    UnknownPreset(String),
+    #[error("unknown search option `{name}`: the options are {known}")]
+    #[diagnostic(help("give one of the options listed, as `NAME=VALUE`"))]
+    Unknown { name: String, known: String },
+    #[error("option `{name}` takes `true` or `false`, not `{value}`")]
+    #[diagnostic(help("give `{name}=true` or `{name}=false`"))]
+    NotFlag { name: String, value: String },
+    #[error("option `{name}` takes a whole number from {lo} to {hi}, not `{value}`")]
+    #[diagnostic(help("give a whole number from {lo} to {hi}"))]
+    OutOfRange {
+        name: String,
+        value: String,
+        lo: i64,
+        hi: i64,
+    },
+}
+
+fn flag(name: &str, v: &str) -> Result<bool, OptionError> {
     match v {
         "true" | "on" | "1" | "yes" => Ok(true),
         "false" | "off" | "0" | "no" => Ok(false),
-        _ => Err(format!(
-            "option `{name}` takes `true` or `false`, not `{v}`"
-        )),
+        _ => Err(OptionError::NotFlag {
+            name: name.to_string(),
+            value: v.to_string(),
+        }),
     }
 }
 
-fn number(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, String> {
+fn number(name: &str, v: &str, lo: i64, hi: i64) -> Result<i64, OptionError> {
     match v.parse::<i64>() {
         Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(format!(
-            "option `{name}` takes a whole number from {lo} to {hi}, not `{v}`"
-        )),
+        _ => Err(OptionError::OutOfRange {
+            name: name.to_string(),
+            value: v.to_string(),
+            lo,
+            hi,
+        }),
     }
 }

@@ -424,7 +424,9 @@ pub fn parse_search(text: &str) -> Result<Vec<(String, String)>, String> {
                 "`{name}` is not a setting of the weights: it is the user's to choose"
             ));
         }
-        Options::default().set(name, value)?;
+        Options::default()
+            .set(name, value)
+            .map_err(|e| e.to_string())?;
         out.retain(|(n, _)| n != name);
         out.push((name.to_string(), value.to_string()));
     }
