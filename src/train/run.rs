@@ -173,20 +173,7 @@ pub fn train_from(
         } else {
             None
         };
-        let held = data.held_out.iter().filter(|h| **h).count();
-        let gen = Generation {
-            generation: g + 1,
-            games: played.games,
-            results: played.results,
-            positions: data.rows() - held,
-            held_out: held,
-            k: step.k,
-            loss_before: step.loss_before,
-            loss_after: step.loss_after,
-            validation_before: step.validation_before,
-            validation_after: step.validation_after,
-            against_derived: against,
-        };
+        let gen = Generation::of(g + 1, played.games, played.results, &data, &step, against);
         out(&generation_line(&gen));
         generations.push(gen);
         // Each generation's weights are written as it ends: a long run stopped late keeps them.
@@ -201,6 +188,34 @@ pub fn train_from(
         generations,
         interrupted,
     })
+}
+
+impl Generation {
+    /// Generation `generation`'s figures: its games and their results, the positions fitted so
+    /// far (`data`), the fit (`step`) and the duel against the derived evaluation.
+    pub(crate) fn of(
+        generation: u32,
+        games: u64,
+        results: [u64; 3],
+        data: &Data,
+        step: &Step,
+        against_derived: Option<Wdl>,
+    ) -> Generation {
+        let held = data.held_out.iter().filter(|h| **h).count();
+        Generation {
+            generation,
+            games,
+            results,
+            positions: data.rows() - held,
+            held_out: held,
+            k: step.k,
+            loss_before: step.loss_before,
+            loss_after: step.loss_after,
+            validation_before: step.validation_before,
+            validation_after: step.validation_after,
+            against_derived,
+        }
+    }
 }
 
 /// What a generation's fit gave: the scale, the losses before and after, the new weights.

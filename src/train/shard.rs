@@ -525,20 +525,7 @@ pub fn merge_command(
     } else {
         None
     };
-    let held = m.data.held_out.iter().filter(|h| **h).count();
-    let gen = Generation {
-        generation: g,
-        games: t.games,
-        results: m.results,
-        positions: m.data.rows() - held,
-        held_out: held,
-        k: step.k,
-        loss_before: step.loss_before,
-        loss_after: step.loss_after,
-        validation_before: step.validation_before,
-        validation_after: step.validation_after,
-        against_derived: against,
-    };
+    let gen = Generation::of(g, t.games, m.results, &m.data, &step, against);
     out(&generation_line(&gen));
     let path = weights_out
         .map(Path::to_path_buf)
