@@ -695,3 +695,40 @@ fn parentheses_nested_around_one_move_are_read_in_linear_time() {
     assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
     assert_eq!(games[0].variations.len(), 1);
 }
+
+/// Issue 49, finding 7: an external engine's NUL and ESC bytes (its name in a tag, its remarks in
+/// a comment) were copied raw into the match PDN. Control characters are written as `\u{FFFD}`;
+/// comments keep their line ends.
+#[test]
+fn control_characters_are_not_written_into_pdn() {
+    let v = load("international");
+    let mut game = Game::new(v.rules.clone());
+    let mut legal = Vec::new();
+    v.rules
+        .generate(game.position(), &mut legal, GenOptions::default());
+    game.play(legal[0]);
+    let tags = vec![
+        ("White".to_string(), "evil\0engine\x1b[31m".to_string()),
+        ("Black\x1b".to_string(), "b\u{7}".to_string()),
+    ];
+    let comments = vec![(1, "says \x1b]0;owned\x07 hi\nsecond line".to_string())];
+    let text = write_game(&game, &tags, &comments, None);
+    let bad: Vec<char> = text
+        .chars()
+        .filter(|c| c.is_control() && *c != '\n')
+        .collect();
+    assert!(bad.is_empty(), "{bad:?} in {text:?}");
+    assert!(
+        text.contains("[White \"evil\u{FFFD}engine\u{FFFD}[31m\"]"),
+        "{text}"
+    );
+    assert!(text.contains("[Black \"b\u{FFFD}\"]"), "{text}");
+    assert!(text.contains("\u{FFFD}]0;owned\u{FFFD} hi"), "{text}");
+    // And it reads back.
+    let games = read_games(text.as_bytes());
+    assert!(games[0].errors.is_empty(), "{:?}", games[0].errors);
+    assert_eq!(
+        games[0].tag("White"),
+        Some("evil\u{FFFD}engine\u{FFFD}[31m")
+    );
+}

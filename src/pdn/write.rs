@@ -26,7 +26,24 @@ pub fn finished_result(rules: &Rules, winner: Option<usize>) -> &'static str {
 }
 
 fn quote(v: &str) -> String {
-    v.replace('\\', "\\\\").replace('"', "\\\"")
+    printable(v, false)
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+}
+
+/// Text from elsewhere (an external engine's name or remarks, a user's tag) as it may be written:
+/// control characters (NUL, ESC: an escape sequence would reach the terminal of whoever prints
+/// the file) become `�`; a comment keeps its line ends and tabs.
+fn printable(text: &str, keep_lines: bool) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() && !(keep_lines && matches!(c, '\n' | '\t')) {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
 }
 
 /// The game as PDN text. `tags` come first in their order (`GameType`, `FEN` and `Result` among
@@ -68,7 +85,8 @@ pub fn write_game_with(
     let own = ["GameType", "FEN", "Result", "SetUp", RULES_TAG];
     for (n, v) in tags {
         if !own.iter().any(|o| o.eq_ignore_ascii_case(n)) {
-            out.push_str(&format!("[{n} \"{}\"]\n", quote(v)));
+            let name: String = n.chars().filter(|c| !c.is_control()).collect();
+            out.push_str(&format!("[{name} \"{}\"]\n", quote(v)));
         }
     }
     match game_type_of(&rules.spec.name) {
@@ -92,7 +110,7 @@ pub fn write_game_with(
     let mut words: Vec<String> = Vec::new();
     let push_comments = |words: &mut Vec<String>, after: usize| {
         for (_, c) in comments.iter().filter(|(p, _)| *p == after) {
-            words.push(format!("{{{}}}", c.replace('}', ")")));
+            words.push(format!("{{{}}}", printable(c, true).replace('}', ")")));
         }
     };
     push_comments(&mut words, 0);
