@@ -569,7 +569,6 @@ const LONG_FUNCTION_EXCEPTIONS: &[&str] = &[
     "src/repl/pdn_commands.rs: open",
     "src/search/mod.rs: search_thread",
     "src/search/node.rs: search_moves",
-    "src/train/shard.rs: merge_command",
 ];
 
 /// Every function of `code` with a body: (name, lines from its `fn` to its closing brace).

@@ -633,3 +633,53 @@ fn saving_refuses_links_and_pipes_beside_the_file() {
         .collect();
     assert!(left.is_empty(), "{left:?}");
 }
+
+/// The server runs at most `MAX_SEARCHES` engine searches at once (every client's together): one
+/// more is answered 503 at once, and a place is free again when a search ends.
+#[test]
+fn engine_searches_are_bounded() {
+    use damelab::web::engine::MAX_SEARCHES;
+    let srv = std::sync::Arc::new(start("international"));
+    let body = json!({ "seconds": 3.0 }).to_string();
+    let busy: Vec<_> = (0..MAX_SEARCHES)
+        .map(|i| {
+            let (srv, body) = (srv.clone(), body.clone());
+            std::thread::spawn(move || {
+                let client = format!("client-busy-{i:04}");
+                request(&srv, "POST", "/api/engine/move", &client, &[], Some(&body))
+            })
+        })
+        .collect();
+    // Every place taken (each search thinks for three seconds): one more is refused at once.
+    std::thread::sleep(std::time::Duration::from_millis(800));
+    let t = std::time::Instant::now();
+    let r = request(
+        &srv,
+        "POST",
+        "/api/engine/move",
+        "client-more-0001",
+        &[],
+        Some(&body),
+    );
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.body.contains("its limit"), "{}", r.body);
+    assert!(
+        t.elapsed() < std::time::Duration::from_secs(1),
+        "refused at once"
+    );
+    for b in busy {
+        let r = b.join().expect("the request thread");
+        assert_eq!(r.status, 200, "{}", r.body);
+    }
+    // The places are free again.
+    let quick = json!({ "seconds": 0.2 }).to_string();
+    let r = request(
+        &srv,
+        "POST",
+        "/api/engine/move",
+        "client-more-0001",
+        &[],
+        Some(&quick),
+    );
+    assert_eq!(r.status, 200, "{}", r.body);
+}

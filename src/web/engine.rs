@@ -22,6 +22,20 @@ use std::time::Duration;
 /// The longest one analysis or engine move may think, and the deepest it may go.
 pub const MAX_ENGINE_SECONDS: f64 = 60.0;
 pub const MAX_ENGINE_DEPTH: u32 = 40;
+/// The most engine searches (moves and analyses, of all clients) the server runs at once; one
+/// more is answered 503 at once, not queued.
+pub const MAX_SEARCHES: usize = 4;
+
+/// A place among the server's searches ([`MAX_SEARCHES`]), held while the search runs.
+fn search_slot(app: &App) -> ApiResult<tokio::sync::OwnedSemaphorePermit> {
+    app.searches.clone().try_acquire_owned().map_err(|_| {
+        ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!("the server is running {MAX_SEARCHES} engine searches, its limit"),
+            "wait for one to finish (or stop one), then ask again",
+        )
+    })
+}
 /// Transposition table of a search from the page.
 const TT_MIB: usize = 16;
 
@@ -195,7 +209,7 @@ pub async fn stream(
             game,
             limits,
             cancel,
-        }) => Ok(analysis_stream(game, limits, cancel)),
+        }) => Ok(analysis_stream(game, limits, cancel, search_slot(&app)?)),
         Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
         Some(Pending::Endgame(job)) => Ok(super::endgame::run_stream(app.clone(), job)),
         None => Err(ApiError::new(
@@ -212,9 +226,16 @@ pub fn bundled_weights(rules: &Rules) -> Option<Arc<crate::search::weights::Weig
     crate::search::weights::Weights::bundled(rules).map(Arc::new)
 }
 
-fn analysis_stream(game: Game, limits: Limits, cancel: Arc<AtomicBool>) -> EventStream {
+fn analysis_stream(
+    game: Game,
+    limits: Limits,
+    cancel: Arc<AtomicBool>,
+    slot: tokio::sync::OwnedSemaphorePermit,
+) -> EventStream {
     let flag = cancel.clone();
     channel_stream(cancel, move |tx| {
+        // The place among the server's searches is given back when the search ends.
+        let _slot = slot;
         let rules = game.rules.clone();
         let turn = game.position().turn();
         let mut s = Searcher::new(rules.clone(), TT_MIB);
@@ -252,6 +273,7 @@ pub async fn engine_move(
 ) -> ApiResult<Json<Value>> {
     let limits = limits(&body, 2.0)?;
     let id = guard::client_id(&headers)?;
+    let slot = search_slot(&app)?;
     let (game, node, cancel) = {
         let c = app.clients.get(&id);
         let mut c = lock(&c);
@@ -272,6 +294,7 @@ pub async fn engine_move(
         let best = s
             .search(game.position(), &history, limits, &mut |_| {})
             .best;
+        drop(slot);
         (best, s.too_many_routes())
     })
     .await

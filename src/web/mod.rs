@@ -43,6 +43,10 @@ pub struct App {
     pub cache: Option<PathBuf>,
     /// The page self-tests' results (see [`selftest`]).
     pub selftests: Mutex<Vec<serde_json::Value>>,
+    /// The engine searches running at once, engine moves and analyses of every client together:
+    /// at most [`engine::MAX_SEARCHES`], each with its own table, so the server's memory stays
+    /// bounded however many requests arrive.
+    pub searches: Arc<tokio::sync::Semaphore>,
 }
 
 /// What `damelab serve` was asked for.
@@ -77,6 +81,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         study: Mutex::new(None),
         cache: opts.cache.clone(),
         selftests: Mutex::new(Vec::new()),
+        searches: Arc::new(tokio::sync::Semaphore::new(engine::MAX_SEARCHES)),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {
