@@ -1,6 +1,12 @@
-//! Small helpers shared by every layer: edit distance for did-you-mean, and the one hash
-//! ([`Fnv`]) behind every identity damelab records (the rules' fingerprint, weights and table
-//! checksums).
+//! Small helpers shared by every layer: edit distance for did-you-mean, [`bad`] (a diagnostic and
+//! its help line), and the one hash ([`Fnv`]) behind every identity damelab records (the rules'
+//! fingerprint, weights and table checksums).
+
+/// A diagnostic with its help line, for a refusal that has no error type of its own yet (the one
+/// copy of what the run commands and their files used to define each for themselves).
+pub fn bad(message: impl Into<String>, help: &str) -> miette::Report {
+    miette::miette!(help = help.to_string(), "{}", message.into())
+}
 
 /// FNV-1a, 64 bits: the one hash of file identities and checksums. Not for hash tables of
 /// untrusted keys (it is not keyed), and never changed: files record its values.

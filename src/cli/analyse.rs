@@ -1,13 +1,14 @@
 //! `damelab analyse`: search a position and print a line per finished depth.
 
 use super::console::errln;
+use super::load;
 use crate::notation::{move_to_string, parse_fen};
 use crate::search::info::{info_line, limits};
 use crate::search::options::Options;
 use crate::search::tables::EndgameTables;
 use crate::search::{format_score, Searcher};
-use crate::Variant;
-use miette::{miette, Report as Diag};
+use crate::util::bad;
+use miette::Report as Diag;
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -146,12 +147,4 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
         )),
     }
     Ok(())
-}
-
-fn bad(msg: String, help: &str) -> Diag {
-    miette!(help = help.to_string(), "{msg}")
-}
-
-fn load(variant: &str) -> Result<Variant, Diag> {
-    Variant::load(variant).map_err(Diag::new)
 }

@@ -9,8 +9,9 @@ use crate::matchplay::stats::{Sprt, Verdict};
 use crate::matchplay::{jobs, run, Config, Control, Finish, GameRecord};
 use crate::runs::shard::ShardSet;
 use crate::search::tables::EndgameTables;
+use crate::util::bad;
 use crate::Variant;
-use miette::{miette, Report as Diag};
+use miette::Report as Diag;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -118,10 +119,6 @@ pub struct MatchArgs {
     /// or the DAMELAB_SHARDS variable).
     #[arg(long)]
     pub shards: Option<u64>,
-}
-
-fn bad(msg: impl Into<String>, help: &str) -> Diag {
-    miette!(help = help.to_string(), "{}", msg.into())
 }
 
 fn parse_sprt(words: &[String]) -> Result<Sprt, Diag> {
@@ -236,8 +233,7 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
         Some(m) if m > 0.0 && m <= 250.0 && (1..=30).contains(&a.balance_depth) => {
             if a.random_plies == 0 {
                 return Err(bad(
-                    "--balanced with --random-plies 0: every opening is the start position"
-                        .to_string(),
+                    "--balanced with --random-plies 0: every opening is the start position",
                     "give the random plies that --balanced should choose among (e.g. 6)",
                 ));
             }

@@ -4,16 +4,10 @@
 
 use super::{chart, RunFile, FORMAT, OLDEST_VERSION, VERSION};
 use crate::Variant;
-use miette::{miette, Report as Diag};
+use miette::Report as Diag;
 use std::path::Path;
 
-pub(crate) fn bad(msg: String, help: &str) -> Diag {
-    miette!(help = help.to_string(), "{msg}")
-}
-
-pub(crate) fn load(variant: &str) -> Result<Variant, Diag> {
-    Variant::load(variant).map_err(Diag::new)
-}
+pub(crate) use crate::util::bad;
 
 /// Check before any work that a file can be written there (nothing is left behind).
 pub(crate) fn check_writable(path: &Path) -> Result<(), Diag> {

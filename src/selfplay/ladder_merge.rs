@@ -57,7 +57,7 @@ pub fn merge_ladders(
         }
     }
     let Some(run) = files.iter().find_map(|f| f.runs.first()) else {
-        return Err(bad("the ladder files hold no rung".into(), HELP));
+        return Err(bad("the ladder files hold no rung", HELP));
     };
     let v = rules_for_merge(
         rules,

@@ -38,10 +38,7 @@ pub fn merge_files(files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
 /// run (`1 of 1`, equal to the run played at once); a merge lacking shards says which it holds.
 pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result<RunFile, Diag> {
     let Some(first) = files.first() else {
-        return Err(bad(
-            "no files to merge".into(),
-            "give the shards' JSON files",
-        ));
+        return Err(bad("no files to merge", "give the shards' JSON files"));
     };
     let held = shard::check_mergeable(&stamps(names, files)?).map_err(Diag::new)?;
     let mut games: Vec<_> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
@@ -62,7 +59,7 @@ pub fn merge_named(names: &[String], files: &[RunFile], rules: &Rules) -> Result
     let rating = ratings.next().cloned();
     if ratings.any(|r| Some(r) != rating.as_ref()) {
         return Err(bad(
-            "the files hold different ratings of the run's setting".into(),
+            "the files hold different ratings of the run's setting",
             "merge the files the shards of one run wrote, unedited",
         ));
     }

@@ -5,16 +5,13 @@
 use super::{RateRequest, Rating, RunFile, Settings, TT_MIB};
 use crate::matchplay::engine::{EngineSpec, Internal};
 use crate::matchplay::rate::{rate, RateSetup};
+use crate::util::bad;
 use crate::Variant;
-use miette::{miette, Report as Diag};
+use miette::Report as Diag;
 
 /// The fewest and most games of a rating match.
 pub const MIN_RATE_GAMES: u64 = 2;
 pub const MAX_RATE_GAMES: u64 = 1_000_000;
-
-fn bad(msg: String, help: &str) -> Diag {
-    miette!(help = help.to_string(), "{msg}")
-}
 
 /// The limit per move of a run's engines, in words: `1000 nodes a move`, `depth 4`.
 pub fn limit(s: &Settings) -> String {
@@ -54,7 +51,7 @@ pub fn request(
     let help = "give the reference as a match engine's settings, e.g. `--rate-against \"nodes=1000\"` or `--rate-against \"depth=4\"`";
     if random {
         return Err(bad(
-            "--rate-against rates an engine setting; random moves have none".into(),
+            "--rate-against rates an engine setting; random moves have none",
             "drop --random, or drop --rate-against",
         ));
     }
@@ -68,13 +65,13 @@ pub fn request(
         .map_err(|e| bad(format!("--rate-against: {e}"), help))?;
     if spec.cmd.is_some() {
         return Err(bad(
-            "--rate-against measures against damelab's own engine, not a Hub engine".into(),
+            "--rate-against measures against damelab's own engine, not a Hub engine",
             help,
         ));
     }
     if !spec.name.is_empty() {
         return Err(bad(
-            "--rate-against takes the reference's settings, not a name".into(),
+            "--rate-against takes the reference's settings, not a name",
             help,
         ));
     }

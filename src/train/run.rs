@@ -7,7 +7,7 @@ use super::{duel, play, Data, TrainSettings, Wdl};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::Variant;
-use miette::{miette, Report};
+use miette::Report;
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -45,9 +45,7 @@ pub(crate) struct RunJson<'a> {
     pub generations: &'a [Generation],
 }
 
-pub(crate) fn bad(msg: String, help: &str) -> Report {
-    miette!(help = help.to_string(), "{msg}")
-}
+pub(crate) use crate::util::bad;
 
 /// The command that reproduces a run (threads aside: they change nothing).
 pub fn command_line(variant: &str, t: &TrainSettings) -> String {

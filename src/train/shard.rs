@@ -272,7 +272,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     let help = "give the data files `train --generation G --shard K/N --data FILE` wrote, every \
                 shard of every generation from 1 to the one to fit";
     let Some(first) = files.first() else {
-        return Err(bad("no data files to merge".into(), help));
+        return Err(bad("no data files to merge", help));
     };
     let v = Variant::load(&first.settings.variant).map_err(Report::new)?;
     if v.rules.fingerprint() != first.settings.rules_fingerprint {
@@ -445,13 +445,13 @@ pub fn merge_command(
         (1, Some(p)) if t.start.is_some() => Some(Weights::load(p, &v.rules)?),
         (1, Some(_)) => {
             return Err(bad(
-                "generation 1 starts from the derived evaluation: --from is not read".into(),
+                "generation 1 starts from the derived evaluation: --from is not read",
                 "leave --from out when merging generation 1",
             ))
         }
         (1, None) if t.start.is_some() => {
             return Err(bad(
-                "merging generation 1 of a run with --start needs --from, the start weights".into(),
+                "merging generation 1 of a run with --start needs --from, the start weights",
                 "give the weights the run started from: `--from START.weights`",
             ))
         }
@@ -497,7 +497,7 @@ pub fn merge_command(
     out(&format!("{}: `{made_by}`: generation {g} merged", v.name()));
     let Some(step) = fit_step(&mut m.data, &current.values, &anchor, t, g - 1) else {
         return Err(bad(
-            "interrupted: no weights written".into(),
+            "interrupted: no weights written",
             "run the merge again",
         ));
     };
@@ -517,7 +517,7 @@ pub fn merge_command(
         b.finish();
         if r.is_none() {
             return Err(bad(
-                "interrupted during the generation match: no weights written".into(),
+                "interrupted during the generation match: no weights written",
                 "run the merge again",
             ));
         }

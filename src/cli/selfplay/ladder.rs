@@ -2,10 +2,9 @@
 
 use super::{check_run_args, resolve_shard, RunArgs};
 use crate::cli::console::errln;
+use crate::cli::load;
 use crate::runs::shard::ShardSet;
-use crate::selfplay::file::{
-    bad, check_outputs, check_play_memory, check_writable, load, open_tables,
-};
+use crate::selfplay::file::{bad, check_outputs, check_play_memory, check_writable, open_tables};
 use crate::selfplay::ladder::{parse, rates, Key, LadderFile};
 use crate::selfplay::{RunFile, Settings};
 use miette::Report as Diag;

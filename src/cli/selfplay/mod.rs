@@ -4,11 +4,12 @@
 
 mod ladder;
 
+use crate::cli::load;
 use crate::limits::{MAX_RUN_THREADS as MAX_THREADS, MAX_SELFPLAY_GAMES as MAX_GAMES};
 use crate::runs::shard::{self, Shard, ShardSet};
 use crate::search::MAX_DEPTH;
 use crate::selfplay::file::{
-    bad, check_outputs, check_play_memory, check_writable, header, load, open_tables, read_run,
+    bad, check_outputs, check_play_memory, check_writable, header, open_tables, read_run,
     tables_line, write_outputs, Outputs,
 };
 use crate::selfplay::{chart, shard_indices, RunFile, Settings};
@@ -150,15 +151,12 @@ pub(crate) fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
         }
     }
     if a.nodes == Some(0) {
-        return Err(bad(
-            "--nodes 0 is out of range".into(),
-            "give at least 1 node",
-        ));
+        return Err(bad("--nodes 0 is out of range", "give at least 1 node"));
     }
     let threads = match a.threads {
         Some(0) => {
             return Err(bad(
-                "--threads 0 is out of range".into(),
+                "--threads 0 is out of range",
                 &format!("give from 1 to {MAX_THREADS} threads"),
             ))
         }
@@ -172,10 +170,7 @@ pub(crate) fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
     if a.max_plies == 0 {
-        return Err(bad(
-            "--max-plies 0 is out of range".into(),
-            "give at least 1",
-        ));
+        return Err(bad("--max-plies 0 is out of range", "give at least 1"));
     }
     Ok(threads)
 }
@@ -204,7 +199,7 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
         (Some(MergeCommand::Chart { files, svg }), _) => chart_files(files, svg, out),
         (None, Some(run)) => play(run, out),
         (None, None) => Err(bad(
-            "`selfplay` needs a variant and --games".into(),
+            "`selfplay` needs a variant and --games",
             "e.g. `damelab selfplay dameo --games 100 --depth 4`",
         )),
     }
@@ -273,7 +268,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     bar.finish();
     let Some(played) = played else {
         return Err(bad(
-            "interrupted: no figures written".into(),
+            "interrupted: no figures written",
             "run again; each game is seeded, so the same games are played",
         ));
     };
@@ -285,7 +280,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
                 crate::selfplay::strength::measure(&v, &settings, req, a.eval.as_deref(), threads)?;
             if r.is_none() {
                 return Err(bad(
-                    "interrupted while rating: no figures written".into(),
+                    "interrupted while rating: no figures written",
                     "run again; each game is seeded, so the same games are played",
                 ));
             }

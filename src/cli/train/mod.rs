@@ -291,7 +291,7 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
         (None, Some(a)) if a.generation.is_some() => shard::play_command(a, out),
         (None, Some(a)) => run(a, out),
         (None, None) => Err(bad(
-            "`train` needs a variant".into(),
+            "`train` needs a variant",
             "e.g. `damelab train dameo --games 400`",
         )),
     }
@@ -361,7 +361,7 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     })?;
     if trained.generations.is_empty() {
         return Err(bad(
-            "interrupted before the first generation finished: no weights written".into(),
+            "interrupted before the first generation finished: no weights written",
             "run again; the games are seeded, so the same ones are played",
         ));
     }

@@ -40,7 +40,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     }
     let Some(data) = &a.data else {
         return Err(bad(
-            "--generation needs --data FILE".into(),
+            "--generation needs --data FILE",
             "give the file the shard's positions go to, e.g. `--data gen1-shard1.json`",
         ));
     };
@@ -48,7 +48,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     let first = "generation 1 plays with the derived evaluation or the --start weights: --from \
                  is not read";
     let weights = match (g, &a.from) {
-        (1, Some(_)) => return Err(bad(first.into(), "leave --from out for generation 1")),
+        (1, Some(_)) => return Err(bad(first, "leave --from out for generation 1")),
         (1, None) => start,
         (_, Some(p)) => Some(Weights::load(p, &v.rules)?),
         (_, None) => {
@@ -87,7 +87,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     b.finish();
     let Some(games) = games else {
         return Err(bad(
-            "interrupted: no data written".into(),
+            "interrupted: no data written",
             "run the shard again; its games are seeded, so the same ones are played",
         ));
     };
