@@ -628,14 +628,19 @@ fn functions_are_short() {
                 continue;
             }
             let key = format!("src/{}: {name}", rel.display());
-            // A table says so where it is written.
-            let table = original.contains(&format!("fn {name}"))
-                && original
-                    .split(&format!("fn {name}"))
-                    .next()
-                    .is_some_and(|before| {
-                        before.lines().rev().take(4).any(|l| l.contains("(a table"))
-                    });
+            // A table says so in the comment just above its signature (`fn NAME(` exactly, not
+            // a function whose name starts the same).
+            let table = ["(", "<"].iter().any(|open| {
+                original
+                    .find(&format!("fn {name}{open}"))
+                    .is_some_and(|at| {
+                        original[..at]
+                            .lines()
+                            .rev()
+                            .take(4)
+                            .any(|l| l.contains("(a table"))
+                    })
+            });
             if table {
                 continue;
             }
