@@ -235,33 +235,7 @@ pub fn describe(rules: &Rules) -> String {
         }
         for p in &piece.promotions {
             let to = &spec.pieces[p.to as usize].name;
-            let zone = match &p.zone {
-                Zone::FarRank => "the far rank".to_string(),
-                Zone::Squares(list) => {
-                    let names: Vec<String> = list
-                        .iter()
-                        .filter_map(|&c| rules.geo.square(c))
-                        .map(|sq| rules.geo.name(sq))
-                        .collect();
-                    format!(
-                        "{} (for {}; turned for {})",
-                        names.join(", "),
-                        side(0),
-                        side(1)
-                    )
-                }
-                Zone::EnemyStart(k) => {
-                    let names: Vec<String> = BitIter(rules.start.kind_bits(1, *k as usize))
-                        .map(|sq| rules.geo.name(sq))
-                        .collect();
-                    format!(
-                        "the squares where the enemy's {} started ({} for {})",
-                        plural(&spec.pieces[*k as usize].name, 2),
-                        names.join(", "),
-                        side(0)
-                    )
-                }
-            };
+            let zone = zone_words(rules, &p.zone);
             let _ = writeln!(w, "    becomes a {to} when its move ends on {zone}");
         }
     }
@@ -393,10 +367,29 @@ pub fn describe(rules: &Rules) -> String {
     let _ = writeln!(w, "\nEnd of game:");
     if g.no_moves_loses {
         let _ = writeln!(w, "  a side with no legal move (or no pieces) loses");
+    } else if g.no_moves_wins {
+        let _ = writeln!(
+            w,
+            "  the aim is reversed: a side with no legal move (or no pieces) wins"
+        );
     } else {
         let _ = writeln!(
             w,
             "  a side with no legal move (or no pieces): the game is drawn"
+        );
+    }
+    for &k in &g.first_wins {
+        let _ = writeln!(
+            w,
+            "  the first side to have a {} (by promotion) wins at once",
+            spec.pieces[k as usize].name
+        );
+    }
+    for zone in &g.reach_wins {
+        let _ = writeln!(
+            w,
+            "  a side with a piece on {} (as that side sees the board) wins at once",
+            zone_words(rules, zone)
         );
     }
     for &(win, lose) in &g.lone_wins {
@@ -450,6 +443,39 @@ pub fn describe(rules: &Rules) -> String {
 }
 
 /// Directions of a set, named relative to the first side's forward when they form a known group.
+/// A zone (of a promotion or a goal) in words: `the far rank`, squares, enemy start squares.
+fn zone_words(rules: &Rules, zone: &Zone) -> String {
+    let spec = &rules.spec;
+    let side = |s: usize| spec.sides[s].name.clone();
+    match zone {
+        Zone::FarRank => "the far rank".to_string(),
+        Zone::Squares(list) => {
+            let names: Vec<String> = list
+                .iter()
+                .filter_map(|&c| rules.geo.square(c))
+                .map(|sq| rules.geo.name(sq))
+                .collect();
+            format!(
+                "{} (for {}; turned for {})",
+                names.join(", "),
+                side(0),
+                side(1)
+            )
+        }
+        Zone::EnemyStart(k) => {
+            let names: Vec<String> = BitIter(rules.start.kind_bits(1, *k as usize))
+                .map(|sq| rules.geo.name(sq))
+                .collect();
+            format!(
+                "the squares where the enemy's {} started ({} for {})",
+                plural(&spec.pieces[*k as usize].name, 2),
+                names.join(", "),
+                side(0)
+            )
+        }
+    }
+}
+
 fn dirs_text(spec: &VariantSpec, dirs: AngleSet) -> String {
     let board = &spec.board;
     let f = spec.forward % 8;

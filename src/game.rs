@@ -185,9 +185,21 @@ impl Game {
                 let loser = o.winner.map(|w| side(1 - w)).unwrap_or_default();
                 let why = match o.reason {
                     EndReason::NoMoves => match o.winner {
+                        // The aim reversed: the side to move has no move and wins.
+                        Some(w) if w == self.position().turn() => {
+                            format!("{} has no legal move left (the aim is reversed)", side(w))
+                        }
                         Some(_) => format!("{loser} has no legal move"),
                         None => "no legal move".into(),
                     },
+                    EndReason::FirstKind(k) => {
+                        let w = o.winner.map(side).unwrap_or_default();
+                        format!("{w} has the first {}", piece(k))
+                    }
+                    EndReason::Reached => {
+                        let w = o.winner.map(side).unwrap_or_default();
+                        format!("{w} reached its goal")
+                    }
                     EndReason::LoneWins(w, l) => {
                         format!("lone {} against lone {}", piece(w), piece(l))
                     }

@@ -27,6 +27,17 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("spanish", include_str!("../variants/spanish.rules")),
     ("czech", include_str!("../variants/czech.rules")),
     ("frisian", include_str!("../variants/frisian.rules")),
+    ("frysk", include_str!("../variants/frysk.rules")),
+    (
+        "antidraughts",
+        include_str!("../variants/antidraughts.rules"),
+    ),
+    (
+        "breakthrough",
+        include_str!("../variants/breakthrough.rules"),
+    ),
+    ("poddavki", include_str!("../variants/poddavki.rules")),
+    ("giveaway", include_str!("../variants/giveaway.rules")),
     ("thai", include_str!("../variants/thai.rules")),
     ("killer", include_str!("../variants/killer.rules")),
     ("canadian", include_str!("../variants/canadian.rules")),

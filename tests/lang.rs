@@ -151,6 +151,9 @@ fn dameo() {
             lone_wins: vec![],
             lone_draws: vec![],
             lose_without: vec![],
+            no_moves_wins: false,
+            first_wins: vec![],
+            reach_wins: vec![],
             repetition_draw: 3,
             repetition_claimed: false,
             move_count_draws: vec![]
@@ -744,4 +747,39 @@ fn a_missed_capture_is_carried_by_the_fen_and_huffed_by_a_move() {
     // A variant without huffing refuses the field.
     let intl = damelab::variant::Variant::load("international").expect("bundled");
     assert!(parse_fen(&intl.rules, "B:W33,40:B10,28:*33").is_err());
+}
+
+#[test]
+fn reversed_aims_and_goals_are_read() {
+    let spec = load_variant("antidraughts");
+    assert!(spec.game.no_moves_wins && !spec.game.no_moves_loses);
+    let spec = load_variant("breakthrough");
+    assert_eq!(spec.game.first_wins, vec![1]);
+    assert!(spec.game.no_moves_loses && !spec.game.no_moves_wins);
+    // A goal reached by a square: a man on its far rank wins, as the side sees the board.
+    let text =
+        "variant \"Race\"\nboard 4x4, all squares, algebraic\nsides white \"W\", black \"B\"\n\
+                piece man \"M\"\nsetup white man a1, c1\nman: step forward\n\
+                game: reaching far rank wins, no moves loses";
+    let v = damelab::Variant::from_source("race", "race", text, None).expect("loads");
+    assert_eq!(v.rules.spec.game.reach_wins.len(), 1);
+    let pos = damelab::notation::parse_fen(&v.rules, "B:Wa4,c1:Bb4,d2").expect("FEN");
+    let o = v
+        .rules
+        .material_outcome(&pos)
+        .expect("white has reached its far rank");
+    assert_eq!(o.winner, Some(0));
+    // Black's far rank is rank 1: its man on d2 has not reached it, on d1 it has.
+    let pos = damelab::notation::parse_fen(&v.rules, "W:Wc2:Bb4,d1").expect("FEN");
+    assert_eq!(
+        v.rules.material_outcome(&pos).map(|o| o.winner),
+        Some(Some(1))
+    );
+    let pos = damelab::notation::parse_fen(&v.rules, "W:Wc2:Bb4,d2").expect("FEN");
+    assert!(v.rules.material_outcome(&pos).is_none());
+    let desc = damelab::describe::describe(&v.rules);
+    assert!(
+        desc.contains("a side with a piece on the far rank (as that side sees the board) wins"),
+        "{desc}"
+    );
 }

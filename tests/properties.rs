@@ -190,12 +190,24 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
     match game.result() {
         Some(o) => match o.reason {
             EndReason::NoMoves => {
+                let g = &rules.spec.game;
                 prop_assert!(
-                    legal.is_empty() && rules.spec.game.no_moves_loses,
+                    legal.is_empty() && (g.no_moves_loses || g.no_moves_wins),
                     "{}",
                     ctx
                 );
-                prop_assert_eq!(o.winner, Some(1 - me), "{}", ctx);
+                // The aim reversed: the side that cannot move wins.
+                let winner = if g.no_moves_wins { me } else { 1 - me };
+                prop_assert_eq!(o.winner, Some(winner), "{}", ctx);
+            }
+            EndReason::FirstKind(k) => {
+                prop_assert!(rules.spec.game.first_wins.contains(&k), "{}", ctx);
+                let w = o.winner.expect("a side wins");
+                prop_assert!(pos.kind_bits(w, k as usize).any(), "{}", ctx);
+            }
+            EndReason::Reached => {
+                let w = o.winner.expect("a side wins");
+                prop_assert!((pos.sides[w] & rules.goal[w]).any(), "{}", ctx);
             }
             EndReason::LoneWins(w, l) => {
                 prop_assert!(rules.spec.game.lone_wins.contains(&(w, l)), "{}", ctx);
@@ -222,7 +234,8 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
         None => {
             prop_assert!(material.is_none(), "{}", ctx);
             prop_assert!(
-                !legal.is_empty() || !rules.spec.game.no_moves_loses,
+                !legal.is_empty()
+                    || !(rules.spec.game.no_moves_loses || rules.spec.game.no_moves_wins),
                 "{}",
                 ctx
             );

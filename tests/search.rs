@@ -374,3 +374,57 @@ fn quiescence_queries_agree_with_the_generator() {
         }
     }
 }
+
+#[test]
+fn a_reversed_aim_turns_the_evaluation_and_the_search() {
+    // The same position, White a man up: good in Russian draughts, bad in Poddavki.
+    let plain = rules("russian");
+    let give = rules("poddavki");
+    let f = "W:W22,23,24:B10,11";
+    let s = Searcher::new(plain.clone(), 1);
+    let up = s.eval.evaluate(&fen(&plain, f));
+    let s = Searcher::new(give.clone(), 1);
+    let anti = s.eval.evaluate(&fen(&give, f));
+    assert!(up > 0 && anti == -up, "russian {up}, poddavki {anti}");
+    // White must take Black's last man, and then Black, with no piece, wins: a forced loss.
+    let mut s = Searcher::new(give.clone(), 1);
+    let lost = s.search(&fen(&give, "W:W22:B18"), &[], depth(3), &mut |_| {});
+    assert_eq!(lost.score, -(WIN - 1));
+    // Black to move with no piece has won already; a blocked side too.
+    let mut s = Searcher::new(give.clone(), 1);
+    let none = s.search(&fen(&give, "B:W5,6,9,10:B1"), &[], depth(3), &mut |_| {});
+    assert!(none.best.is_none());
+    // In Antidraughts the engine gives its man away when it can: 32-28 offers it to 23, the
+    // only move after which Black must take it (and White, left without pieces, wins).
+    let r = rules("antidraughts");
+    let mut s = Searcher::new(r.clone(), 1);
+    let give_away = s.search(&fen(&r, "W:W32:B23,3"), &[], depth(4), &mut |_| {});
+    assert_eq!(give_away.score, WIN - 2);
+    assert_eq!(move_to_string(&r, &give_away.best.unwrap()), "32-28");
+}
+
+#[test]
+fn a_goal_by_promotion_is_a_win_inside_the_search() {
+    // Breakthrough: White crowns at once (7-1 or 7-2), whatever else is on the board.
+    let r = rules("breakthrough");
+    let mut s = Searcher::new(r.clone(), 1);
+    let res = s.search(&fen(&r, "W:W7,33:B42,43,44"), &[], depth(3), &mut |_| {});
+    assert_eq!(res.score, WIN - 1);
+    let best = move_to_string(&r, &res.best.unwrap());
+    assert!(best == "7-1" || best == "7-2", "{best}");
+}
+
+#[test]
+fn selfplay_plays_the_reversed_and_goal_games() {
+    for v in [
+        "antidraughts",
+        "poddavki",
+        "giveaway",
+        "breakthrough",
+        "frysk",
+    ] {
+        let s = settings(v, 2, false);
+        let run = play(v, &s, None, 1);
+        assert_eq!(run.games.len(), 2, "{v}");
+    }
+}

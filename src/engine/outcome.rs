@@ -16,6 +16,10 @@ pub enum EndReason {
     LoneDraws(u8, u8),
     /// A side has no piece of this kind left.
     LostKind(u8),
+    /// A side has a piece of this kind (`first king wins`): the winner's goal.
+    FirstKind(u8),
+    /// A side has a piece on its goal (`reaching far rank wins`).
+    Reached,
     /// The same position occurred this many times with the same side to move.
     Repetition(u8),
     /// A move-count draw rule (its index in the variant's rules) reached its count.
@@ -60,6 +64,12 @@ impl<B: BitSet> Rules<B> {
                 });
             }
         }
+        // A goal: the side that just moved is judged first (it is the one that reached it).
+        if !(game.first_wins.is_empty() && game.reach_wins.is_empty()) {
+            if let Some(o) = self.goal_outcome(pos) {
+                return Some(o);
+            }
+        }
         for &kind in &game.lose_without {
             // The side to move is judged first: if both have lost the kind, the mover's loss stands.
             for side in [pos.turn(), 1 - pos.turn()] {
@@ -74,6 +84,30 @@ impl<B: BitSet> Rules<B> {
         None
     }
 
+    /// A side that has reached a goal (`first king wins`, `reaching far rank wins`) has won.
+    #[cold]
+    #[inline(never)]
+    fn goal_outcome(&self, pos: &Position<B>) -> Option<Outcome> {
+        let game = &self.spec.game;
+        for side in [1 - pos.turn(), pos.turn()] {
+            for &kind in &game.first_wins {
+                if pos.kind_bits(side, kind as usize).any() {
+                    return Some(Outcome {
+                        winner: Some(side),
+                        reason: EndReason::FirstKind(kind),
+                    });
+                }
+            }
+            if (pos.sides[side] & self.goal[side]).any() {
+                return Some(Outcome {
+                    winner: Some(side),
+                    reason: EndReason::Reached,
+                });
+            }
+        }
+        None
+    }
+
     /// The outcome of a position, given the number of legal moves it has (repetition aside).
     pub fn outcome(&self, pos: &Position<B>, legal_moves: usize) -> Option<Outcome> {
         if let Some(o) = self.material_outcome(pos) {
@@ -83,6 +117,13 @@ impl<B: BitSet> Rules<B> {
             .then(|| Outcome {
                 winner: Some(1 - pos.turn()),
                 reason: EndReason::NoMoves,
+            })
+            .or_else(|| {
+                // The aim reversed: the side that cannot move (or has no pieces) wins.
+                (legal_moves == 0 && self.spec.game.no_moves_wins).then(|| Outcome {
+                    winner: Some(pos.turn()),
+                    reason: EndReason::NoMoves,
+                })
             })
             .or_else(|| {
                 // A variant may say that having no move is not a loss: then it is a draw.

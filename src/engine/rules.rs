@@ -211,6 +211,8 @@ pub struct Rules<B: BitSet = Bits> {
     pub key_width: u32,
     /// Whether any end condition depends on material (checked before generating moves).
     pub has_material_rules: bool,
+    /// Per side, the squares a piece of it wins on (`reaching far rank wins`; empty without).
+    pub goal: [B; 2],
     /// Per move-count draw rule with a material condition, the most pieces the board holds when
     /// it is met (see `Rules::draw_material_holds`).
     pub draw_most: [u8; crate::spec::MAX_MOVE_COUNT_RULES],
@@ -263,6 +265,45 @@ impl<B: BitSet> Rules<B> {
     /// [`Rules::fingerprint_hash`] as 16 hex digits, as files record it.
     pub fn fingerprint(&self) -> String {
         format!("{:016x}", self.fingerprint_hash())
+    }
+
+    /// Whether any end condition depends on the position alone (material, goals).
+    fn material_rules(spec: &VariantSpec) -> bool {
+        let g = &spec.game;
+        !(g.lone_wins.is_empty()
+            && g.lone_draws.is_empty()
+            && g.lose_without.is_empty()
+            && g.first_wins.is_empty()
+            && g.reach_wins.is_empty())
+    }
+
+    /// Per side, the squares of its goals (`reaching <zone> wins`).
+    fn goals(spec: &VariantSpec, geo: &Geometry, start: &Position<B>) -> [B; 2] {
+        std::array::from_fn(|side| {
+            spec.game
+                .reach_wins
+                .iter()
+                .fold(B::ZERO, |g, z| g | Self::zone_bits(geo, start, side, z))
+        })
+    }
+
+    /// The squares of a zone (of a promotion or a goal) for one side: `far rank` and named
+    /// squares as that side sees the board, `start of enemy <piece>` from the start position.
+    fn zone_bits(geo: &Geometry, start: &Position<B>, side: usize, zone: &Zone) -> B {
+        match zone {
+            Zone::FarRank => geo.far_rank(side).to::<B>(),
+            Zone::Squares(list) => {
+                let mut bits = Bits::ZERO;
+                for &c in list {
+                    let c = if side == 0 { c } else { geo.rotate_coord(c) };
+                    if let Some(sq) = geo.square(c) {
+                        bits |= bit(sq);
+                    }
+                }
+                (bits & geo.playable).to::<B>()
+            }
+            Zone::EnemyStart(kind) => start.kind_bits(1 - side, *kind as usize),
+        }
     }
 
     /// Compile a variant with `B`-wide bit sets; a board that does not fit is refused.
@@ -349,6 +390,7 @@ impl<B: BitSet> Rules<B> {
             return Err(CompileError::KeyTooWide(spec.name.clone(), width));
         }
 
+        let goal = Self::goals(spec, &geo, &start);
         Ok(Rules {
             spec: spec.clone(),
             kinds,
@@ -381,9 +423,8 @@ impl<B: BitSet> Rules<B> {
                     .and_then(|r| r.material.as_ref())
                     .map_or(0, |m| super::draws::most_pieces(m).min(255) as u8)
             }),
-            has_material_rules: !spec.game.lone_wins.is_empty()
-                || !spec.game.lone_draws.is_empty()
-                || !spec.game.lose_without.is_empty(),
+            has_material_rules: Self::material_rules(spec),
+            goal,
             rays: (0..=u8::MAX as usize)
                 .map(|sq| {
                     std::array::from_fn(|a| {
@@ -491,23 +532,7 @@ impl<B: BitSet> Rules<B> {
         let promotions: Vec<(u8, B)> = piece
             .promotions
             .iter()
-            .map(|p| {
-                let zone = match &p.zone {
-                    Zone::FarRank => geo.far_rank(side).to::<B>(),
-                    Zone::Squares(list) => {
-                        let mut bits = Bits::ZERO;
-                        for &c in list {
-                            let c = if side == 0 { c } else { geo.rotate_coord(c) };
-                            if let Some(sq) = geo.square(c) {
-                                bits |= bit(sq);
-                            }
-                        }
-                        (bits & geo.playable).to::<B>()
-                    }
-                    Zone::EnemyStart(kind) => start.kind_bits(1 - side, *kind as usize),
-                };
-                (p.to, zone)
-            })
+            .map(|p| (p.to, Self::zone_bits(geo, start, side, &p.zone)))
             .collect();
         let promotion_zone = promotions.iter().fold(B::ZERO, |z, &(_, b)| z | b);
         let jumps = Dirs::from_set(jump_set, side);

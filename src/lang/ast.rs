@@ -253,6 +253,12 @@ pub enum CriterionText {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GameRule {
     NoMovesLoses,
+    /// `no moves wins`: the aim reversed.
+    NoMovesWins,
+    /// `first <piece> wins`: a side that has a piece of this kind wins at once.
+    FirstWins(PieceRef),
+    /// `reaching <zone> wins`: a side with a piece on its zone wins at once.
+    ReachWins(ZoneText),
     LoneBeats(PieceRef, PieceRef),
     /// `lone A against lone B draws`.
     LoneDraws(PieceRef, PieceRef),

@@ -32,8 +32,9 @@
 //!   `promotion mid-capture stops` | `promotion at end of move`, and `priority` followed by criteria:
 //!   `free`, `most pieces`, `most value`, `highest capturer`, `highest captured ranks`,
 //!   `most <piece>`, `earliest <piece>`;
-//! - `game:` takes `no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`,
-//!   `draw on <n>th repetition`, `no repetition draw`.
+//! - `game:` takes `no moves loses` | `no moves wins`, `lone <piece> beats lone <piece>`,
+//!   `no <piece> loses`, `first <piece> wins`, `reaching <zone> wins`, `draw on <n>th repetition`,
+//!   `no repetition draw`.
 //!
 //! Side and piece letters are single uppercase letters, all different (FEN reads them together).
 //!

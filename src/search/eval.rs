@@ -11,7 +11,8 @@
 //!   (a cheap, allocation-free stand-in for the number of quiet moves).
 //!
 //! Both material and advancement live in one piece-square table per (side, kind, square), so the
-//! evaluation is a handful of bit-set loops.
+//! evaluation is a handful of bit-set loops. Where the aim is reversed (`no moves wins`) the score
+//! turns its sign: a side wants to be rid of its pieces and its moves.
 
 use crate::engine::bits::BitSet;
 use crate::engine::geometry::{bit, BitIter, Bits, Sq, NONE};
@@ -41,6 +42,9 @@ pub struct Eval<B: BitSet = Bits> {
     pub values: Vec<i32>,
     /// Whether the values come from the rules file (`true`) or were derived.
     pub from_rules: bool,
+    /// 1, or -1 where the aim is reversed (`no moves wins`): there material, advancement and
+    /// mobility are what a side wants to lose.
+    sign: i32,
     /// A learned evaluation that replaces this one, when weights are loaded
     /// ([`Eval::set_learned`]).
     learned: Option<Box<Learned<B>>>,
@@ -155,6 +159,7 @@ impl<B: BitSet> Eval<B> {
             playable: rules.playable,
             values,
             from_rules,
+            sign: if rules.spec.game.no_moves_wins { -1 } else { 1 },
             learned: None,
         }
     }
@@ -211,6 +216,6 @@ impl<B: BitSet> Eval<B> {
             }
         }
         let me = pos.turn();
-        score[me] - score[1 - me]
+        (score[me] - score[1 - me]) * self.sign
     }
 }

@@ -383,6 +383,17 @@ pub struct GameSpec {
     pub lone_draws: Vec<(u8, u8)>,
     /// A side with no piece of this kind (index) loses.
     pub lose_without: Vec<u8>,
+    /// The aim reversed (`no moves wins`): the side to move with no legal move (or no pieces)
+    /// wins. `no_moves_loses` is then false.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub no_moves_wins: bool,
+    /// `first king wins`: a side that has a piece of one of these kinds (indices) wins at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub first_wins: Vec<u8>,
+    /// `reaching far rank wins`: a side with a piece on one of these zones (each side's own, as
+    /// a promotion zone is) wins at once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reach_wins: Vec<Zone>,
     /// Draw when a position occurs for the n-th time with the same side to move (0 = never).
     pub repetition_draw: u8,
     /// The repetition draw is not automatic: a player may claim it, and play goes on otherwise.

@@ -442,7 +442,7 @@ impl Board<'_> {
     }
 
     /// Whether the material alone ends the game (a lone piece beats or draws with a lone piece, a
-    /// side lacks a kind it must keep): then there is no move.
+    /// side lacks a kind it must keep, a side has the kind that wins): then there is no move.
     fn lost_by_material(&self) -> bool {
         let game = &self.spec.game;
         let of = |side: usize| -> Vec<u8> {
@@ -457,6 +457,14 @@ impl Board<'_> {
             if (a == [win] && b == [lose]) || (b == [win] && a == [lose]) {
                 return true;
             }
+        }
+        // A goal reached by promotion (`first king wins`): a side that has the kind has won.
+        if game
+            .first_wins
+            .iter()
+            .any(|k| a.contains(k) || b.contains(k))
+        {
+            return true;
         }
         game.lose_without
             .iter()

@@ -3,12 +3,73 @@
 use super::*;
 
 impl Checker<'_> {
-    pub(super) fn game(&mut self, rules: &[Spanned<GameRule>], pieces: &[PieceInfo]) -> GameSpec {
+    pub(super) fn game(
+        &mut self,
+        rules: &[Spanned<GameRule>],
+        pieces: &[PieceInfo],
+        board: Option<&BoardSpec>,
+        forward: Angle,
+    ) -> GameSpec {
         let mut spec = default_game();
         let mut repetition: Option<Span> = None;
+        // `no moves loses` and `no moves wins`: the first said, to point at both when both are.
+        let mut no_moves: Option<(Span, bool)> = None;
         for r in rules {
             match &r.node {
-                GameRule::NoMovesLoses => spec.no_moves_loses = true,
+                GameRule::NoMovesLoses | GameRule::NoMovesWins => {
+                    let wins = matches!(r.node, GameRule::NoMovesWins);
+                    match no_moves {
+                        Some((first, was)) if was != wins => {
+                            self.errors.push(RuleError::Clash {
+                                message: "`no moves loses` with `no moves wins`: a side with no \
+                                          move cannot both lose and win"
+                                    .to_string(),
+                                first: first.into(),
+                                first_label: if was {
+                                    "the aim reversed"
+                                } else {
+                                    "the usual aim"
+                                }
+                                .to_string(),
+                                span: r.span.into(),
+                                label: if wins {
+                                    "the aim reversed"
+                                } else {
+                                    "the usual aim"
+                                }
+                                .to_string(),
+                                help: "keep `no moves wins` for a giveaway game (the side that \
+                                       cannot move, or has no pieces, wins), or `no moves loses`"
+                                    .to_string(),
+                            });
+                        }
+                        Some((first, _)) => {
+                            self.errors.push(RuleError::DefinedTwice {
+                                what: "the rule for a side with no move".to_string(),
+                                first: first.into(),
+                                second: r.span.into(),
+                                help: "keep one of the two clauses".to_string(),
+                            });
+                        }
+                        None => {
+                            no_moves = Some((r.span, wins));
+                            spec.no_moves_loses = !wins;
+                            spec.no_moves_wins = wins;
+                        }
+                    }
+                }
+                GameRule::FirstWins(p) => {
+                    if let Some(k) = self.one_piece(pieces, p, PieceUse::Reference) {
+                        if !spec.first_wins.contains(&k) {
+                            spec.first_wins.push(k);
+                        }
+                    }
+                }
+                GameRule::ReachWins(z) => {
+                    if let Some(z) = self.zone(pieces, board, forward, z) {
+                        spec.reach_wins.push(z);
+                    }
+                }
                 GameRule::LoneBeats(a, b) => {
                     let a = self.one_piece(pieces, a, PieceUse::Reference);
                     let b = self.one_piece(pieces, b, PieceUse::Reference);
@@ -168,6 +229,9 @@ pub(crate) fn default_game() -> GameSpec {
         lone_wins: Vec::new(),
         lone_draws: Vec::new(),
         lose_without: Vec::new(),
+        no_moves_wins: false,
+        first_wins: Vec::new(),
+        reach_wins: Vec::new(),
         repetition_draw: 3,
         repetition_claimed: false,
         move_count_draws: Vec::new(),

@@ -287,7 +287,7 @@ impl Checker<'_> {
             "`game:`",
             "write all end-of-game rules in one `game:` section",
         ) {
-            Some(g) => self.game(g, &pieces),
+            Some(g) => self.game(g, &pieces, board.as_ref(), forward),
             None => default_game(),
         };
 

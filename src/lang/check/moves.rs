@@ -129,6 +129,45 @@ impl Checker<'_> {
         set
     }
 
+    /// A zone of a promotion or a goal (`far rank`, `start of enemy <piece>`, squares).
+    pub(super) fn zone(
+        &mut self,
+        pieces: &[PieceInfo],
+        board: Option<&BoardSpec>,
+        forward: Angle,
+        zone: &ZoneText,
+    ) -> Option<Zone> {
+        match zone {
+            ZoneText::FarRank(span) => {
+                // With `forward is diagonal` the sides play corner to corner: there is no
+                // rank facing the mover, so `far rank` means nothing.
+                if forward != board.map_or(0, BoardSpec::straight_ahead) {
+                    self.errors.push(RuleError::Conflict {
+                        message: "`far rank` with `forward is diagonal`: the sides play \
+                                  corner to corner, no rank is ahead"
+                            .to_string(),
+                        span: (*span).into(),
+                        help: "name the squares, as in `promote to dama on f8, h6`, or \
+                               use `start of enemy <piece>`"
+                            .to_string(),
+                    });
+                }
+                Some(Zone::FarRank)
+            }
+            ZoneText::EnemyStart(p) => self
+                .one_piece(pieces, p, PieceUse::Reference)
+                .map(Zone::EnemyStart),
+            ZoneText::Squares(list) => board.map(|b| {
+                let squares = list
+                    .iter()
+                    .flat_map(|r| self.squares(b, r))
+                    .map(|(c, _)| c)
+                    .collect();
+                Zone::Squares(squares)
+            }),
+        }
+    }
+
     pub(super) fn move_clause(
         &mut self,
         pieces: &[PieceInfo],
@@ -257,35 +296,7 @@ impl Checker<'_> {
             }
             MoveClause::Promote { to, zone } => {
                 let to = self.one_piece(pieces, to, PieceUse::Promotion);
-                let zone = match zone {
-                    ZoneText::FarRank(span) => {
-                        // With `forward is diagonal` the sides play corner to corner: there is no
-                        // rank facing the mover, so `far rank` means nothing.
-                        if forward != board.map_or(0, BoardSpec::straight_ahead) {
-                            self.errors.push(RuleError::Conflict {
-                                message: "`far rank` with `forward is diagonal`: the sides play \
-                                          corner to corner, no rank is ahead"
-                                    .to_string(),
-                                span: (*span).into(),
-                                help: "name the squares, as in `promote to dama on f8, h6`, or \
-                                       use `start of enemy <piece>`"
-                                    .to_string(),
-                            });
-                        }
-                        Some(Zone::FarRank)
-                    }
-                    ZoneText::EnemyStart(p) => self
-                        .one_piece(pieces, p, PieceUse::Reference)
-                        .map(Zone::EnemyStart),
-                    ZoneText::Squares(list) => board.map(|b| {
-                        let squares = list
-                            .iter()
-                            .flat_map(|r| self.squares(b, r))
-                            .map(|(c, _)| c)
-                            .collect();
-                        Zone::Squares(squares)
-                    }),
-                };
+                let zone = self.zone(pieces, board, forward, zone);
                 if let (Some(to), Some(zone)) = (to, zone) {
                     spec.promotions.push(PromotionSpec { to, zone });
                 }

@@ -6,6 +6,7 @@
 //! - a piece promoting to itself (`promote to man` for a man);
 //! - `lone man beats lone man`: one piece named twice, so no side could win by it;
 //! - `no man loses` where a side starts without a man: the game would be over at move 0;
+//! - `first king wins` where a side starts with a king: the game would be won at move 0;
 //! - an ordinal with the wrong suffix (`2rd`).
 
 use super::*;
@@ -149,6 +150,29 @@ impl Checker<'_> {
                                 "a side with no `{}` loses; set up some for both sides, or \
                                  remove the clause",
                                 names[k]
+                            ),
+                        });
+                        break;
+                    }
+                }
+            }
+            GameRule::FirstWins(p) => {
+                let (Some(k), Some(spec)) = (index(p), spec) else {
+                    return;
+                };
+                for side in 0..2 {
+                    if spec.setup[side].iter().any(|&(kind, _)| kind as usize == k) {
+                        self.errors.push(RuleError::Conflict {
+                            message: format!(
+                                "`{}` starts with a `{}`: the game would be won before the \
+                                 first move",
+                                spec.sides[side].name, names[k]
+                            ),
+                            span: r.span.into(),
+                            help: format!(
+                                "`first {} wins` is a goal reached by promotion: set up no `{}`, \
+                                 or remove the clause",
+                                names[k], names[k]
                             ),
                         });
                         break;

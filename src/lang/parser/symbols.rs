@@ -89,9 +89,12 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::earliest_of => "`earliest <piece>`",
         Rule::game_section => "a `game:` section",
         Rule::game_rule => {
-            "a game rule (`no moves loses`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `draw on 3rd repetition`, `no repetition draw` or `draw after <n> moves …`)"
+            "a game rule (`no moves loses`, `no moves wins`, `lone <piece> beats lone <piece>`, `no <piece> loses`, `first <piece> wins`, `reaching <zone> wins`, `draw on 3rd repetition`, `no repetition draw` or `draw after <n> moves …`)"
         }
         Rule::no_moves_loses => "`no moves loses`",
+        Rule::no_moves_wins => "`no moves wins`",
+        Rule::first_wins => "`first <piece> wins`",
+        Rule::reach_wins => "`reaching <zone> wins`",
         Rule::lone_beats => "`lone <piece> beats lone <piece>`",
         Rule::lone_draws => "`lone <piece> against lone <piece> draws`",
         Rule::lose_without => "`no <piece> loses`",
@@ -191,6 +194,8 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_earliest => "`earliest`",
         Rule::kw_game => "`game`",
         Rule::kw_loses => "`loses`",
+        Rule::kw_wins => "`wins`",
+        Rule::kw_reaching => "`reaching`",
         Rule::kw_lone => "`lone`",
         Rule::kw_draws => "`draws`",
         Rule::kw_beats => "`beats`",

@@ -363,21 +363,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                 }
                 Rule::promote_clause => {
                     let to = piece_ref(parts.next().expect("promote names a piece"));
-                    let zone = parts
-                        .next()
-                        .expect("promote has a zone")
-                        .into_inner()
-                        .next()
-                        .expect("zone has one form");
-                    let zone = match zone.as_rule() {
-                        Rule::far_rank => ZoneText::FarRank(span_of(&zone)),
-                        Rule::enemy_start => ZoneText::EnemyStart(piece_ref(
-                            significant(zone)
-                                .next()
-                                .expect("`start of enemy` names a piece"),
-                        )),
-                        _ => ZoneText::Squares(square_list(zone)),
-                    };
+                    let zone = zone(parts.next().expect("promote has a zone"));
                     MoveClause::Promote { to, zone }
                 }
                 Rule::limit_clause => {
@@ -459,11 +445,36 @@ fn criterion(pair: Pair<Rule>) -> Spanned<CriterionText> {
     Spanned::new(node, span)
 }
 
+/// A zone (`far rank`, `start of enemy <piece>`, squares) of a promotion or a goal.
+fn zone(pair: Pair<Rule>) -> ZoneText {
+    let zone = pair.into_inner().next().expect("zone has one form");
+    match zone.as_rule() {
+        Rule::far_rank => ZoneText::FarRank(span_of(&zone)),
+        Rule::enemy_start => ZoneText::EnemyStart(piece_ref(
+            significant(zone)
+                .next()
+                .expect("`start of enemy` names a piece"),
+        )),
+        _ => ZoneText::Squares(square_list(zone)),
+    }
+}
+
 fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
     let inner = pair.into_inner().next().expect("game rule has one form");
     let span = trimmed_span(&inner);
     let node = match inner.as_rule() {
         Rule::no_moves_loses => GameRule::NoMovesLoses,
+        Rule::no_moves_wins => GameRule::NoMovesWins,
+        Rule::first_wins => GameRule::FirstWins(piece_ref(
+            significant(inner)
+                .next()
+                .expect("`first <piece> wins` names a piece"),
+        )),
+        Rule::reach_wins => GameRule::ReachWins(zone(
+            significant(inner)
+                .next()
+                .expect("`reaching <zone> wins` has a zone"),
+        )),
         Rule::lone_beats => {
             let mut it = significant(inner);
             let a = piece_ref(it.next().expect("lone rule has a winner"));
