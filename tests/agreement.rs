@@ -41,13 +41,10 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     );
     let key = |m: &RefMove| {
         let mut k = m.clone();
-        // Under approach and withdrawal, a move does not record which way each step took: two
-        // moves of one route and one captured set that took it in another order read back the
-        // same order, so they are compared by their routes (every step lands next to the last,
-        // so a route is one order of steps) and how many each has, not by their orders.
-        if rules.approach {
-            k.order.clear();
-        } else {
+        // Under approach and withdrawal, two moves of one route and one captured set that took
+        // the pieces in another order (each step another way) are kept apart, and each reads
+        // back its own order (`Move::reading`): they are compared by route and order both.
+        if !rules.approach {
             k.route.clear();
         }
         k
@@ -94,7 +91,7 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     }
     for m in &merged {
         let r = from_engine(rules, m);
-        // Under approach and withdrawal the order read back may be another route's (above).
+        // Under approach and withdrawal the order read back is the route's first reading.
         let known = if rules.approach {
             want.iter().any(|w| key(w) == key(&r))
         } else {

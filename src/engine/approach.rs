@@ -189,10 +189,30 @@ impl<B: BitSet> Rules<B> {
     }
 
     /// The steps of a capture by approach or withdrawal, read back from its route and captured
-    /// set: for each step, which way it took and the line it took. Where two readings fit (one
-    /// step could have taken either way and the rest makes up the difference) the first is given,
-    /// approach before withdrawal: both are the same move. Empty for any other move.
+    /// set: for each step, which way it took and the line it took. Where several readings fit
+    /// (one step could have taken either way and the rest makes up the difference) the move's
+    /// [`Move::reading`] says which, counted approach before withdrawal: 0, the first, for every
+    /// move but those `--keep-duplicates` keeps apart. Empty for any other move.
     pub fn step_legs(&self, mv: &Move<B>) -> Vec<Leg> {
+        if !self.approach || !mv.is_capture() {
+            return Vec::new();
+        }
+        let mut legs = Vec::with_capacity(mv.route().len());
+        let mut tries = 0;
+        let mut skip = mv.reading();
+        if self.read_back(
+            mv,
+            &[],
+            mv.from,
+            0,
+            B::ZERO,
+            &mut legs,
+            &mut tries,
+            &mut skip,
+        ) {
+            return legs;
+        }
+        // A reading past the last one that fits (it cannot be, but never nothing): the first.
         self.step_legs_matching(mv, &[]).unwrap_or_default()
     }
 
@@ -204,8 +224,17 @@ impl<B: BitSet> Rules<B> {
         }
         let mut legs = Vec::with_capacity(mv.route().len());
         let mut tries = 0;
-        self.read_back(mv, marks, mv.from, 0, B::ZERO, &mut legs, &mut tries)
-            .then_some(legs)
+        self.read_back(
+            mv,
+            marks,
+            mv.from,
+            0,
+            B::ZERO,
+            &mut legs,
+            &mut tries,
+            &mut 0,
+        )
+        .then_some(legs)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -218,16 +247,30 @@ impl<B: BitSet> Rules<B> {
         taken: B,
         legs: &mut Vec<Leg>,
         tries: &mut u32,
+        skip: &mut u8,
     ) -> bool {
         let route = mv.route();
         if i == route.len() {
-            return taken == mv.captured;
+            // The readings that fit, in order: `skip` of them are passed over.
+            if taken != mv.captured {
+                return false;
+            }
+            if *skip == 0 {
+                return true;
+            }
+            *skip -= 1;
+            return false;
         }
         *tries += 1;
         if *tries > READ_BACK_BUDGET {
             return false;
         }
         let to = route[i];
+        // The step lands on an empty square: not on a piece that a later step takes (a reading
+        // that takes it later is no way the move could have been played).
+        if mv.captured.has(to) && !taken.has(to) {
+            return false;
+        }
         let next = &self.geo.next;
         let Some(d) = (0..8u8).find(|&d| next[d as usize][cur as usize] == to as u16) else {
             return false;
@@ -263,7 +306,7 @@ impl<B: BitSet> Rules<B> {
                 withdrawal,
                 line,
             });
-            if self.read_back(mv, marks, to, i + 1, took, legs, tries) {
+            if self.read_back(mv, marks, to, i + 1, took, legs, tries, skip) {
                 return true;
             }
             legs.pop();
@@ -450,13 +493,19 @@ impl<B: BitSet> StepSearch<'_, B> {
         };
         let recorded = &self.out[self.start..];
         if self.keep_duplicates {
-            // Routes are kept apart; the same route taking the same pieces is one move.
-            if recorded
+            // Routes and orders of capture are kept apart, and every end of this search is one
+            // of each: its route is its steps, and which way each step took (approach or
+            // withdrawal) is the order it takes the pieces in. So nothing is found twice; a move
+            // of the same route and captured set as one before it took its pieces in another
+            // order, and records which reading of the route it is.
+            let mut mv = mv;
+            let k = recorded
                 .iter()
-                .any(|m| m.same_move(&mv) && m.route() == mv.route())
-            {
-                return;
-            }
+                .filter(|m| m.same_move(&mv) && m.route() == mv.route())
+                .count();
+            mv.set_reading(k.min(u8::MAX as usize) as u8);
+            self.out.push(mv);
+            return;
         } else if recorded.len() < DEDUP_SCAN {
             if recorded.iter().any(|m| m.same_move(&mv)) {
                 return;

@@ -88,6 +88,27 @@ impl<B: BitSet> Move<B> {
     /// generator; not part of the move's identity.
     pub const MARKED: u8 = 2;
 
+    /// The bits of `flags` above [`Move::MARKED`]: a capture by approach or withdrawal's reading
+    /// (see [`Move::reading`]).
+    const READING_SHIFT: u8 = 2;
+    /// The most readings told apart (six bits of `flags`).
+    pub const MAX_READING: u8 = 63;
+
+    /// A capture by approach or withdrawal kept apart from others of the same route and captured
+    /// set (`--keep-duplicates`): which of the ways to read the route back it is, counted from 0
+    /// in the generator's order (approach before withdrawal at the first step that differs). 0
+    /// for every other move. Not part of the move's identity.
+    #[inline]
+    pub fn reading(&self) -> u8 {
+        self.flags >> Self::READING_SHIFT
+    }
+
+    /// See [`Move::reading`] (at most [`Move::MAX_READING`]).
+    pub fn set_reading(&mut self, k: u8) {
+        self.flags = (self.flags & ((1 << Self::READING_SHIFT) - 1))
+            | (k.min(Self::MAX_READING) << Self::READING_SHIFT);
+    }
+
     /// See [`Move::MARKED`].
     #[inline]
     pub fn marked(&self) -> bool {
