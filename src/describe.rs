@@ -263,7 +263,11 @@ pub fn describe(rules: &Rules) -> String {
         let _ = writeln!(
             w,
             "  {}",
-            if c.may_stop {
+            if c.single_jump {
+                "a capture is a single step: it takes one line and ends there, even where it \
+                 could go on; where one step could take by approach or by withdrawal, the player \
+                 chooses one"
+            } else if c.may_stop {
                 "a capturing piece may stop after any capturing step, or go on capturing while \
                  it can (each stop is a move of its own); where one step could take by approach \
                  or by withdrawal, the player chooses one"
@@ -288,7 +292,10 @@ pub fn describe(rules: &Rules) -> String {
         let _ = writeln!(
             w,
             "  {}; a piece is never jumped twice",
-            if c.may_stop {
+            if c.single_jump {
+                "a capture is a single jump: it takes one piece and ends there, even where it \
+                 could jump on"
+            } else if c.may_stop {
                 "a capturing piece may stop after any jump, or go on while it can (each stop is \
                  a move of its own)"
             } else {

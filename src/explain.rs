@@ -348,6 +348,13 @@ fn explain_legal(
         if rules.may_stop {
             out.push_str(&stops(rules, legal, mv));
         }
+        if rules.spec.captures.single_jump {
+            let leg = if rules.approach { "step" } else { "jump" };
+            out.push_str(&format!(
+                "a capture is a single {leg}: it ends on {}, whatever it could take from there\n",
+                rules.geo.name(mv.to)
+            ));
+        }
     } else if !rules.compulsory {
         let captures = legal.iter().filter(|m| m.is_capture()).count();
         if captures > 0 {

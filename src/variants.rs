@@ -38,6 +38,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ),
     ("poddavki", include_str!("../variants/poddavki.rules")),
     ("giveaway", include_str!("../variants/giveaway.rules")),
+    ("doov", include_str!("../variants/doov.rules")),
     ("thai", include_str!("../variants/thai.rules")),
     ("killer", include_str!("../variants/killer.rules")),
     ("canadian", include_str!("../variants/canadian.rules")),

@@ -544,12 +544,14 @@ impl<B: BitSet> Rules<B> {
                     return d;
                 }
                 for a in dirs.iter() {
+                    // A single jump never goes on: no direction after one.
                     let allowed = last == 8
-                        || if piece.one_line {
-                            a as usize == last
-                        } else {
-                            !(spec.captures.no_180_turn && (last + 4) % 8 == a as usize)
-                        };
+                        || !spec.captures.single_jump
+                            && if piece.one_line {
+                                a as usize == last
+                            } else {
+                                !(spec.captures.no_180_turn && (last + 4) % 8 == a as usize)
+                            };
                     if allowed {
                         d.list[d.len as usize] = a;
                         d.len += 1;
@@ -572,7 +574,8 @@ impl<B: BitSet> Rules<B> {
             for a in step_caps.iter() {
                 let a_us = a as usize;
                 let banned = last != 8
-                    && ((spec.captures.no_same_direction && a_us == last)
+                    && (spec.captures.single_jump
+                        || (spec.captures.no_same_direction && a_us == last)
                         || (spec.captures.no_180_turn && (last + 4) % 8 == a_us));
                 if !banned {
                     d.list[d.len as usize] = a;

@@ -227,6 +227,8 @@ pub enum CaptureRule {
     MidCapture(MidCaptureText),
     /// `may stop after any jump`.
     MayStop,
+    /// `single jump` (`single step`): a capture is one jump and never goes on.
+    SingleJump,
     /// `huffing`.
     Huffing,
     Priority(Vec<Spanned<CriterionText>>),

@@ -327,6 +327,10 @@ pub struct CaptureSpec {
     /// of its jumps (each such stop is a move of its own).
     #[serde(default, skip_serializing_if = "is_false")]
     pub may_stop: bool,
+    /// `single jump`: a capture is one jump (one step by approach or withdrawal) and ends there,
+    /// whatever it could take next.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub single_jump: bool,
     /// `huffing`: a player who has a capture due may play a quiet move instead; the opponent may
     /// then remove (huff) one of the pieces that could have captured, together with its own move.
     #[serde(default, skip_serializing_if = "is_false")]

@@ -100,7 +100,12 @@ impl Board<'_> {
     }
 
     fn walk(&self, w: Walk, done: &mut Vec<Seq>) {
-        let steps = self.capturing_steps(&w);
+        // `single step`: a capture is one step, never more.
+        let steps = if self.spec.captures.single_jump && !w.seq.taken.is_empty() {
+            Vec::new()
+        } else {
+            self.capturing_steps(&w)
+        };
         let may_stop = self.spec.captures.may_stop;
         if !w.seq.taken.is_empty() && (may_stop || steps.is_empty()) {
             done.push(w.seq.clone());

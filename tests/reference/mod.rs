@@ -232,6 +232,10 @@ impl Board<'_> {
     /// Every single capture from the sequence's square: (direction, captured square, landing
     /// squares), the continuation rule not yet applied.
     fn jumps(&self, s: &Seq) -> Vec<(u8, C, Vec<C>)> {
+        // `single jump`: a capture is one jump, never more.
+        if self.spec.captures.single_jump && !s.taken.is_empty() {
+            return Vec::new();
+        }
         let piece = &self.spec.pieces[s.kind as usize];
         let mut fly_set = 0u8;
         let mut jump_set = 0u8;

@@ -23,6 +23,7 @@ impl Checker<'_> {
                 CaptureRule::EqualOrLowerRank => "`only equal or lower rank`",
                 CaptureRule::MidCapture(_) => "promotion during a capture",
                 CaptureRule::MayStop => "`may stop after any jump`",
+                CaptureRule::SingleJump => "`single jump`",
                 CaptureRule::Huffing => "`huffing`",
                 CaptureRule::Priority(_) => "the capture priority",
             };
@@ -62,6 +63,7 @@ impl Checker<'_> {
                     }
                 }
                 CaptureRule::MayStop => spec.may_stop = true,
+                CaptureRule::SingleJump => spec.single_jump = true,
                 CaptureRule::Huffing => spec.huffing = true,
                 CaptureRule::Priority(list) => {
                     spec.priority = self.priority(list, pieces, any_rank);
@@ -69,8 +71,30 @@ impl Checker<'_> {
             }
         }
         self.stops_and_priority(rules);
+        self.single_and_stops(rules);
         self.huffing_and_optional(rules);
         spec
+    }
+
+    /// `single jump` with `may stop after any jump`: a single jump always stops, so the stops
+    /// say nothing; one of the two was not meant.
+    fn single_and_stops(&mut self, rules: &[Spanned<CaptureRule>]) {
+        let single = rules.iter().find(|r| r.node == CaptureRule::SingleJump);
+        let stop = rules.iter().find(|r| r.node == CaptureRule::MayStop);
+        if let (Some(single), Some(stop)) = (single, stop) {
+            self.errors.push(RuleError::Clash {
+                message: "`single jump` with `may stop after any jump`: a capture of one jump \
+                          has nowhere else to stop"
+                    .to_string(),
+                first: stop.span.into(),
+                first_label: "a capture that may go on".to_string(),
+                span: single.span.into(),
+                label: "a capture that never goes on".to_string(),
+                help: "keep `single jump` when a capture takes one piece and ends (Mongolian \
+                       Doov), or `may stop after any jump` when it may go on"
+                    .to_string(),
+            });
+        }
     }
 
     /// `huffing` punishes a capture that was due and not taken; under `optional` no capture is
@@ -240,6 +264,7 @@ pub(crate) fn default_captures() -> CaptureSpec {
         equal_or_lower_rank_only: false,
         mid_capture_promotion: MidCapturePromotion::AtEnd,
         may_stop: false,
+        single_jump: false,
         huffing: false,
         no_revisit: false,
         no_same_direction: false,

@@ -64,7 +64,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::direction => "a direction",
         Rule::captures_section => "a `captures:` section",
         Rule::capture_rule => {
-            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `no return to a visited square`, `no two steps in one direction`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `huffing` or `priority …`)"
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `no return to a visited square`, `no two steps in one direction`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `single jump`, `huffing` or `priority …`)"
         }
         Rule::removal => "`removed immediately` or `removed at end of turn`",
         Rule::end_of_turn => "`at end of turn`",
@@ -231,6 +231,8 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_may => "`may`",
         Rule::kw_stop => "`stop`",
         Rule::kw_any => "`any`",
+        Rule::single_jump => "`single jump`",
+        Rule::kw_single => "`single`",
         Rule::kw_huffing => "`huffing`",
         Rule::kw_approach => "`approach`",
         Rule::kw_withdrawal => "`withdrawal`",

@@ -405,6 +405,7 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
         Rule::no_same_direction => CaptureRule::NoSameDirection,
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::may_stop => CaptureRule::MayStop,
+        Rule::single_jump => CaptureRule::SingleJump,
         Rule::huffing => CaptureRule::Huffing,
         Rule::mid_capture => {
             let form = significant(inner)
