@@ -153,6 +153,7 @@ impl<B: BitSet> Rules<B> {
             captured: B::ZERO,
             visited: B::ZERO,
             path: B::ROUTE,
+            ways: B::ROUTE,
             taken: B::ROUTE,
             n: 0,
             n_taken: 0,
@@ -190,29 +191,17 @@ impl<B: BitSet> Rules<B> {
 
     /// The steps of a capture by approach or withdrawal, read back from its route and captured
     /// set: for each step, which way it took and the line it took. Where several readings fit
-    /// (one step could have taken either way and the rest makes up the difference) the move's
-    /// [`Move::reading`] says which, counted approach before withdrawal: 0, the first, for every
-    /// move but those `--keep-duplicates` keeps apart. Empty for any other move.
+    /// (one step could have taken either way and the rest makes up the difference), a move that
+    /// `--keep-duplicates` kept apart reads back the ways it recorded ([`Move::way`]); any other
+    /// gets the first, approach before withdrawal (the readings are one move). Empty for any
+    /// other move.
     pub fn step_legs(&self, mv: &Move<B>) -> Vec<Leg> {
-        if !self.approach || !mv.is_capture() {
-            return Vec::new();
+        if mv.flags & Move::<B>::WAYS != 0 {
+            let marks: Vec<Option<bool>> = (0..mv.route().len()).map(|i| mv.way(i)).collect();
+            if let Some(legs) = self.step_legs_matching(mv, &marks) {
+                return legs;
+            }
         }
-        let mut legs = Vec::with_capacity(mv.route().len());
-        let mut tries = 0;
-        let mut skip = mv.reading();
-        if self.read_back(
-            mv,
-            &[],
-            mv.from,
-            0,
-            B::ZERO,
-            &mut legs,
-            &mut tries,
-            &mut skip,
-        ) {
-            return legs;
-        }
-        // A reading past the last one that fits (it cannot be, but never nothing): the first.
         self.step_legs_matching(mv, &[]).unwrap_or_default()
     }
 
@@ -224,17 +213,8 @@ impl<B: BitSet> Rules<B> {
         }
         let mut legs = Vec::with_capacity(mv.route().len());
         let mut tries = 0;
-        self.read_back(
-            mv,
-            marks,
-            mv.from,
-            0,
-            B::ZERO,
-            &mut legs,
-            &mut tries,
-            &mut 0,
-        )
-        .then_some(legs)
+        self.read_back(mv, marks, mv.from, 0, B::ZERO, &mut legs, &mut tries)
+            .then_some(legs)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -247,19 +227,10 @@ impl<B: BitSet> Rules<B> {
         taken: B,
         legs: &mut Vec<Leg>,
         tries: &mut u32,
-        skip: &mut u8,
     ) -> bool {
         let route = mv.route();
         if i == route.len() {
-            // The readings that fit, in order: `skip` of them are passed over.
-            if taken != mv.captured {
-                return false;
-            }
-            if *skip == 0 {
-                return true;
-            }
-            *skip -= 1;
-            return false;
+            return taken == mv.captured;
         }
         *tries += 1;
         if *tries > READ_BACK_BUDGET {
@@ -306,7 +277,7 @@ impl<B: BitSet> Rules<B> {
                 withdrawal,
                 line,
             });
-            if self.read_back(mv, marks, to, i + 1, took, legs, tries, skip) {
+            if self.read_back(mv, marks, to, i + 1, took, legs, tries) {
                 return true;
             }
             legs.pop();
@@ -361,6 +332,8 @@ struct StepSearch<'a, B: BitSet> {
     /// The squares the piece has stood on this turn.
     visited: B,
     path: B::Route,
+    /// Which way each step of `path` took (1: withdrawal), recorded in moves kept apart.
+    ways: B::Route,
     /// The kinds of the pieces taken, in order (for a priority beyond the count).
     taken: B::Route,
     n: usize,
@@ -446,6 +419,7 @@ impl<B: BitSet> StepSearch<'_, B> {
         }
         let visited = self.visited;
         self.path.as_mut()[self.n] = land;
+        self.ways.as_mut()[self.n] = (dir != d) as Sq;
         self.n += 1;
         self.captured |= line;
         self.visited |= B::bit(land);
@@ -491,19 +465,19 @@ impl<B: BitSet> StepSearch<'_, B> {
             due: 0,
             flags: 0,
         };
+        // The ways its steps took, so that it reads back an order it was played in (a route
+        // read back from its captured set alone may fit an order no play gives).
+        let mut mv = mv;
+        if !self.counting {
+            mv.set_ways(&self.ways.as_ref()[..self.n]);
+        }
         let recorded = &self.out[self.start..];
         if self.keep_duplicates {
             // Routes and orders of capture are kept apart, and every end of this search is one
             // of each: its route is its steps, and which way each step took (approach or
-            // withdrawal) is the order it takes the pieces in. So nothing is found twice; a move
-            // of the same route and captured set as one before it took its pieces in another
-            // order, and records which reading of the route it is.
-            let mut mv = mv;
-            let k = recorded
-                .iter()
-                .filter(|m| m.same_move(&mv) && m.route() == mv.route())
-                .count();
-            mv.set_reading(k.min(u8::MAX as usize) as u8);
+            // withdrawal) is the order it takes the pieces in. So nothing is found twice; the
+            // move records its ways, so that it reads back its own order (two of one route and
+            // captured set print apart).
             self.out.push(mv);
             return;
         } else if recorded.len() < DEDUP_SCAN {

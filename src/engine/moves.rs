@@ -24,7 +24,7 @@ pub struct Move<B: BitSet = Bits> {
     /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
     /// uses one square of its route, so the space is always there and costs the move nothing.
     pub due: u8,
-    /// Flags, one bit each ([`Move::HUFFS`], [`Move::MARKED`]): one byte for both, so that the move
+    /// Flags, one bit each ([`Move::HUFFS`], [`Move::MARKED`], [`Move::WAYS`]): one byte for all, so that the move
     /// stays as small as it was before them (80 bytes in 64 bits): move lists are written at every
     /// node.
     pub flags: u8,
@@ -88,25 +88,48 @@ impl<B: BitSet> Move<B> {
     /// generator; not part of the move's identity.
     pub const MARKED: u8 = 2;
 
-    /// The bits of `flags` above [`Move::MARKED`]: a capture by approach or withdrawal's reading
-    /// (see [`Move::reading`]).
-    const READING_SHIFT: u8 = 2;
-    /// The most readings told apart (six bits of `flags`).
-    pub const MAX_READING: u8 = 63;
-
     /// A capture by approach or withdrawal kept apart from others of the same route and captured
-    /// set (`--keep-duplicates`): which of the ways to read the route back it is, counted from 0
-    /// in the generator's order (approach before withdrawal at the first step that differs). 0
-    /// for every other move. Not part of the move's identity.
+    /// set (`--keep-duplicates`): the move records which way each of its steps took (see
+    /// [`Move::way`]), so that it prints its own marks. Not part of the move's identity.
+    pub const WAYS: u8 = 4;
+
+    /// The bytes at the end of `path` that hold the ways of a route of `n` steps, one bit a step;
+    /// `None` when they would not fit behind the route (and the square a huff may use).
     #[inline]
-    pub fn reading(&self) -> u8 {
-        self.flags >> Self::READING_SHIFT
+    fn ways_bytes(&self, n: usize) -> Option<usize> {
+        let bytes = n.div_ceil(8);
+        (self.path_len as usize + self.due as usize + 2 + bytes <= self.path.as_ref().len())
+            .then_some(bytes)
     }
 
-    /// See [`Move::reading`] (at most [`Move::MAX_READING`]).
-    pub fn set_reading(&mut self, k: u8) {
-        self.flags = (self.flags & ((1 << Self::READING_SHIFT) - 1))
-            | (k.min(Self::MAX_READING) << Self::READING_SHIFT);
+    /// Records `ways[i]` (1: withdrawal) as the way step `i` took, in the unused end of `path`
+    /// (no larger move), and sets [`Move::WAYS`]; records nothing when they would not fit.
+    pub fn set_ways(&mut self, ways: &[Sq]) {
+        let Some(bytes) = self.ways_bytes(ways.len()) else {
+            return;
+        };
+        let cap = self.path.as_ref().len();
+        let path = self.path.as_mut();
+        for j in 0..bytes {
+            path[cap - 1 - j] = 0;
+        }
+        for (i, &w) in ways.iter().enumerate() {
+            if w != 0 {
+                path[cap - 1 - i / 8] |= 1 << (i % 8);
+            }
+        }
+        self.flags |= Self::WAYS;
+    }
+
+    /// Under [`Move::WAYS`]: whether step `i` took by withdrawal (`Some(false)`: by approach);
+    /// `None` for any other move.
+    #[inline]
+    pub fn way(&self, i: usize) -> Option<bool> {
+        if self.flags & Self::WAYS == 0 || i >= self.path_len as usize {
+            return None;
+        }
+        let cap = self.path.as_ref().len();
+        Some(self.path.as_ref()[cap - 1 - i / 8] & (1 << (i % 8)) != 0)
     }
 
     /// See [`Move::MARKED`].
