@@ -4,7 +4,7 @@
 use super::client::{lock, state_json, Client};
 use super::guard::{self, limit, ApiError, ApiResult, MAX_FEN_BYTES, MAX_MOVE_BYTES};
 use super::App;
-use crate::notation::{parse_fen, parse_move};
+use crate::notation::parse_fen;
 use crate::Variant;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -50,29 +50,29 @@ pub struct PlayBody {
 /// Play one move by text in the current position: the legal move it names, or the refusal
 /// with `explain`'s reason.
 pub fn play_text(c: &mut Client, text: &str) -> ApiResult<()> {
+    use crate::workbench::Refusal;
     let game = c.tree.game();
-    let legal = game
-        .try_legal_moves()
-        .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
-    match parse_move(c.rules(), &legal, text) {
+    match crate::workbench::read_move(&game, text) {
         Ok(mv) => {
             c.tree.play(mv).ok_or_else(tree_full)?;
             Ok(())
         }
-        Err(e) => {
-            let why = crate::explain::explain(c.rules(), c.position(), text)
-                .ok()
-                .filter(|w| w.contains("not legal"));
+        Err(Refusal::NotChecked(e)) => Err(ApiError::from_diagnostic(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &e,
+        )),
+        Err(Refusal::Illegal { error, why }) => {
             let why = match why {
                 Some(w) if game.result().is_none() => w.trim_end().to_string(),
                 _ if game.result().is_some() => {
                     format!("the game is over: {}", game.describe_result())
                 }
-                _ => e.message.clone(),
+                _ => error.message.clone(),
             };
             Err(ApiError::refused(
                 why,
-                e.help
+                error
+                    .help
                     .clone()
                     .unwrap_or_else(|| "click a highlighted square".into()),
             ))
@@ -84,7 +84,7 @@ fn tree_full() -> ApiError {
     ApiError::refused(
         format!(
             "the game tree holds {} positions, its limit",
-            super::tree::MAX_NODES
+            crate::workbench::tree::MAX_NODES
         ),
         "start a new game, or export this one as PDN first",
     )
@@ -181,7 +181,7 @@ pub async fn goto(
 pub async fn new_game(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
     reply(&app, &headers, |c| {
         c.cancel_job();
-        c.tree = super::tree::Tree::new(c.rules().clone(), c.rules().start);
+        c.tree = crate::workbench::tree::Tree::new(c.rules().clone(), c.rules().start);
         Ok(())
     })
 }
@@ -203,7 +203,7 @@ pub async fn fen(
         let pos = parse_fen(c.rules(), body.fen.trim())
             .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &*e))?;
         c.cancel_job();
-        c.tree = super::tree::Tree::new(c.rules().clone(), pos);
+        c.tree = crate::workbench::tree::Tree::new(c.rules().clone(), pos);
         Ok(())
     })
 }
@@ -229,42 +229,29 @@ pub async fn setup(
     Json(body): Json<SetupBody>,
 ) -> Reply {
     reply(&app, &headers, |c| {
+        use crate::workbench::{Edit, SetupError};
         let rules = c.rules().clone();
-        let mut pos = *c.position();
+        let mut edits = Vec::new();
         if body.clear {
-            pos = crate::Position::empty(pos.turn());
+            edits.push(Edit::ClearAll);
         }
         if let Some(sq) = body.sq {
-            if !rules.geo.is_playable(sq) || u32::from(sq) >= rules.geo.size() {
-                return Err(ApiError::refused(
-                    format!("square index {sq} is not a playable square of this board"),
-                    "click a dark square of the board",
-                ));
-            }
-            pos.clear(sq);
-            if let Some((side, kind)) = body.piece {
-                if side > 1 || kind >= rules.spec.pieces.len() {
-                    return Err(ApiError::refused(
-                        format!("there is no piece of side {side} and kind {kind}"),
-                        "choose a piece from the set-up palette",
-                    ));
-                }
-                pos.put(sq, side, kind);
-            }
+            edits.push(match body.piece {
+                Some((side, kind)) => Edit::Put { sq, side, kind },
+                None => Edit::Clear(sq),
+            });
         }
-        if let Some(t) = body.turn {
-            if t > 1 {
-                return Err(ApiError::refused(
-                    format!("side {t} does not exist"),
-                    "0 is the first side, 1 the second",
-                ));
-            }
-            pos.turn = t as u8;
-        }
-        pos.runs = Default::default();
-        pos.counters = Default::default();
+        edits.extend(body.turn.map(Edit::Turn));
+        let pos = crate::workbench::apply(&rules, c.position(), &edits).map_err(|e| {
+            let help = match e {
+                SetupError::NotPlayable(_) => "click a dark square of the board",
+                SetupError::NoSuchPiece { .. } => "choose a piece from the set-up palette",
+                SetupError::NoSuchSide(_) => "0 is the first side, 1 the second",
+            };
+            ApiError::refused(e.to_string(), help)
+        })?;
         c.cancel_job();
-        c.tree = super::tree::Tree::new(rules, pos);
+        c.tree = crate::workbench::tree::Tree::new(rules, pos);
         Ok(())
     })
 }
@@ -345,7 +332,7 @@ pub async fn pdn_import(
             )
         })?;
         let game = replayed.game;
-        let mut tree = super::tree::Tree::new(c.rules().clone(), *game.start());
+        let mut tree = crate::workbench::tree::Tree::new(c.rules().clone(), *game.start());
         // The main line, then its variations (with theirs) as the tree's other branches.
         tree.add_line(0, game.moves(), &replayed.variations)
             .ok_or_else(tree_full)?;

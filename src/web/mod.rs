@@ -11,7 +11,6 @@ pub mod guard;
 pub mod rules_api;
 pub mod selftest;
 pub mod study;
-pub mod tree;
 
 use crate::Variant;
 use axum::extract::DefaultBodyLimit;

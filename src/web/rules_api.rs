@@ -150,7 +150,7 @@ pub async fn apply(
         } else {
             rules.start
         };
-        let mut tree = super::tree::Tree::new(rules.clone(), start);
+        let mut tree = crate::workbench::tree::Tree::new(rules.clone(), start);
         let mut stopped = None;
         for (ply, mv) in moves.iter().enumerate() {
             let text = move_to_string(&old_rules, mv);
