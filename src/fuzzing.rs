@@ -1,5 +1,5 @@
 //! The bodies of the coverage-guided fuzz targets (`fuzz/`, one small file each) and of the test
-//! that replays their saved findings (`tests/fuzz_afl.rs`): each takes the fuzzer's bytes, runs
+//! that replays their saved findings (`tests/hardening/fuzz_afl.rs`): each takes the fuzzer's bytes, runs
 //! them through one input path, and panics only when an invariant breaks (a panic anywhere below
 //! is a finding). See docs/fuzzing.md.
 

@@ -2,7 +2,7 @@
 //! notation's marks (printed only where a route is shared, read back to the same move), `explain`
 //! in words, the search's capture test, and the search, self-play and endgame tables on them.
 
-use super::common::{damelab, text};
+use crate::common::{damelab, text};
 use damelab::engine::GenOptions;
 use damelab::explain::explain;
 use damelab::notation::{move_to_string, parse_fen, parse_move};

@@ -24,7 +24,7 @@ fn svg(args: &[&str]) -> String {
 
 macro_rules! snap {
     ($name:expr, $text:expr) => {
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(format!("diagram__{}", $name), $text);
         });
     };

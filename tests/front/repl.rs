@@ -35,7 +35,7 @@ fn run_repl(variant: &str, input: &str) -> String {
 
 #[test]
 fn transcripts() {
-    insta::glob!("repl/*.txt", |path| {
+    insta::glob!("..", "repl/*.txt", |path| {
         let script = std::fs::read_to_string(path).expect("script is readable");
         let (first, rest) = script.split_once('\n').unwrap_or((&script, ""));
         let variant = first
@@ -48,7 +48,7 @@ fn transcripts() {
             "{}: colour codes in scripted output",
             path.display()
         );
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!("repl__transcripts", transcript);
         });
     });

@@ -12,7 +12,7 @@ fn describe_every_bundled_variant() {
             text.contains(&v.rules.spec.title),
             "{name}: the title is named"
         );
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(format!("describe__rules-{name}"), text);
         });
     }

@@ -49,7 +49,7 @@ fn failing_file_exits_1_with_a_diff() {
     let (code, out) = verify(&["tests/verify/fail.yaml"]);
     assert_eq!(code, 1, "{out}");
     assert_eq!(summary(&out), "1 passed, 1 failed");
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("verify__failing_file_exits_1_with_a_diff", out);
     });
 }
@@ -71,13 +71,13 @@ fn missing_path_is_an_error() {
 
 #[test]
 fn broken_case_files() {
-    insta::glob!("verify_errors/*.yaml", |path| {
+    insta::glob!("..", "verify_errors/*.yaml", |path| {
         let rel = path
             .strip_prefix(env!("CARGO_MANIFEST_DIR"))
             .expect("the glob is under the crate");
         let (code, out) = verify(&[&rel.display().to_string()]);
         assert_eq!(code, 1, "{out}");
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!("verify__broken_case_files", out);
         });
     });
@@ -105,7 +105,7 @@ fn bless_fills_blanks_and_keeps_written_expectations() {
         blessed.contains("# a comment between keys stays"),
         "{blessed}"
     );
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("verify__bless_fills_blanks_and_keeps_written_expectations", blessed);
     });
 

@@ -3,12 +3,12 @@
 //! against a reference, the PDN of every game, the chart — and bad ladders refused precisely;
 //! Ctrl-C keeps the finished rungs.
 
-use super::common::{damelab, fails, ok, p, text};
+use crate::common::{damelab, fails, ok, p, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn scratch(test: &str) -> PathBuf {
-    super::common::scratch("ladder", test)
+    crate::common::scratch("ladder", test)
 }
 
 fn json(path: &Path) -> serde_json::Value {
@@ -197,7 +197,7 @@ fn bad_ladders_are_refused_precisely() {
         "--ladder",
         "depth=1,2",
     ]);
-    // It is sharded as a run is (tests/ladder_shards.rs): `--shard auto` outside a scheduler
+    // It is sharded as a run is (tests/runs/ladder_shards.rs): `--shard auto` outside a scheduler
     // names the variables it looked for.
     fails(&o, 1, "--shard auto found no array job");
     // A bad reference.

@@ -2,14 +2,14 @@
 //! the SVG diagrams (a hexagon's cells, a board of points and its lines, squares), seen from
 //! either side, and moves are played on the new boards through the API.
 
-use crate::web_api::{legal_texts, ok, post, scratch, start_in};
+use crate::front::web_api::{legal_texts, ok, post, scratch, start_in};
 use damelab::diagram::{Form, Layout, SQ};
 use damelab::engine::BitSet;
 use serde_json::{json, Value};
 
 fn state(variant: &str) -> Value {
     let srv = start_in(variant, &scratch(variant));
-    ok(crate::web_api::get(&srv, "/api/state"))
+    ok(crate::front::web_api::get(&srv, "/api/state"))
 }
 
 fn num(v: &Value) -> f64 {
@@ -146,7 +146,7 @@ fn moves_are_played_on_the_new_boards() {
         ("comoros", Some("a3-a4")),
     ] {
         let srv = start_in(variant, &scratch(variant));
-        let s = ok(crate::web_api::get(&srv, "/api/state"));
+        let s = ok(crate::front::web_api::get(&srv, "/api/state"));
         let texts = legal_texts(&s);
         let text = first
             .map(str::to_string)
@@ -164,7 +164,7 @@ fn moves_are_played_on_the_new_boards() {
 #[test]
 fn the_page_draws_cells_and_points_where_the_server_places_them() {
     let srv = start_in("hexdame", &scratch("hexdame-js"));
-    let js = crate::web_api::get(&srv, "/app.js").body;
+    let js = crate::front::web_api::get(&srv, "/app.js").body;
     // The page reads the server's centres and draws hexagons and points itself.
     for needle in ["function drawCells", "q.fx * k", "\"polygon\"", "b.lines"] {
         assert!(js.contains(needle), "app.js lacks {needle}");

@@ -15,7 +15,7 @@ fn render(d: &dyn Diagnostic) -> String {
 
 #[test]
 fn rules_files_with_warnings() {
-    insta::glob!("rules_warnings/*.rules", |path| {
+    insta::glob!("..", "rules_warnings/*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let file_name = path.file_name().unwrap().to_str().unwrap();
         let stem = path.file_stem().unwrap().to_str().unwrap();
@@ -26,7 +26,7 @@ fn rules_files_with_warnings() {
         };
         assert_eq!(warnings.severity(), Some(miette::Severity::Warning));
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

@@ -6,20 +6,20 @@ use damelab::selfplay::RunFile;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::common::{flat, ok, text};
+use crate::common::{flat, ok, text};
 
 /// `damelab ARGS` with `env` set (and no scheduler's variables).
 fn damelab(args: &[&str], env: &[(&str, String)]) -> Output {
     let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    super::common::damelab_with(args, &env)
+    crate::common::damelab_with(args, &env)
 }
 
 fn fails(o: &Output, needle: &str) -> String {
-    super::common::fails(o, 1, needle)
+    crate::common::fails(o, 1, needle)
 }
 
 fn scratch(test: &str) -> PathBuf {
-    super::common::scratch("scale", test)
+    crate::common::scratch("scale", test)
 }
 
 fn p(path: &Path) -> &str {

@@ -6,7 +6,7 @@
 //! training Jobs (`sed s/gen1/gen2/g` of the files, as docs/scale.md runs them), equal the run
 //! played in one go, byte for byte.
 
-use super::common::{scratch, text, SCHEDULER_VARS};
+use crate::common::{scratch, text, SCHEDULER_VARS};
 use serde_yaml::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -131,7 +131,7 @@ fn pod(job: &Job, script: &str, dir: &Path, index: Option<u64>) -> Output {
         std::env::var("PATH").unwrap_or_default()
     );
     let mut c = Command::new("sh");
-    super::common::hermetic(&mut c);
+    crate::common::hermetic(&mut c);
     c.arg("-c")
         .arg(&script)
         .env("PATH", path)

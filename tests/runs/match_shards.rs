@@ -3,12 +3,12 @@
 //! byte for byte, the standings line — and missing shards, other settings and out-of-range shards
 //! are refused with a precise diagnostic.
 
-use super::common::{damelab_with as damelab, fails, ok, p};
+use crate::common::{damelab_with as damelab, fails, ok, p};
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 fn scratch(test: &str) -> PathBuf {
-    super::common::scratch("mshard", test)
+    crate::common::scratch("mshard", test)
 }
 
 /// A small round robin of three engines (English, 8 games a pairing: 4 pairs of games), its JSON

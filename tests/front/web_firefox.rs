@@ -8,7 +8,7 @@
 //! on a fresh profile, so a plain `cargo test` leaves it out; `.ci/run` runs it in release:
 //! `cargo test --release --test it -- --include-ignored web_firefox::`.
 
-use crate::web_browser::{find, http, serve_variant};
+use crate::front::web_browser::{find, http, serve_variant};
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -20,7 +20,7 @@ fn compile_dump_of_every_bundled_variant() {
             back, v.rules.spec,
             "{name}: the dump does not read back the same"
         );
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(format!("compile__{name}"), yaml);
         });
     }

@@ -8,10 +8,10 @@ use damelab::selfplay::ladder::LadderFile;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::common::{damelab_with, fails, ok, p};
+use crate::common::{damelab_with, fails, ok, p};
 
 fn scratch(test: &str) -> PathBuf {
-    super::common::scratch("lshard", test)
+    crate::common::scratch("lshard", test)
 }
 
 /// A small rated ladder of English (two rungs of 6 games, each rated in a match of 2 games), its

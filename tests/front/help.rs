@@ -46,7 +46,7 @@ fn every_subcommands_help_is_pinned() {
         } else {
             format!("help__{}", path.join("-"))
         };
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_snapshot!(name, help);
         });
         seen += 1;

@@ -5,7 +5,7 @@ use miette::{GraphicalReportHandler, GraphicalTheme};
 
 #[test]
 fn broken_rules_files() {
-    insta::glob!("rules_errors/*.rules", |path| {
+    insta::glob!("..", "rules_errors/*.rules", |path| {
         let text = std::fs::read_to_string(path).unwrap();
         let file_name = path.file_name().unwrap().to_str().unwrap();
         let stem = path.file_stem().unwrap().to_str().unwrap();
@@ -19,7 +19,7 @@ fn broken_rules_files() {
             .render_report(&mut out, &err)
             .unwrap();
         insta::with_settings!({
-            snapshot_path => "../snapshots",
+            snapshot_path => "../../snapshots",
             prepend_module_to_snapshot => false,
             omit_expression => true,
         }, {

@@ -17,14 +17,14 @@ fn text(b: &[u8]) -> String {
 }
 
 fn fails(args: &[&str], needle: &str) {
-    super::common::fails(&damelab(args), 1, needle);
+    crate::common::fails(&damelab(args), 1, needle);
 }
 
 /// A path in this process's scratch folder (files), or an empty folder of its own (`tables`,
 /// emptied first: a process id of an earlier run may come again).
 fn scratch(name: &str) -> PathBuf {
     if !name.contains('.') {
-        return super::common::scratch("selfplay", name);
+        return crate::common::scratch("selfplay", name);
     }
     let dir = std::env::temp_dir().join(format!("damelab-selfplay-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

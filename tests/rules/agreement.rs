@@ -178,7 +178,7 @@ const MIXED: &[(&str, &str)] = &[
     ),
     (
         "approach-example",
-        include_str!("../examples/approach-9x5.rules"),
+        include_str!("../../examples/approach-9x5.rules"),
     ),
 ];
 

@@ -71,7 +71,7 @@ fn fen_errors_point_at_the_text() {
     let e = parse_fen(&damone.rules, "R:Ra2:Bh8").expect_err("a2 is light");
     assert_eq!(e.to_string(), "`a2` is not a playable square");
     rendered.push_str(&render(e.as_ref()));
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("notation__fen_errors_point_at_the_text", rendered);
     });
 }
@@ -103,7 +103,7 @@ fn move_text_full_short_ambiguous_illegal() {
     rendered.push_str(&render(e.as_ref()));
     let e = parse_move(&v.rules, &moves, "c3").expect_err("one square only");
     rendered.push_str(&render(e.as_ref()));
-    insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+    insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
         insta::assert_snapshot!("notation__move_text_full_short_ambiguous_illegal", rendered);
     });
 }

@@ -15,7 +15,7 @@ struct Snap<'a> {
 
 #[test]
 fn case_files() {
-    insta::glob!("cases/*.yaml", |path| {
+    insta::glob!("..", "cases/*.yaml", |path| {
         let text = std::fs::read_to_string(path).expect("case file is readable");
         let file: CaseFile = serde_yaml::from_str(&text)
             .unwrap_or_else(|e| panic!("{}: bad case file: {e}", path.display()));
@@ -54,7 +54,7 @@ fn case_files() {
                 })
             })
             .collect();
-        insta::with_settings!({snapshot_path => "../snapshots", prepend_module_to_snapshot => false}, {
+        insta::with_settings!({snapshot_path => "../../snapshots", prepend_module_to_snapshot => false}, {
             insta::assert_yaml_snapshot!("cases__case_files", snaps);
         });
     });

@@ -6,10 +6,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-use super::common::{damelab, damelab_with, ok, p};
+use crate::common::{damelab, damelab_with, ok, p};
 
 fn fails(o: &Output, needle: &str) -> String {
-    super::common::fails(o, 1, needle)
+    crate::common::fails(o, 1, needle)
 }
 
 /// The run of these tests: English, two generations of 6 games at 200 nodes a move.
@@ -82,7 +82,7 @@ fn generation_lines(out: &str) -> Vec<&str> {
 
 #[test]
 fn sharded_training_writes_the_single_runs_weights() {
-    let dir = super::common::scratch("train_shards", "equal");
+    let dir = crate::common::scratch("train_shards", "equal");
     let whole = dir.join("whole.weights");
     let single = ok(&run(&with(&["--out", &p(&whole)])));
 
@@ -179,7 +179,7 @@ fn search_scores_as_targets_survive_the_shards_and_change_the_fit() {
     // `--result-weight 0.5`: each position's target is half its game's result and half its
     // search's score. The scores travel in the data files, so a merge fits what the single run
     // fits; the same games fitted to their results alone give other weights.
-    let dir = super::common::scratch("train_shards", "scores");
+    let dir = crate::common::scratch("train_shards", "scores");
     let blended = dir.join("blended.weights");
     let results = dir.join("results.weights");
     let gen1 = ["--generations", "1", "--match-games", "0"];
@@ -244,7 +244,7 @@ fn training_continues_from_start_weights_in_one_run_or_in_shards() {
     // `--start W`: generation 1 plays with W and its fit starts from W. Sharded, the shards
     // record W's digest as the evaluation they played with and the merge of generation 1 takes
     // W as its `--from`: the single run's file, byte for byte.
-    let dir = super::common::scratch("train_shards", "start");
+    let dir = crate::common::scratch("train_shards", "start");
     let start = dir.join("start.weights");
     ok(&run(&with(&["--generations", "1", "--out", &p(&start)])));
     let s = p(&start);
@@ -321,7 +321,7 @@ fn training_continues_from_start_weights_in_one_run_or_in_shards() {
 
 #[test]
 fn train_merge_names_what_is_missing_or_differs() {
-    let dir = super::common::scratch("train_shards", "refused");
+    let dir = crate::common::scratch("train_shards", "refused");
     let g1: Vec<PathBuf> = (1..=3).map(|k| shard(&dir, 1, k, 3, None)).collect();
     let w1 = dir.join("g1.weights");
     let out = dir.join("out.weights");
@@ -329,7 +329,7 @@ fn train_merge_names_what_is_missing_or_differs() {
     // A shard missing, or given twice.
     let e = fails(&merge(&g1[..2], None, &out), "generation 1 is incomplete");
     assert!(
-        super::common::flat(&e).contains("shard 3 of 3 is missing"),
+        crate::common::flat(&e).contains("shard 3 of 3 is missing"),
         "{e}"
     );
     let twice = [g1[0].clone(), g1[0].clone(), g1[1].clone()];
@@ -385,7 +385,7 @@ fn train_merge_names_what_is_missing_or_differs() {
 
 #[test]
 fn train_shard_arguments_are_checked() {
-    let dir = super::common::scratch("train_shards", "args");
+    let dir = crate::common::scratch("train_shards", "args");
     let data = dir.join("d.json");
     let d = p(&data);
     fails(

@@ -2,7 +2,7 @@
 //! the first position of their materials and counts the games they decided (report, JSON, merge,
 //! ladder); `match --tables` counts the games they adjudicated.
 
-use super::common::{damelab, ok, p, scratch};
+use crate::common::{damelab, ok, p, scratch};
 use std::path::{Path, PathBuf};
 
 /// English draughts starting from two kings a side (White's on 15 and 22, Black's turned

@@ -3,7 +3,7 @@
 //! (damspel), a crowning mid-capture that goes on (comoros). Every value agrees with its children
 //! and with a plain search; a huffing variant is refused with a diagnostic.
 
-use crate::endgame::{agree_with_search, check_all};
+use crate::engine::endgame::{agree_with_search, check_all};
 
 const NEW_BOARDS: &[(&str, &str)] = &[
     ("zamma", "K v K"),

@@ -174,7 +174,7 @@ fn boards_past_the_limit_are_refused() {
 /// Turkish draughts on 16x16 of all squares (examples/turkish-16x16.rules): every one of the 256
 /// square indices is a square, 0 (a1) to 255 (p16).
 fn turkish_16x16() -> Rules {
-    let text = include_str!("../examples/turkish-16x16.rules");
+    let text = include_str!("../../examples/turkish-16x16.rules");
     Variant::from_source("turkish-16x16.rules", "turkish-16x16", text, None)
         .expect("the 16x16 example compiles")
         .rules

@@ -143,12 +143,12 @@ fn the_search_keeps_the_route_budget() {
     assert!(err.contains("too many capture routes"), "{err}");
     assert!(took < std::time::Duration::from_secs(5), "{took:?}");
     // The web's engine move: a 422 with the same words, and the server goes on.
-    let root = crate::web_api::scratch("routes");
-    let srv = crate::web_api::start_in(&rules, &root);
-    let s = crate::web_api::post(&srv, "/api/fen", serde_json::json!({ "fen": fen }));
+    let root = crate::front::web_api::scratch("routes");
+    let srv = crate::front::web_api::start_in(&rules, &root);
+    let s = crate::front::web_api::post(&srv, "/api/fen", serde_json::json!({ "fen": fen }));
     assert_eq!(s.status, 200, "{}", s.body);
     let t = std::time::Instant::now();
-    let r = crate::web_api::post(
+    let r = crate::front::web_api::post(
         &srv,
         "/api/engine/move",
         serde_json::json!({ "seconds": 1.0 }),
@@ -160,7 +160,7 @@ fn the_search_keeps_the_route_budget() {
     );
     assert_eq!(r.status, 422, "{}", r.body);
     assert!(r.body.contains("too many capture routes"), "{}", r.body);
-    let again = crate::web_api::get(&srv, "/api/state");
+    let again = crate::front::web_api::get(&srv, "/api/state");
     assert_eq!(again.status, 200, "{}", again.body);
 }
 

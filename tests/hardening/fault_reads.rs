@@ -8,7 +8,7 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 // The runner and the output matcher are the fault tests' own (one crate, one copy).
-use crate::faults::{bin, run, text};
+use crate::hardening::faults::{bin, run, text};
 
 fn mkfifo(p: &Path) {
     let ok = Command::new("mkfifo")
