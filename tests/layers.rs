@@ -558,7 +558,6 @@ const MAX_FUNCTION_LINES: usize = 150;
 const LONG_FUNCTION_EXCEPTIONS: &[&str] = &[
     "src/cases/mod.rs: run_case_within",
     "src/describe.rs: describe",
-    "src/diagram.rs: svg",
     "src/endgame/solve.rs: build",
     "src/engine/rules.rs: program",
     "src/lang/check/mod.rs: run",
@@ -566,7 +565,6 @@ const LONG_FUNCTION_EXCEPTIONS: &[&str] = &[
     "src/matchplay/mod.rs: play_game",
     "src/notation/fen.rs: parse_fen",
     "src/notation/movetext.rs: parse_move",
-    "src/repl/pdn_commands.rs: open",
     "src/search/mod.rs: search_thread",
     "src/search/node.rs: search_moves",
 ];

@@ -136,54 +136,8 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         ));
     }
     let pg = &games[index - 1];
-    let mut notes = Vec::new();
-    let mut cache = VariantCache::default();
-    let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
-    let variant = if named {
-        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
-            fail(
-                m,
-                "load the variant first; a game without GameType is read in the loaded one",
-            )
-        })?;
-        notes.extend(note);
-        v
-    } else if acf {
-        // The archive holds English draughts games (squares 1-32 once mapped).
-        notes.push("the archive's games are English draughts".to_string());
-        cache.get("english").map_err(|m| fail(m, usage))?
-    } else {
-        // No variant named: the loaded one if the game replays in it, else a guess.
-        let guess = pdn::guess_variant(pg);
-        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
-            let v = cache.get(guess.0).map_err(|m| fail(m, usage))?;
-            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
-            v
-        } else {
-            notes.push(format!(
-                "no GameType tag: read in the loaded variant, {}",
-                s.variant.rules.spec.title
-            ));
-            s.variant.clone()
-        }
-    };
-    let (replayed, stopped) = match pdn::replay(variant.rules.clone(), pg) {
-        Ok(r) => (r, None),
-        // A bad move: the game up to it, and what is wrong with it.
-        Err(f) if f.ply.is_some() => {
-            let ply = f.ply.unwrap_or(0);
-            let mut head = pg.clone();
-            head.moves.truncate(ply);
-            head.result = None;
-            head.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Result"));
-            head.variations.retain(|v| v.ply < ply);
-            match pdn::replay(variant.rules.clone(), &head) {
-                Ok(r) => (r, Some(f)),
-                Err(_) => return Err(does_not_replay(index, path, pg, &f)),
-            }
-        }
-        Err(f) => return Err(does_not_replay(index, path, pg, &f)),
-    };
+    let (variant, notes) = variant_of(s, pg, acf, usage)?;
+    let (replayed, stopped) = replay_head(&variant, pg, index, path)?;
     let lines = Tree::of_game(&replayed.game, &replayed.variations).ok_or_else(|| {
         fail(
             format!(
@@ -256,6 +210,76 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         out.push_str("at the end; `first`, `prev`, `next`, `last` and `goto N` move through it\n");
     }
     Ok(out)
+}
+
+/// The variant a game of `open` is read in, and the notes that say how it was found: its
+/// `GameType` or `Rules` tag, the archive's English draughts, or the loaded variant (a guess when
+/// the game does not replay in it).
+fn variant_of(
+    s: &Session,
+    pg: &pdn::PdnGame,
+    acf: bool,
+    usage: &str,
+) -> Result<(crate::Variant, Vec<String>), Report> {
+    let mut notes = Vec::new();
+    let mut cache = VariantCache::default();
+    let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
+    let variant = if named {
+        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
+            fail(
+                m,
+                "load the variant first; a game without GameType is read in the loaded one",
+            )
+        })?;
+        notes.extend(note);
+        v
+    } else if acf {
+        // The archive holds English draughts games (squares 1-32 once mapped).
+        notes.push("the archive's games are English draughts".to_string());
+        cache.get("english").map_err(|m| fail(m, usage))?
+    } else {
+        // No variant named: the loaded one if the game replays in it, else a guess.
+        let guess = pdn::guess_variant(pg);
+        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
+            let v = cache.get(guess.0).map_err(|m| fail(m, usage))?;
+            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
+            v
+        } else {
+            notes.push(format!(
+                "no GameType tag: read in the loaded variant, {}",
+                s.variant.rules.spec.title
+            ));
+            s.variant.clone()
+        }
+    };
+    Ok((variant, notes))
+}
+
+/// Game `index` of `path` replayed in `variant`: whole, or up to its first move that does not
+/// replay (with that failure).
+fn replay_head(
+    variant: &crate::Variant,
+    pg: &pdn::PdnGame,
+    index: usize,
+    path: &str,
+) -> Result<(pdn::Replayed, Option<Box<pdn::Failure>>), Report> {
+    match pdn::replay(variant.rules.clone(), pg) {
+        Ok(r) => Ok((r, None)),
+        // A bad move: the game up to it, and what is wrong with it.
+        Err(f) if f.ply.is_some() => {
+            let ply = f.ply.unwrap_or(0);
+            let mut head = pg.clone();
+            head.moves.truncate(ply);
+            head.result = None;
+            head.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Result"));
+            head.variations.retain(|v| v.ply < ply);
+            match pdn::replay(variant.rules.clone(), &head) {
+                Ok(r) => Ok((r, Some(f))),
+                Err(_) => Err(does_not_replay(index, path, pg, &f)),
+            }
+        }
+        Err(f) => Err(does_not_replay(index, path, pg, &f)),
+    }
 }
 
 fn does_not_replay(index: usize, path: &str, pg: &pdn::PdnGame, f: &pdn::Failure) -> Report {
