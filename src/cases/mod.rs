@@ -8,7 +8,7 @@ pub mod bless;
 pub mod load;
 pub mod nesting;
 
-use crate::engine::{GenOptions, PerftLimits, TooManyRoutes};
+use crate::engine::{GenOptions, Move, PerftLimits, Position, Rules, TooManyRoutes};
 use crate::explain::{is_syntax_error, try_explain, ExplainError};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::{Game, Variant};
@@ -200,6 +200,151 @@ fn perft_within(
     Ok(counts)
 }
 
+/// A case's expectations against what the rules gave (`actual`, the legal moves `list` of
+/// `pos`): the failures, key by key; the texts of the case that do not read go to
+/// `run.problems`.
+fn compare(
+    rules: &Rules,
+    case: &Case,
+    actual: &Actual,
+    list: &[Move],
+    pos: &Position,
+    perft_limit: Option<impl std::fmt::Display>,
+    run: &mut CaseRun,
+) -> Vec<Failure> {
+    let mut failures: Vec<Failure> = Vec::new();
+    let mut fail =
+        |key: &'static str, blank: bool, text: String| failures.push(Failure { key, blank, text });
+    let blank = |key: &str, example: &str| {
+        format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
+    };
+
+    if let Some(why) = perft_limit {
+        fail("perft", false, format!("perft not checked: {why}"));
+    }
+    match (&case.perft, &actual.perft) {
+        (_, None) => {}
+        (Some(Perft::Depth(d)), _) => fail("perft", true, blank("perft", &d.to_string())),
+        (Some(Perft::Counts(want)), Some(got)) if want != got => {
+            let mut s = format!("perft differs: expected {want:?}, got {got:?}");
+            for (d, (w, g)) in want.iter().zip(got).enumerate() {
+                if w != g {
+                    let d = d + 1;
+                    s.push_str(&format!("\n  - perft({d}) = {w}\n  + perft({d}) = {g}"));
+                }
+            }
+            fail("perft", false, s);
+        }
+        _ => {}
+    }
+    match &case.moves {
+        Some(Expect::Blank) => fail("moves", true, blank("moves", "~")),
+        Some(Expect::Given(want)) => {
+            let missing: Vec<&String> = want.iter().filter(|m| !actual.moves.contains(m)).collect();
+            let extra: Vec<&String> = actual.moves.iter().filter(|m| !want.contains(m)).collect();
+            if !missing.is_empty() || !extra.is_empty() {
+                let mut s = String::from("moves differ:");
+                for m in missing {
+                    s.push_str(&format!("\n  - {m} (expected, not legal)"));
+                }
+                for m in extra {
+                    s.push_str(&format!("\n  + {m} (legal, not expected)"));
+                }
+                fail("moves", false, s);
+            }
+        }
+        None => {}
+    }
+    for m in &case.contains {
+        match parse_move(rules, list, m) {
+            Ok(_) => {}
+            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
+                key: "contains",
+                text: m.clone(),
+                error,
+            }),
+            Err(error) => fail(
+                "contains",
+                false,
+                format!("contains: `{m}` is not a legal move{}", help_line(&error)),
+            ),
+        }
+    }
+    for m in &case.excludes {
+        match parse_move(rules, list, m) {
+            Ok(mv) => {
+                let name = move_to_string(rules, &mv);
+                let full = if name == *m {
+                    String::new()
+                } else {
+                    format!(" ({name})")
+                };
+                fail(
+                    "excludes",
+                    false,
+                    format!("excludes: `{m}` is a legal move{full}"),
+                )
+            }
+            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
+                key: "excludes",
+                text: m.clone(),
+                error,
+            }),
+            Err(error) if error.label == "ambiguous" => fail(
+                "excludes",
+                false,
+                format!("excludes: `{m}` names legal moves{}", help_line(&error)),
+            ),
+            Err(_) => {}
+        }
+    }
+    match &case.position {
+        Some(Expect::Blank) => fail("position", true, blank("position", "~")),
+        Some(Expect::Given(want)) => match parse_fen(rules, want) {
+            Ok(p) if p == *pos => {}
+            Ok(_) => fail(
+                "position",
+                false,
+                format!("position differs:\n  - {want}\n  + {}", actual.fen),
+            ),
+            Err(error) => run.problems.push(Problem {
+                key: "position",
+                text: want.clone(),
+                error,
+            }),
+        },
+        None => {}
+    }
+    match &case.result {
+        Some(Expect::Blank) => fail("result", true, blank("result", "~")),
+        Some(Expect::Given(want)) if *want != actual.result => fail(
+            "result",
+            false,
+            format!("result differs:\n  - {want}\n  + {}", actual.result),
+        ),
+        _ => {}
+    }
+    for (m, want) in &case.explain {
+        let Some(got) = actual.explain.iter().find(|e| e.move_text == *m) else {
+            continue;
+        };
+        match want {
+            Expect::Blank => fail(
+                "explain",
+                true,
+                format!("explain: `{m}` left blank; `damelab verify --bless` fills it in"),
+            ),
+            Expect::Given(want) if *want != got.text => fail(
+                "explain",
+                false,
+                format!("explain `{m}` differs:\n  - {want}\n  + {}", got.text),
+            ),
+            Expect::Given(_) => {}
+        }
+    }
+    failures
+}
+
 /// [`run_case`] with another perft node budget (the fuzzer uses a small one).
 pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
     let rules = &variant.rules;
@@ -299,136 +444,7 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
         result: game.describe_result(),
         explain: explained,
     };
-    let mut failures: Vec<Failure> = Vec::new();
-    let mut fail =
-        |key: &'static str, blank: bool, text: String| failures.push(Failure { key, blank, text });
-    let blank = |key: &str, example: &str| {
-        format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
-    };
-
-    if let Some(why) = perft_limit {
-        fail("perft", false, format!("perft not checked: {why}"));
-    }
-    match (&case.perft, &actual.perft) {
-        (_, None) => {}
-        (Some(Perft::Depth(d)), _) => fail("perft", true, blank("perft", &d.to_string())),
-        (Some(Perft::Counts(want)), Some(got)) if want != got => {
-            let mut s = format!("perft differs: expected {want:?}, got {got:?}");
-            for (d, (w, g)) in want.iter().zip(got).enumerate() {
-                if w != g {
-                    let d = d + 1;
-                    s.push_str(&format!("\n  - perft({d}) = {w}\n  + perft({d}) = {g}"));
-                }
-            }
-            fail("perft", false, s);
-        }
-        _ => {}
-    }
-    match &case.moves {
-        Some(Expect::Blank) => fail("moves", true, blank("moves", "~")),
-        Some(Expect::Given(want)) => {
-            let missing: Vec<&String> = want.iter().filter(|m| !actual.moves.contains(m)).collect();
-            let extra: Vec<&String> = actual.moves.iter().filter(|m| !want.contains(m)).collect();
-            if !missing.is_empty() || !extra.is_empty() {
-                let mut s = String::from("moves differ:");
-                for m in missing {
-                    s.push_str(&format!("\n  - {m} (expected, not legal)"));
-                }
-                for m in extra {
-                    s.push_str(&format!("\n  + {m} (legal, not expected)"));
-                }
-                fail("moves", false, s);
-            }
-        }
-        None => {}
-    }
-    for m in &case.contains {
-        match parse_move(rules, &list, m) {
-            Ok(_) => {}
-            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
-                key: "contains",
-                text: m.clone(),
-                error,
-            }),
-            Err(error) => fail(
-                "contains",
-                false,
-                format!("contains: `{m}` is not a legal move{}", help_line(&error)),
-            ),
-        }
-    }
-    for m in &case.excludes {
-        match parse_move(rules, &list, m) {
-            Ok(mv) => {
-                let name = move_to_string(rules, &mv);
-                let full = if name == *m {
-                    String::new()
-                } else {
-                    format!(" ({name})")
-                };
-                fail(
-                    "excludes",
-                    false,
-                    format!("excludes: `{m}` is a legal move{full}"),
-                )
-            }
-            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
-                key: "excludes",
-                text: m.clone(),
-                error,
-            }),
-            Err(error) if error.label == "ambiguous" => fail(
-                "excludes",
-                false,
-                format!("excludes: `{m}` names legal moves{}", help_line(&error)),
-            ),
-            Err(_) => {}
-        }
-    }
-    match &case.position {
-        Some(Expect::Blank) => fail("position", true, blank("position", "~")),
-        Some(Expect::Given(want)) => match parse_fen(rules, want) {
-            Ok(p) if p == pos => {}
-            Ok(_) => fail(
-                "position",
-                false,
-                format!("position differs:\n  - {want}\n  + {}", actual.fen),
-            ),
-            Err(error) => run.problems.push(Problem {
-                key: "position",
-                text: want.clone(),
-                error,
-            }),
-        },
-        None => {}
-    }
-    match &case.result {
-        Some(Expect::Blank) => fail("result", true, blank("result", "~")),
-        Some(Expect::Given(want)) if *want != actual.result => fail(
-            "result",
-            false,
-            format!("result differs:\n  - {want}\n  + {}", actual.result),
-        ),
-        _ => {}
-    }
-    for (m, want) in &case.explain {
-        let Some(got) = actual.explain.iter().find(|e| e.move_text == *m) else {
-            continue;
-        };
-        match want {
-            Expect::Blank => fail(
-                "explain",
-                true,
-                format!("explain: `{m}` left blank; `damelab verify --bless` fills it in"),
-            ),
-            Expect::Given(want) if *want != got.text => fail(
-                "explain",
-                false,
-                format!("explain `{m}` differs:\n  - {want}\n  + {}", got.text),
-            ),
-            Expect::Given(_) => {}
-        }
-    }
+    let failures = compare(rules, case, &actual, &list, &pos, perft_limit, &mut run);
     run.failures.extend(failures);
     run.actual = Some(actual);
     run
