@@ -11,8 +11,9 @@ environments (PettingZoo AEC, Gymnasium) for any of them. See docs/python.md.
     >>> p = v.start()
     >>> len(p.legal_moves)
     9
-    >>> p.push("32-28"); p.fen()
-    'B:W28,31,33,34,35,36,37,38,39,40,41,42,43,44,45,46,47,48,49,50:B1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20'
+    >>> p.push("32-28")
+    >>> p.fen()
+    'B:W28,31,33-50:B1-20'
 """
 
 from ._damelab import (

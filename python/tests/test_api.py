@@ -110,8 +110,10 @@ def test_rules_errors_carry_text_line_and_column():
         damelab.Variant.load_text(text, name="broken")
     err = e.value
     assert "broken.rules" in err.text
-    assert err.line is not None and err.line >= 1
-    assert err.column is not None and err.column >= 1
+    # The first error's place, as the rendered text shows it (`broken.rules:1:9`).
+    assert (err.line, err.column) == (1, 9)
+    assert "broken.rules:1:9" in err.text and "3 errors" in err.text
+    assert "expected `:`, found `is`" in err.text
     assert str(err) == err.text
     with pytest.raises(damelab.DamelabError) as e:
         damelab.Variant.load("internationl")
@@ -127,8 +129,6 @@ def test_load_text_round_trip():
 
 
 def test_game_over_and_result(international):
-    p = international.position("B:W27:B22")
-    # Black to move: 22 can only be captured after it moves... play until over.
     p = international.position("W:W27:B22")
     p.push("27x18")
     assert p.is_game_over()
@@ -141,7 +141,6 @@ def test_game_over_and_result(international):
 def test_perft(international):
     p = international.start()
     assert p.perft(0) == 1
-    assert p.perft(3) == 9 * 9 * 9 - 0 or p.perft(3) > 0
     assert [p.perft(d) for d in range(1, 5)] == [9, 81, 658, 4265]
     d = p.perft(2, divide=True)
     assert sum(d.values()) == 81 and set(d) == {str(m) for m in p.legal_moves}
@@ -173,3 +172,9 @@ def test_planes_and_pieces(international):
 
 def test_describe(international):
     assert "international" in international.describe().lower()
+
+
+def test_docstring_examples():
+    import doctest
+
+    assert doctest.testmod(damelab).failed == 0
