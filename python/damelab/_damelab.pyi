@@ -1,7 +1,7 @@
 """Typed stubs of the Rust extension (python/src/): see docs/python.md."""
 
 from os import PathLike
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Union, overload
+from typing import Any, Dict, List, Literal, Optional, Sequence, Tuple, Union, final, overload
 
 __version__: str
 
@@ -26,6 +26,7 @@ class IllegalMoveError(DamelabError):
 def bundled() -> List[str]:
     """The bundled variants' names."""
 
+@final
 class Variant:
     @staticmethod
     def load(name_or_path: str) -> Variant:
@@ -58,6 +59,7 @@ class Variant:
     def position(self, fen: str) -> Position:
         """A position from FEN (`FenError` when it does not parse)."""
 
+@final
 class Move:
     """A legal move; `str(move)` is its text as `damelab moves` prints it."""
 
@@ -75,15 +77,17 @@ class Move:
     def kind_before(self) -> int: ...
     @property
     def kind_after(self) -> int: ...
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
 
+@final
 class GameResult:
     token: str
     winner: Optional[int]
     over: bool
     reason: str
 
+@final
 class Position:
     """A position and the moves played from where it was set up."""
 
@@ -95,7 +99,7 @@ class Position:
     def move_stack(self) -> List[Move]: ...
     @property
     def turn(self) -> int: ...
-    def push(self, move: Union[Move, str]) -> None:
+    def push(self, mv: Union[Move, str]) -> None:
         """Play a move (`IllegalMoveError` with the explanation when it is not legal)."""
     def pop(self) -> Move: ...
     def parse_move(self, text: str) -> Move: ...
@@ -104,11 +108,13 @@ class Position:
     def fen(self) -> str: ...
     def start_fen(self) -> str: ...
     def set_fen(self, fen: str) -> None: ...
-    def explain(self, move: Union[Move, str]) -> str: ...
+    def explain(self, mv: Union[Move, str]) -> str: ...
     @overload
-    def perft(self, depth: int, threads: int = 1) -> int: ...
+    def perft(self, depth: int, threads: int = 1, divide: Literal[False] = False) -> int:
+        """The move sequences of `depth` moves (without the interpreter lock)."""
     @overload
-    def perft(self, depth: int, threads: int = 1, divide: bool = ...) -> Union[int, Dict[str, int]]: ...
+    def perft(self, depth: int, threads: int = 1, *, divide: Literal[True]) -> Dict[str, int]:
+        """perft per first move, by its text."""
     def pieces(self) -> List[Tuple[int, int, int]]:
         """(square index, side, kind) of each piece."""
     def planes(self, side: int = 0) -> bytes:
@@ -117,6 +123,7 @@ class Position:
     def _repr_svg_(self) -> str: ...
     def copy(self) -> Position: ...
 
+@final
 class Variation:
     @property
     def ply(self) -> int: ...
@@ -125,10 +132,11 @@ class Variation:
     @property
     def variations(self) -> List[Variation]: ...
 
+@final
 class Game:
     """A game record: moves, headers (PDN tags), comments and variations."""
 
-    def __init__(self, start: Union[Variant, Position]) -> None: ...
+    def __new__(cls, start: Union[Variant, Position]) -> Game: ...
     headers: Dict[str, str]
     comments: List[Tuple[int, str]]
     result: str
@@ -141,7 +149,7 @@ class Game:
     def moves(self) -> List[Move]: ...
     @property
     def notes(self) -> List[str]: ...
-    def push(self, move: Union[Move, str]) -> None: ...
+    def push(self, mv: Union[Move, str]) -> None: ...
     def start(self) -> Position: ...
     def end(self) -> Position: ...
     def pdn(self) -> str: ...
@@ -149,6 +157,7 @@ class Game:
 def read_pdn(text: str, variant: Optional[Variant] = None) -> List[Game]: ...
 def write_pdn(games: Sequence[Game]) -> str: ...
 
+@final
 class Analysis:
     best: Optional[Move]
     score: int
