@@ -194,3 +194,13 @@ def endgame(
     no_cache: bool = False,
     max_memory: Optional[str] = None,
 ) -> Dict[str, Any]: ...
+def analyse_many(
+    positions: Sequence[Position],
+    time: Optional[float] = None,
+    depth: Optional[int] = None,
+    nodes: Optional[int] = None,
+    hash: int = 16,
+    eval: Optional[str] = None,
+    threads: Optional[int] = None,
+) -> List[Analysis]:
+    """`analyse` of many positions of one variant, over `threads` threads, without the lock."""

@@ -36,6 +36,7 @@ fn _damelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(pdn::read_pdn, m)?)?;
     m.add_function(wrap_pyfunction!(pdn::write_pdn, m)?)?;
     m.add_function(wrap_pyfunction!(play::analyse, m)?)?;
+    m.add_function(wrap_pyfunction!(play::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(play::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(play::endgame, m)?)?;
     m.add_function(wrap_pyfunction!(variant::bundled, m)?)?;

@@ -101,6 +101,119 @@ pub fn analyse(
             budget: damelab::engine::ROUTE_BUDGET,
         }));
     }
+    analysis(py, &rules, r)
+}
+
+/// [`analyse`] of many positions at once, spread over `threads` threads (default: every core),
+/// each with its own table of `hash` MiB, without the interpreter lock: the analyses in the
+/// positions' order. For labelling positions in bulk.
+#[pyfunction]
+#[pyo3(signature = (positions, time = None, depth = None, nodes = None, hash = 16, eval = None,
+                    threads = None))]
+#[allow(clippy::too_many_arguments)]
+pub fn analyse_many(
+    py: Python<'_>,
+    positions: Vec<PyRef<'_, Position>>,
+    time: Option<f64>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    hash: usize,
+    eval: Option<&str>,
+    threads: Option<usize>,
+) -> PyResult<Vec<Analysis>> {
+    let Some(first) = positions.first() else {
+        return Ok(Vec::new());
+    };
+    let rules = first.rules().clone();
+    if positions
+        .iter()
+        .any(|p| p.rules().fingerprint_hash() != rules.fingerprint_hash())
+    {
+        return Err(plain::<DamelabError>(
+            "analyse_many takes positions of one variant",
+        ));
+    }
+    let threads = threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, MAX_RUN_THREADS)
+        .min(positions.len());
+    let default_depth = if nodes.is_some() { MAX_DEPTH } else { 10 };
+    let mut limits = damelab::search::info::limits(depth, time, default_depth)
+        .map_err(|e| raise::<DamelabError>(&e))?;
+    if nodes == Some(0) {
+        return Err(plain::<DamelabError>(
+            "nodes=0 is out of range: give at least 1",
+        ));
+    }
+    limits.nodes = nodes;
+    if hash == 0 || hash > 65_536 {
+        return Err(plain::<DamelabError>(format!(
+            "hash={hash} is out of range: give a table size from 1 to 65536 MiB"
+        )));
+    }
+    damelab::fsio::check_memory(
+        &format!("hash={hash} on {threads} threads"),
+        ((hash as u64) << 20).saturating_mul(threads as u64),
+        "give a smaller table with `hash` (in MiB) or fewer threads",
+    )
+    .map_err(|e| raise::<DamelabError>(&e))?;
+    let weights = damelab::search::weights::resolve(eval, &rules).map_err(report)?;
+    let options = damelab::search::weights::options(weights.as_deref());
+    let games: Vec<(damelab::Position, damelab::Position, Vec<damelab::Move>)> = positions
+        .iter()
+        .map(|p| (*p.game.start(), *p.game.position(), p.game.moves().to_vec()))
+        .collect();
+    let search_rules = rules.clone();
+    let results = py.detach(move || {
+        let chunk = games.len().div_ceil(threads);
+        std::thread::scope(|s| {
+            let handles: Vec<_> = games
+                .chunks(chunk)
+                .map(|part| {
+                    let (rules, weights, options) =
+                        (search_rules.clone(), weights.clone(), options.clone());
+                    s.spawn(move || {
+                        let mut s = Searcher::new(rules, hash);
+                        s.set_options(options);
+                        s.set_weights(weights);
+                        part.iter()
+                            .map(|(start, pos, moves)| {
+                                s.clear();
+                                let history = s.history_of(start, moves);
+                                let r = s.search(pos, &history, limits, &mut |_| {});
+                                (r, s.too_many_routes())
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .flat_map(|h| h.join().unwrap_or_default())
+                .collect::<Vec<_>>()
+        })
+    });
+    if results.len() != positions.len() {
+        return Err(plain::<DamelabError>("a search thread stopped (a panic)"));
+    }
+    results
+        .into_iter()
+        .map(|(r, too_many)| {
+            if too_many {
+                return Err(raise::<DamelabError>(&damelab::engine::TooManyRoutes {
+                    budget: damelab::engine::ROUTE_BUDGET,
+                }));
+            }
+            analysis(py, &rules, r)
+        })
+        .collect()
+}
+
+fn analysis(
+    py: Python<'_>,
+    rules: &std::sync::Arc<damelab::Rules>,
+    r: damelab::search::SearchResult,
+) -> PyResult<Analysis> {
     let wrap = |mv: damelab::Move| {
         Py::new(
             py,

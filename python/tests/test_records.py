@@ -123,3 +123,18 @@ def test_selfplay_bad_arguments():
         damelab.selfplay(v, games=0)
     with pytest.raises(damelab.DamelabError):
         damelab.selfplay(v, games=2, depth=2, random=True)
+
+
+def test_analyse_many_agrees_with_analyse(international):
+    start = international.start()
+    won = international.position("W:W27,28:B22")
+    after = international.start()
+    after.push("32-28")
+    batch = damelab.analyse_many([start, won, after], depth=3, threads=2)
+    assert [a.depth for a in batch][1] >= 1
+    for p, a in zip([start, won, after], batch):
+        one = damelab.analyse(p, depth=3, hash=16)
+        assert (str(a.best), a.score) == (str(one.best), one.score)
+    assert damelab.analyse_many([]) == []
+    with pytest.raises(damelab.DamelabError):
+        damelab.analyse_many([start, damelab.Variant.load("english").start()], depth=2)
