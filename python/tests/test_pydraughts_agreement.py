@@ -33,7 +33,7 @@ def test_same_moves_in_random_games(name, pyvariant):
     v = damelab.Variant.load(name)
     squares = v.squares
     rng = random.Random(2026)
-    positions = 0
+    positions = captures = multiple = 0
     for game in range(15 if name == "international" else 10):
         board = draughts.Board(variant=pyvariant)
         pos = v.start()
@@ -44,6 +44,8 @@ def test_same_moves_in_random_games(name, pyvariant):
                 f"only damelab {sorted(mine - set(other))}, only pydraughts {sorted(set(other) - mine)}"
             )
             positions += 1
+            captures += any(k[2] for k in mine)
+            multiple += any(len(k[2]) > 1 for k in mine)
             if not mine or pos.is_game_over() or board.is_over():
                 break
             key = rng.choice(sorted(mine, key=lambda k: (k[0], k[1], sorted(k[2]))))
@@ -52,4 +54,5 @@ def test_same_moves_in_random_games(name, pyvariant):
                     if (int(squares[m.from_square]), int(squares[m.to_square]),
                         frozenset(int(squares[c]) for c in m.captured)) == key]
             pos.push(m)
-    assert positions > 300
+    # Not only quiet moves: positions with captures, some of several pieces.
+    assert positions > 300 and captures > 50 and multiple > 5, (positions, captures, multiple)
