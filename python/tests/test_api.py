@@ -99,7 +99,8 @@ def test_illegal_move_raises_the_explanation(international):
 def test_bad_fen_names_the_part(international):
     with pytest.raises(damelab.FenError) as e:
         international.position("W:W31,99:B1")
-    assert "99" in str(e.value)
+    assert "`99` is not a square of this board" in str(e.value)
+    assert (e.value.line, e.value.column) == (1, 7)
     with pytest.raises(damelab.DamelabError):
         international.position("")
 
