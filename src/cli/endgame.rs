@@ -89,6 +89,13 @@ pub fn run(args: &Args) -> Result<String, Report> {
 
 fn report_of(args: &Args) -> Result<(String, usize), Report> {
     let v = Variant::load(&args.variant).map_err(Report::new)?;
+    report_for(&v, args)
+}
+
+/// The report of `args` for a variant already loaded (`args.variant` unused): the text, or the
+/// JSON with `args.json`, and the number of tables that could not be written to the cache. The
+/// Python package calls it with the variant it holds.
+pub fn report_for(v: &Variant, args: &Args) -> Result<(String, usize), Report> {
     let rules = &v.rules;
     let root = Material::parse(rules, &args.material).map_err(Report::new)?;
     let max_memory = match &args.max_memory {

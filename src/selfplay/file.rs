@@ -214,7 +214,7 @@ pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
 
 /// Before a run: the memory its records (and their JSON) and its engines take, against what the
 /// machine has available.
-pub(crate) fn check_play_memory(
+pub fn check_play_memory(
     games: u64,
     shard: Option<(u64, u64)>,
     threads: usize,

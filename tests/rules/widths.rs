@@ -56,6 +56,7 @@ fn check(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
         },
     ];
     let mut moves = Vec::new();
+    let mut fast = Vec::new();
     for _ in 0..games {
         let mut pos = rules.start;
         for _ in 0..plies {
@@ -70,6 +71,10 @@ fn check(name: &str, rules: &Rules, games: usize, plies: usize) -> usize {
                     "{name}: widths disagree at {} ({opts:?})",
                     to_fen(rules, &pos)
                 );
+                // The games' (and the Python package's) way: the same list, within the budget.
+                if rules.try_generate_narrowest(&pos, &mut fast, opts).is_ok() {
+                    assert_eq!(fast, moves, "{name}: at {}", to_fen(rules, &pos));
+                }
                 checked += 1;
             }
             rules.generate(&pos, &mut moves, GenOptions::default());
