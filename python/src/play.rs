@@ -361,18 +361,25 @@ pub fn endgame<'py>(
     no_cache: bool,
     max_memory: Option<String>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let args = damelab::cli::endgame::Args {
-        variant: variant.inner.name().to_string(),
-        material: material.to_string(),
-        json: true,
-        cache,
-        no_cache,
+    use damelab::endgame::{self as eg, report as egr};
+    let max_memory = match &max_memory {
+        Some(s) => eg::parse_memory(s).map_err(|e| report(miette::Report::new(e)))?,
+        None => eg::DEFAULT_MAX_MEMORY,
+    };
+    let opts = eg::Options {
+        cache: if no_cache {
+            None
+        } else {
+            cache.or_else(eg::store::default_dir)
+        },
         max_memory,
-        verbose: false,
+        progress: false,
+        watch: None,
     };
     let v = variant.inner.clone();
-    let (text, _unsaved) = py
-        .detach(move || damelab::cli::endgame::report_for(&v, &args))
-        .map_err(report)?;
+    let material = material.to_string();
+    let text = py
+        .detach(move || egr::build(&v.rules, &material, &opts).and_then(|b| egr::json(&b)))
+        .map_err(|e| report(miette::Report::new(e)))?;
     json_value(py, &text)
 }
