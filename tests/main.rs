@@ -60,6 +60,7 @@ mod web_api;
 mod web_boards;
 mod web_browser;
 mod web_firefox;
+mod web_hostile;
 mod web_streams;
 mod widths;
 
