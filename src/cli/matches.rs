@@ -311,6 +311,10 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
     }
     let cfg = Config {
         variant: v.name().to_string(),
+        hub_variant: v
+            .path
+            .as_ref()
+            .map_or_else(|| v.name().to_string(), |p| p.display().to_string()),
         rules: v.rules.clone(),
         engines,
         games: a.games,

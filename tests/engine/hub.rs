@@ -260,3 +260,102 @@ fn broken_engines_lose_with_the_reason_and_the_match_goes_on() {
         assert_eq!(j["standings"][0]["tally"]["losses"], 2, "{tag}: {out}");
     }
 }
+
+/// The pathological rules of tests/robust (a king whose capture routes are the trails of a grid)
+/// and a position of them where Black has a handful of quiet moves and White, after any of them,
+/// more capture routes than the budget: every search from it runs into the budget one ply down.
+fn routes_fixture() -> (String, damelab::Variant, damelab::Position) {
+    let rules = format!(
+        "{}/tests/robust/short-jump-king.rules",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let v = damelab::Variant::load(&rules).expect("the fixture loads");
+    let mut men = Vec::new();
+    for r in 0..7u8 {
+        for f in 0..13u8 {
+            if f % 2 == 1 || r % 2 == 1 {
+                men.push(format!("{}{}", (b'a' + f) as char, r + 1));
+            }
+        }
+    }
+    let fen = format!("B:WKa1:B{}", men.join(","));
+    let pos = damelab::notation::parse_fen(&v.rules, &fen).expect("the FEN reads");
+    (rules, v, pos)
+}
+
+/// Issue 49: a position whose search runs past the route budget is answered with an `error` line
+/// that says so, not with a move of a search that stopped half-way (or no move at all); the
+/// engine goes on answering.
+#[test]
+fn the_hub_says_too_many_routes() {
+    let (rules, v, pos) = routes_fixture();
+    let hub = damelab::hub::protocol::position_to_hub(&v.rules, &pos).expect("two kinds");
+    let mut s = Session::start(&["hub", &rules]);
+    s.send("init");
+    s.read_until("ready");
+    s.send(&format!("pos pos={hub}"));
+    s.send("level move-time=1");
+    let t = Instant::now();
+    s.send("go think");
+    let lines = s.read_until("error");
+    assert!(t.elapsed() < Duration::from_secs(20), "{:?}", t.elapsed());
+    let last = lines.last().unwrap();
+    assert!(last.contains("too many capture routes"), "{lines:?}");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("done")),
+        "no move from a search that stopped on the budget: {lines:?}"
+    );
+    // White to move in the grid itself: too many routes at the root, the same answer.
+    let white = format!("W{}", &hub[1..]);
+    s.send(&format!("pos pos={white}"));
+    s.send("go think");
+    let lines = s.read_until("error");
+    assert!(
+        lines.last().unwrap().contains("too many capture routes"),
+        "{lines:?}"
+    );
+    s.send("ping");
+    s.read_until("pong");
+}
+
+/// Issue 49: a match game whose position the engine cannot search within the route budget ends
+/// there, recorded with the reason, for damelab's own engine and for damelab through the Hub
+/// protocol; the match goes on to its other games.
+#[test]
+fn a_match_records_too_many_routes() {
+    let (rules, v, pos) = routes_fixture();
+    let openings = temp("routes-openings.txt");
+    std::fs::write(
+        &openings,
+        format!("{}\n", damelab::notation::to_fen(&v.rules, &pos)),
+    )
+    .unwrap();
+    let json = temp("routes.json");
+    let hub = format!("name=hub movetime=0.5 margin=20 cmd=\"{BIN} hub {rules}\"");
+    let o = damelab(&[
+        "match",
+        &rules,
+        "--engine",
+        "name=inside movetime=0.5",
+        "--engine",
+        &hub,
+        "--games",
+        "2",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--no-tables",
+        "--json",
+        json.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    let j: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let games = j["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2, "{j}");
+    for g in games {
+        let reason = g["reason"].as_str().unwrap();
+        assert!(reason.contains("too many capture routes"), "{g}");
+        assert_eq!(g["plies"], 0, "no move played from a stopped search: {g}");
+    }
+}

@@ -11,4 +11,5 @@ pub mod web_api;
 pub mod web_boards;
 pub mod web_browser;
 pub mod web_firefox;
+pub mod web_hostile;
 pub mod web_streams;
