@@ -88,7 +88,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             aids.clone(),
             &|| bar.inc(1),
         )
-        .map_err(|e| bad(e, "give fewer threads"))?;
+        .map_err(miette::Report::new)?;
         bar.finish();
         let Some(played) = played else {
             stopped_at = Some(value);
@@ -165,7 +165,7 @@ fn write_files(a: &RunArgs, file: &LadderFile, pdn: &str) -> Result<(), Diag> {
     }
     if let Some(p) = &a.svg {
         let text = crate::selfplay::ladder_chart::svg(std::slice::from_ref(file))
-            .map_err(|e| bad(e, ""))?;
+            .map_err(|e| bad(e.to_string(), ""))?;
         crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())
