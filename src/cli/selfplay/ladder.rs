@@ -13,12 +13,7 @@ use miette::Report as Diag;
 /// the shard's games of each rung, and the rating matches [`rates`] gives it); Ctrl-C keeps the
 /// rungs finished.
 pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    let ladder = parse(spec).map_err(|e| {
-        bad(
-            e,
-            "write the ladder after the variant: `damelab selfplay dameo --games 100 --ladder nodes=1000,10000,100000` (or a bare `--ladder` for those)",
-        )
-    })?;
+    let ladder = parse(spec).map_err(Diag::new)?;
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
     let weights = crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?;
