@@ -158,6 +158,29 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     run_case_within(variant, case, crate::limits::CASE_PERFT_NODE_BUDGET)
 }
 
+/// Why a case's perft figures stop short of the depth it asks for (the case then fails with it).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum PerftStop {
+    #[error("perft to depth {depth} is beyond the limit of {max} for case files", max = crate::limits::MAX_CASE_PERFT_DEPTH)]
+    TooDeep { depth: usize },
+    #[error(
+        "perft({depth}) would take the count past the budget of {} nodes for a case \
+         (about {} expected); use `damelab perft` for deep counts",
+        crate::limits::thousands(*budget),
+        crate::limits::thousands(*expected)
+    )]
+    OverBudget {
+        depth: usize,
+        budget: u64,
+        expected: u64,
+    },
+    #[error("perft({depth}) stopped: {why}")]
+    Stopped {
+        depth: usize,
+        why: crate::engine::PerftError,
+    },
+}
+
 /// The perft figures of a case, depth by depth up to `depth` (at most
 /// [`crate::limits::MAX_CASE_PERFT_DEPTH`]), stopping before a depth whose count, judged by the
 /// growth so far, would take the figures past `budget` nodes. `Err` says where and why it stopped.
@@ -167,12 +190,9 @@ fn perft_within(
     depth: usize,
     opts: GenOptions,
     budget: u64,
-) -> Result<Vec<u64>, String> {
-    use crate::limits::{thousands, MAX_CASE_PERFT_DEPTH};
-    if depth > MAX_CASE_PERFT_DEPTH {
-        return Err(format!(
-            "perft to depth {depth} is beyond the limit of {MAX_CASE_PERFT_DEPTH} for case files"
-        ));
+) -> Result<Vec<u64>, PerftStop> {
+    if depth > crate::limits::MAX_CASE_PERFT_DEPTH {
+        return Err(PerftStop::TooDeep { depth });
     }
     let mut counts: Vec<u64> = Vec::with_capacity(depth);
     let mut total = 0u64;
@@ -183,17 +203,16 @@ fn perft_within(
             [] => 0.0,
         };
         if total as f64 + next > budget as f64 {
-            return Err(format!(
-                "perft({d}) would take the count past the budget of {} nodes for a case \
-                 (about {} expected); use `damelab perft` for deep counts",
-                thousands(budget),
-                thousands(next as u64)
-            ));
+            return Err(PerftStop::OverBudget {
+                depth: d,
+                budget,
+                expected: next as u64,
+            });
         }
         // Bounded by the route budget (Ctrl-C, where installed, also stops it).
         let n = rules
             .perft_interruptible(pos, d, opts, 1, PerftLimits::default())
-            .map_err(|e| format!("perft({d}) stopped: {e}"))?;
+            .map_err(|why| PerftStop::Stopped { depth: d, why })?;
         total = total.saturating_add(n);
         counts.push(n);
     }

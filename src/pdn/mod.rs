@@ -8,11 +8,11 @@ mod replay;
 mod write;
 
 pub use acf::{looks_like_acf, read_acf};
-pub use gametype::{game_type_of, parse_game_type, GameType, GAME_TYPES};
+pub use gametype::{game_type_of, parse_game_type, GameType, GameTypeError, GAME_TYPES};
 pub use read::{read_games, MAX_COMMENTS, MAX_MOVES, MAX_TAGS, RESULTS};
 pub use replay::{
     describe_failure, guess_variant, recorded_result, replay, start_position, variant_and_note,
-    variant_for, Failure, Replayed, VariantCache,
+    variant_for, Failure, FenTagError, Replayed, VariantCache, VariantError,
 };
 pub use write::{finished_result, result_token, rules_tag, write_game, write_game_with, RULES_TAG};
 

@@ -227,7 +227,7 @@ fn variant_of(
     let variant = if named {
         let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
             fail(
-                m,
+                m.to_string(),
                 "load the variant first; a game without GameType is read in the loaded one",
             )
         })?;
@@ -236,12 +236,14 @@ fn variant_of(
     } else if acf {
         // The archive holds English draughts games (squares 1-32 once mapped).
         notes.push("the archive's games are English draughts".to_string());
-        cache.get("english").map_err(|m| fail(m, usage))?
+        cache
+            .get("english")
+            .map_err(|m| fail(m.to_string(), usage))?
     } else {
         // No variant named: the loaded one if the game replays in it, else a guess.
         let guess = pdn::guess_variant(pg);
         if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
-            let v = cache.get(guess.0).map_err(|m| fail(m, usage))?;
+            let v = cache.get(guess.0).map_err(|m| fail(m.to_string(), usage))?;
             notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
             v
         } else {
