@@ -279,7 +279,8 @@ pub fn read_pdn(py: Python<'_>, text: &str, variant: Option<Py<Variant>>) -> PyR
         let v = match &variant {
             Some(v) => v.clone_ref(py),
             None => {
-                let inner = pdn::variant_for(g, None, &mut cache).map_err(plain::<DamelabError>)?;
+                let inner = pdn::variant_for(g, None, &mut cache)
+                    .map_err(|e| plain::<DamelabError>(e.to_string()))?;
                 let source = Some(match &inner.path {
                     Some(p) => p.display().to_string(),
                     None => inner.name().to_string(),

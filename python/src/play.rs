@@ -335,7 +335,7 @@ pub fn selfplay<'py>(
                 &|| {},
             )
         })
-        .map_err(bad)?
+        .map_err(|e| bad(e.to_string()))?
         .ok_or_else(|| bad("interrupted: no figures".into()))?;
     let file = RunFile::new(
         &v.rules,
