@@ -95,9 +95,16 @@ impl Reply {
 
 /// One HTTP/1.1 request with `Connection: close`, read to the end (at most 10 s).
 pub(crate) fn raw(addr: SocketAddr, request: &[u8]) -> Reply {
+    raw_within(addr, request, 10)
+}
+
+/// [`raw`], read for at most `secs`. A write that fails is not an error: a server that refuses a
+/// body over its limit answers and closes before the body is all sent, and its answer is read
+/// all the same.
+pub(crate) fn raw_within(addr: SocketAddr, request: &[u8], secs: u64) -> Reply {
     let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    s.write_all(request).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(secs))).unwrap();
+    let _ = s.write_all(request);
     let mut out = Vec::new();
     let _ = s.read_to_end(&mut out);
     let text = String::from_utf8_lossy(&out).into_owned();

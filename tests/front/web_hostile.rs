@@ -7,7 +7,6 @@
 
 use crate::front::web_api::Reply;
 use serde_json::{json, Value};
-use std::io::{Read, Write};
 use std::net::SocketAddr;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
@@ -76,26 +75,10 @@ fn req(addr: SocketAddr, method: &str, path: &str, client: &str, body: Option<&[
 }
 
 /// Send a request and read the answer to the end (at most 30 s). A body over the limit is
-/// answered (413) and the connection closed before it is all sent: the write's error is expected,
-/// the answer is read all the same.
+/// answered (413) and the connection closed before it is all sent: the answer is read all the
+/// same.
 fn send(addr: SocketAddr, request: &[u8]) -> Reply {
-    let mut s = std::net::TcpStream::connect(addr).expect("the server accepts");
-    s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
-    let _ = s.write_all(request);
-    let mut out = Vec::new();
-    let _ = s.read_to_end(&mut out);
-    let text = String::from_utf8_lossy(&out).into_owned();
-    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let status = head
-        .split_whitespace()
-        .nth(1)
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(0);
-    Reply {
-        status,
-        head: head.to_string(),
-        body: body.to_string(),
-    }
+    crate::front::web_api::raw_within(addr, request, 30)
 }
 
 fn post(addr: SocketAddr, path: &str, client: &str, body: &Value) -> Reply {
