@@ -50,6 +50,31 @@ impl Move {
 /// or `nodes` nodes (any limit reached ends it; depth 10 when none is given), with a table of
 /// `hash` MiB and the evaluation `eval` (`derived`, `bundled` or a weights file; default: the
 /// bundled weights when there are any), as `damelab analyse` does.
+/// The limits of one search from `analyse`'s and `analyse_many`'s arguments, checked: a depth
+/// or time as the command line reads them, at least one node, a table of 1 to 65536 MiB.
+fn search_limits(
+    depth: Option<u32>,
+    time: Option<f64>,
+    nodes: Option<u64>,
+    hash: usize,
+) -> PyResult<damelab::search::Limits> {
+    let default_depth = if nodes.is_some() { MAX_DEPTH } else { 10 };
+    let mut limits = damelab::search::info::limits(depth, time, default_depth)
+        .map_err(|e| raise::<DamelabError>(&e))?;
+    if nodes == Some(0) {
+        return Err(plain::<DamelabError>(
+            "nodes=0 is out of range: give at least 1",
+        ));
+    }
+    limits.nodes = nodes;
+    if hash == 0 || hash > 65_536 {
+        return Err(plain::<DamelabError>(format!(
+            "hash={hash} is out of range: give a table size from 1 to 65536 MiB"
+        )));
+    }
+    Ok(limits)
+}
+
 #[pyfunction]
 #[pyo3(signature = (position, time = None, depth = None, nodes = None, hash = 64, eval = None))]
 pub fn analyse(
@@ -65,20 +90,7 @@ pub fn analyse(
     let pos = *position.game.position();
     let start = *position.game.start();
     let moves = position.game.moves().to_vec();
-    let default_depth = if nodes.is_some() { MAX_DEPTH } else { 10 };
-    let mut limits = damelab::search::info::limits(depth, time, default_depth)
-        .map_err(|e| raise::<DamelabError>(&e))?;
-    if nodes == Some(0) {
-        return Err(plain::<DamelabError>(
-            "nodes=0 is out of range: give at least 1",
-        ));
-    }
-    limits.nodes = nodes;
-    if hash == 0 || hash > 65_536 {
-        return Err(plain::<DamelabError>(format!(
-            "hash={hash} is out of range: give a table size from 1 to 65536 MiB"
-        )));
-    }
+    let limits = search_limits(depth, time, nodes, hash)?;
     damelab::fsio::check_memory(
         &format!("hash={hash}"),
         (hash as u64) << 20,
@@ -137,20 +149,7 @@ pub fn analyse_many(
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, MAX_RUN_THREADS)
         .min(positions.len());
-    let default_depth = if nodes.is_some() { MAX_DEPTH } else { 10 };
-    let mut limits = damelab::search::info::limits(depth, time, default_depth)
-        .map_err(|e| raise::<DamelabError>(&e))?;
-    if nodes == Some(0) {
-        return Err(plain::<DamelabError>(
-            "nodes=0 is out of range: give at least 1",
-        ));
-    }
-    limits.nodes = nodes;
-    if hash == 0 || hash > 65_536 {
-        return Err(plain::<DamelabError>(format!(
-            "hash={hash} is out of range: give a table size from 1 to 65536 MiB"
-        )));
-    }
+    let limits = search_limits(depth, time, nodes, hash)?;
     damelab::fsio::check_memory(
         &format!("hash={hash} on {threads} threads"),
         ((hash as u64) << 20).saturating_mul(threads as u64),
