@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Run one coverage-guided fuzz target (AFL++ through cargo-afl) for a fixed time, then print its
 # executions, edges covered and findings: scripts/fuzz.sh TARGET SECONDS.
-# Targets: rules fen move case pdn repl merge table (see docs/fuzzing.md). Every crash and hang is
+# Targets: rules fen move case pdn repl merge table web pdnvar (see docs/fuzzing.md). Every crash and hang is
 # copied to tests/fuzz_afl/TARGET/, which `cargo test --test it fuzz_afl::` replays.
 set -euo pipefail
 trap 'echo "scripts/fuzz.sh: stopped at line $LINENO (exit $?)" >&2' ERR

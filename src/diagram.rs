@@ -87,47 +87,15 @@ const MARK: &str = "#f5d547";
 const ARROW: &str = "#1d5fbf";
 const CROSS: &str = "#c0141c";
 
-/// The SVG text of a diagram of `pos`.
-pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
+/// The board of a diagram: squares, or the cells of a hexagon, or the lines and points of a
+/// board of points; `(left, top)` is its top-left corner.
+fn board(s: &mut String, rules: &Rules, layout: &Layout, form: Form, (left, top): (f64, f64)) {
     let geo = &rules.geo;
-    let form = Layout::new(rules, 0.0, 0.0, false).form;
     let hexagon = form == Form::Hexagon;
     let lines_only = form != Form::Squares;
-    let (w, h) = (geo.width as f64, geo.height as f64);
-    let algebraic = geo.notation == Notation::Algebraic;
-    // Room for rank numbers on the left and file letters below (algebraic), a caption below. A
-    // hexagon names its cells inside them.
-    let coordinates = algebraic && !hexagon;
-    let left = if coordinates { 22.0 } else { 8.0 };
-    let top = 8.0;
-    let below = if coordinates { 22.0 } else { 8.0 };
-    let caption = 26.0;
-    let layout = Layout::new(rules, left, top, marks.flipped);
     let (board_w, board_h) = (layout.width, layout.height);
-    let width = round(left + board_w + 8.0);
-    let height = round(top + board_h + below + caption);
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
-    );
-    let _ = writeln!(
-        s,
-        "<title>{}: {}</title>",
-        esc(&rules.spec.title),
-        esc(&crate::notation::to_fen(rules, pos))
-    );
-    s.push_str(&defs());
-    let _ = writeln!(
-        s,
-        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
-    );
     let corner_at = |c: (u8, u8)| layout.corner_at(c);
-    let corner = |sq: Sq| layout.corner(sq);
     let centre = |sq: Sq| layout.centre(sq);
-    let (column, row) = (|f: u8| layout.column(f), |r: u8| layout.row(r));
-
-    // Squares, or the cells of a hexagon, or the lines and points of a board of points.
     s.push_str("<g id=\"board\">\n");
     let all = rules.spec.board.squares == SquareSet::All;
     if hexagon {
@@ -195,27 +163,42 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         }
     }
     s.push_str("</g>\n");
+}
 
-    // The last move's squares.
-    if let Some((_, m)) = marks.last {
-        s.push_str("<g id=\"last-move\" fill=\"");
-        s.push_str(MARK);
-        s.push_str("\" fill-opacity=\"0.6\">\n");
-        for &sq in std::iter::once(&m.from).chain(m.route()) {
-            if lines_only {
-                let (x, y) = centre(sq);
-                let r = SQ * 0.46;
-                let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="{r}"/>"#);
-                continue;
-            }
-            let (x, y) = corner(sq);
-            let _ = writeln!(s, r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}"/>"#);
-        }
-        s.push_str("</g>\n");
+/// The last move's route as an arrow, its head at the moved piece's edge.
+fn arrow(s: &mut String, layout: &Layout, m: &Move) {
+    let centre = |sq: Sq| layout.centre(sq);
+    let mut points = vec![centre(m.from)];
+    points.extend(m.route().iter().map(|&sq| centre(sq)));
+    // End the line at the moved piece's edge, so the head points at the piece and hides
+    // none of it.
+    if let (Some(&(x1, y1)), Some(&(x0, y0))) =
+        (points.last(), points.get(points.len().wrapping_sub(2)))
+    {
+        let (dx, dy) = (x1 - x0, y1 - y0);
+        let len = (dx * dx + dy * dy).sqrt().max(1.0);
+        let back = SQ * 0.38 + 9.0;
+        let n = points.len();
+        points[n - 1] = (x1 - dx / len * back, y1 - dy / len * back);
     }
+    let list: Vec<String> = points
+        .iter()
+        .map(|(x, y)| format!("{},{}", round(*x), round(*y)))
+        .collect();
+    let _ = writeln!(
+        s,
+        r#"<polyline id="arrow" points="{}" fill="none" stroke="{ARROW}" stroke-width="4.5" stroke-opacity="0.85" stroke-linejoin="round" stroke-linecap="round" marker-end="url(#head)"/>"#,
+        list.join(" ")
+    );
+}
 
-    // Square numbers (numbered notation), small, in each playable square's top-left corner.
-    // A hexagon names each cell inside it, above its centre, in either notation.
+/// Square numbers (numbered notation), small, in each playable square's top-left corner; a
+/// hexagon names each cell inside it, above its centre, in either notation.
+fn numbers(s: &mut String, rules: &Rules, layout: &Layout, hexagon: bool) {
+    let geo = &rules.geo;
+    let algebraic = geo.notation == Notation::Algebraic;
+    let corner = |sq: Sq| layout.corner(sq);
+    let centre = |sq: Sq| layout.centre(sq);
     if hexagon {
         s.push_str("<g id=\"numbers\" font-size=\"9\" fill=\"#333\" text-anchor=\"middle\">\n");
         for &sq in &geo.numbered {
@@ -242,6 +225,101 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         }
         s.push_str("</g>\n");
     }
+}
+
+/// The caption under the board at `(left, cy)`: the side to move, the last move.
+fn draw_caption(
+    s: &mut String,
+    rules: &Rules,
+    pos: &Position,
+    marks: Marks,
+    (left, cy): (f64, f64),
+) {
+    let spec = &rules.spec;
+    let mut text = format!("{} to move", capitalise(&spec.sides[pos.turn()].name));
+    if let Some((_, m)) = marks.last {
+        let _ = write!(
+            text,
+            " · last move {}",
+            crate::notation::move_to_string(rules, m)
+        );
+    }
+    let mover = side_colour(rules, pos.turn());
+    let _ = writeln!(
+        s,
+        r##"<circle cx="{}" cy="{}" r="7" fill="{}" stroke="#222" stroke-width="1.2"/>"##,
+        left + 7.0,
+        cy - 4.5,
+        mover.hex()
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="{}" y="{cy}" font-size="14" fill="#222">{}</text>"##,
+        left + 20.0,
+        esc(&text)
+    );
+}
+
+/// The SVG text of a diagram of `pos`.
+pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
+    let geo = &rules.geo;
+    let form = Layout::new(rules, 0.0, 0.0, false).form;
+    let hexagon = form == Form::Hexagon;
+    let lines_only = form != Form::Squares;
+    let (w, h) = (geo.width as f64, geo.height as f64);
+    let algebraic = geo.notation == Notation::Algebraic;
+    // Room for rank numbers on the left and file letters below (algebraic), a caption below. A
+    // hexagon names its cells inside them.
+    let coordinates = algebraic && !hexagon;
+    let left = if coordinates { 22.0 } else { 8.0 };
+    let top = 8.0;
+    let below = if coordinates { 22.0 } else { 8.0 };
+    let caption = 26.0;
+    let layout = Layout::new(rules, left, top, marks.flipped);
+    let (board_w, board_h) = (layout.width, layout.height);
+    let width = round(left + board_w + 8.0);
+    let height = round(top + board_h + below + caption);
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" viewBox="0 0 {width} {height}" font-family="DejaVu Sans, Verdana, Arial, sans-serif">"#
+    );
+    let _ = writeln!(
+        s,
+        "<title>{}: {}</title>",
+        esc(&rules.spec.title),
+        esc(&crate::notation::to_fen(rules, pos))
+    );
+    s.push_str(&defs());
+    let _ = writeln!(
+        s,
+        r#"<rect x="0" y="0" width="{width}" height="{height}" fill="white"/>"#
+    );
+    let corner = |sq: Sq| layout.corner(sq);
+    let centre = |sq: Sq| layout.centre(sq);
+    let (column, row) = (|f: u8| layout.column(f), |r: u8| layout.row(r));
+
+    board(&mut s, rules, &layout, form, (left, top));
+
+    // The last move's squares.
+    if let Some((_, m)) = marks.last {
+        s.push_str("<g id=\"last-move\" fill=\"");
+        s.push_str(MARK);
+        s.push_str("\" fill-opacity=\"0.6\">\n");
+        for &sq in std::iter::once(&m.from).chain(m.route()) {
+            if lines_only {
+                let (x, y) = centre(sq);
+                let r = SQ * 0.46;
+                let _ = writeln!(s, r#"<circle cx="{x}" cy="{y}" r="{r}"/>"#);
+                continue;
+            }
+            let (x, y) = corner(sq);
+            let _ = writeln!(s, r#"<rect x="{x}" y="{y}" width="{SQ}" height="{SQ}"/>"#);
+        }
+        s.push_str("</g>\n");
+    }
+
+    numbers(&mut s, rules, &layout, hexagon);
 
     // Frame.
     if !lines_only {
@@ -309,56 +387,16 @@ pub fn svg(rules: &Rules, pos: &Position, marks: Marks) -> String {
         }
     }
 
-    // The last move's route as an arrow.
     if let Some((_, m)) = marks.last {
-        let mut points = vec![centre(m.from)];
-        points.extend(m.route().iter().map(|&sq| centre(sq)));
-        // End the line at the moved piece's edge, so the head points at the piece and hides
-        // none of it.
-        if let (Some(&(x1, y1)), Some(&(x0, y0))) =
-            (points.last(), points.get(points.len().wrapping_sub(2)))
-        {
-            let (dx, dy) = (x1 - x0, y1 - y0);
-            let len = (dx * dx + dy * dy).sqrt().max(1.0);
-            let back = SQ * 0.38 + 9.0;
-            let n = points.len();
-            points[n - 1] = (x1 - dx / len * back, y1 - dy / len * back);
-        }
-        let list: Vec<String> = points
-            .iter()
-            .map(|(x, y)| format!("{},{}", round(*x), round(*y)))
-            .collect();
-        let _ = writeln!(
-            s,
-            r#"<polyline id="arrow" points="{}" fill="none" stroke="{ARROW}" stroke-width="4.5" stroke-opacity="0.85" stroke-linejoin="round" stroke-linecap="round" marker-end="url(#head)"/>"#,
-            list.join(" ")
-        );
+        arrow(&mut s, &layout, m);
     }
 
-    // Caption: the side to move, the last move.
-    let spec = &rules.spec;
-    let mut text = format!("{} to move", capitalise(&spec.sides[pos.turn()].name));
-    if let Some((_, m)) = marks.last {
-        let _ = write!(
-            text,
-            " · last move {}",
-            crate::notation::move_to_string(rules, m)
-        );
-    }
-    let cy = top + board_h + below + 17.0;
-    let mover = side_colour(rules, pos.turn());
-    let _ = writeln!(
-        s,
-        r##"<circle cx="{}" cy="{}" r="7" fill="{}" stroke="#222" stroke-width="1.2"/>"##,
-        left + 7.0,
-        cy - 4.5,
-        mover.hex()
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="{}" y="{cy}" font-size="14" fill="#222">{}</text>"##,
-        left + 20.0,
-        esc(&text)
+    draw_caption(
+        &mut s,
+        rules,
+        pos,
+        marks,
+        (left, top + board_h + below + 17.0),
     );
     s.push_str("</svg>\n");
     s

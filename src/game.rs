@@ -57,7 +57,7 @@ impl Game {
         }
         let mut out = Vec::new();
         self.rules
-            .try_generate(self.position(), &mut out, GenOptions::default())?;
+            .try_generate_narrowest(self.position(), &mut out, GenOptions::default())?;
         Ok(out)
     }
 

@@ -30,6 +30,10 @@ pub mod render;
 pub mod variant;
 pub mod verify;
 
+// The workbench under the REPL and the web: a game with variations, playing or refusing a
+// typed move, position set-up.
+pub mod workbench;
+
 // The engine, its tables and its protocol.
 pub mod endgame;
 pub mod hub;

@@ -5,7 +5,7 @@
 //!
 //! A bound that belongs to one module alone is named there, and has a name no other bound has
 //! (`tests/layers.rs` checks it): the web server's (`web::guard`, `web::engine`, `web::study`,
-//! `web::endgame`, `web::tree`), the search's depth (`search::MAX_DEPTH`), the engine's settings
+//! `web::endgame`, `workbench::tree`), the search's depth (`search::MAX_DEPTH`), the engine's settings
 //! (`matchplay::engine`), the language's (`lang`), the endgame tables' (`endgame`).
 
 /// The largest rules or case file read (1 MiB): the bundled files are a few KB.

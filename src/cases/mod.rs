@@ -8,7 +8,7 @@ pub mod bless;
 pub mod load;
 pub mod nesting;
 
-use crate::engine::{GenOptions, PerftLimits, TooManyRoutes};
+use crate::engine::{GenOptions, Move, PerftLimits, Position, Rules, TooManyRoutes};
 use crate::explain::{is_syntax_error, try_explain, ExplainError};
 use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::{Game, Variant};
@@ -158,6 +158,29 @@ pub fn run_case(variant: &Variant, case: &Case) -> CaseRun {
     run_case_within(variant, case, crate::limits::CASE_PERFT_NODE_BUDGET)
 }
 
+/// Why a case's perft figures stop short of the depth it asks for (the case then fails with it).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum PerftStop {
+    #[error("perft to depth {depth} is beyond the limit of {max} for case files", max = crate::limits::MAX_CASE_PERFT_DEPTH)]
+    TooDeep { depth: usize },
+    #[error(
+        "perft({depth}) would take the count past the budget of {} nodes for a case \
+         (about {} expected); use `damelab perft` for deep counts",
+        crate::limits::thousands(*budget),
+        crate::limits::thousands(*expected)
+    )]
+    OverBudget {
+        depth: usize,
+        budget: u64,
+        expected: u64,
+    },
+    #[error("perft({depth}) stopped: {why}")]
+    Stopped {
+        depth: usize,
+        why: crate::engine::PerftError,
+    },
+}
+
 /// The perft figures of a case, depth by depth up to `depth` (at most
 /// [`crate::limits::MAX_CASE_PERFT_DEPTH`]), stopping before a depth whose count, judged by the
 /// growth so far, would take the figures past `budget` nodes. `Err` says where and why it stopped.
@@ -167,12 +190,9 @@ fn perft_within(
     depth: usize,
     opts: GenOptions,
     budget: u64,
-) -> Result<Vec<u64>, String> {
-    use crate::limits::{thousands, MAX_CASE_PERFT_DEPTH};
-    if depth > MAX_CASE_PERFT_DEPTH {
-        return Err(format!(
-            "perft to depth {depth} is beyond the limit of {MAX_CASE_PERFT_DEPTH} for case files"
-        ));
+) -> Result<Vec<u64>, PerftStop> {
+    if depth > crate::limits::MAX_CASE_PERFT_DEPTH {
+        return Err(PerftStop::TooDeep { depth });
     }
     let mut counts: Vec<u64> = Vec::with_capacity(depth);
     let mut total = 0u64;
@@ -183,21 +203,165 @@ fn perft_within(
             [] => 0.0,
         };
         if total as f64 + next > budget as f64 {
-            return Err(format!(
-                "perft({d}) would take the count past the budget of {} nodes for a case \
-                 (about {} expected); use `damelab perft` for deep counts",
-                thousands(budget),
-                thousands(next as u64)
-            ));
+            return Err(PerftStop::OverBudget {
+                depth: d,
+                budget,
+                expected: next as u64,
+            });
         }
         // Bounded by the route budget (Ctrl-C, where installed, also stops it).
         let n = rules
             .perft_interruptible(pos, d, opts, 1, PerftLimits::default())
-            .map_err(|e| format!("perft({d}) stopped: {e}"))?;
+            .map_err(|why| PerftStop::Stopped { depth: d, why })?;
         total = total.saturating_add(n);
         counts.push(n);
     }
     Ok(counts)
+}
+
+/// A case's expectations against what the rules gave (`actual`, the legal moves `list` of
+/// `pos`): the failures, key by key; the texts of the case that do not read go to
+/// `run.problems`.
+fn compare(
+    rules: &Rules,
+    case: &Case,
+    actual: &Actual,
+    list: &[Move],
+    pos: &Position,
+    perft_limit: Option<impl std::fmt::Display>,
+    run: &mut CaseRun,
+) -> Vec<Failure> {
+    let mut failures: Vec<Failure> = Vec::new();
+    let mut fail =
+        |key: &'static str, blank: bool, text: String| failures.push(Failure { key, blank, text });
+    let blank = |key: &str, example: &str| {
+        format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
+    };
+
+    if let Some(why) = perft_limit {
+        fail("perft", false, format!("perft not checked: {why}"));
+    }
+    match (&case.perft, &actual.perft) {
+        (_, None) => {}
+        (Some(Perft::Depth(d)), _) => fail("perft", true, blank("perft", &d.to_string())),
+        (Some(Perft::Counts(want)), Some(got)) if want != got => {
+            let mut s = format!("perft differs: expected {want:?}, got {got:?}");
+            for (d, (w, g)) in want.iter().zip(got).enumerate() {
+                if w != g {
+                    let d = d + 1;
+                    s.push_str(&format!("\n  - perft({d}) = {w}\n  + perft({d}) = {g}"));
+                }
+            }
+            fail("perft", false, s);
+        }
+        _ => {}
+    }
+    match &case.moves {
+        Some(Expect::Blank) => fail("moves", true, blank("moves", "~")),
+        Some(Expect::Given(want)) => {
+            let missing: Vec<&String> = want.iter().filter(|m| !actual.moves.contains(m)).collect();
+            let extra: Vec<&String> = actual.moves.iter().filter(|m| !want.contains(m)).collect();
+            if !missing.is_empty() || !extra.is_empty() {
+                let mut s = String::from("moves differ:");
+                for m in missing {
+                    s.push_str(&format!("\n  - {m} (expected, not legal)"));
+                }
+                for m in extra {
+                    s.push_str(&format!("\n  + {m} (legal, not expected)"));
+                }
+                fail("moves", false, s);
+            }
+        }
+        None => {}
+    }
+    for m in &case.contains {
+        match parse_move(rules, list, m) {
+            Ok(_) => {}
+            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
+                key: "contains",
+                text: m.clone(),
+                error,
+            }),
+            Err(error) => fail(
+                "contains",
+                false,
+                format!("contains: `{m}` is not a legal move{}", help_line(&error)),
+            ),
+        }
+    }
+    for m in &case.excludes {
+        match parse_move(rules, list, m) {
+            Ok(mv) => {
+                let name = move_to_string(rules, &mv);
+                let full = if name == *m {
+                    String::new()
+                } else {
+                    format!(" ({name})")
+                };
+                fail(
+                    "excludes",
+                    false,
+                    format!("excludes: `{m}` is a legal move{full}"),
+                )
+            }
+            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
+                key: "excludes",
+                text: m.clone(),
+                error,
+            }),
+            Err(error) if error.label == "ambiguous" => fail(
+                "excludes",
+                false,
+                format!("excludes: `{m}` names legal moves{}", help_line(&error)),
+            ),
+            Err(_) => {}
+        }
+    }
+    match &case.position {
+        Some(Expect::Blank) => fail("position", true, blank("position", "~")),
+        Some(Expect::Given(want)) => match parse_fen(rules, want) {
+            Ok(p) if p == *pos => {}
+            Ok(_) => fail(
+                "position",
+                false,
+                format!("position differs:\n  - {want}\n  + {}", actual.fen),
+            ),
+            Err(error) => run.problems.push(Problem {
+                key: "position",
+                text: want.clone(),
+                error,
+            }),
+        },
+        None => {}
+    }
+    match &case.result {
+        Some(Expect::Blank) => fail("result", true, blank("result", "~")),
+        Some(Expect::Given(want)) if *want != actual.result => fail(
+            "result",
+            false,
+            format!("result differs:\n  - {want}\n  + {}", actual.result),
+        ),
+        _ => {}
+    }
+    for (m, want) in &case.explain {
+        let Some(got) = actual.explain.iter().find(|e| e.move_text == *m) else {
+            continue;
+        };
+        match want {
+            Expect::Blank => fail(
+                "explain",
+                true,
+                format!("explain: `{m}` left blank; `damelab verify --bless` fills it in"),
+            ),
+            Expect::Given(want) if *want != got.text => fail(
+                "explain",
+                false,
+                format!("explain `{m}` differs:\n  - {want}\n  + {}", got.text),
+            ),
+            Expect::Given(_) => {}
+        }
+    }
+    failures
 }
 
 /// [`run_case`] with another perft node budget (the fuzzer uses a small one).
@@ -299,136 +463,7 @@ pub fn run_case_within(variant: &Variant, case: &Case, budget: u64) -> CaseRun {
         result: game.describe_result(),
         explain: explained,
     };
-    let mut failures: Vec<Failure> = Vec::new();
-    let mut fail =
-        |key: &'static str, blank: bool, text: String| failures.push(Failure { key, blank, text });
-    let blank = |key: &str, example: &str| {
-        format!("{key}: left blank (`{key}: {example}`); `damelab verify --bless` fills it in")
-    };
-
-    if let Some(why) = perft_limit {
-        fail("perft", false, format!("perft not checked: {why}"));
-    }
-    match (&case.perft, &actual.perft) {
-        (_, None) => {}
-        (Some(Perft::Depth(d)), _) => fail("perft", true, blank("perft", &d.to_string())),
-        (Some(Perft::Counts(want)), Some(got)) if want != got => {
-            let mut s = format!("perft differs: expected {want:?}, got {got:?}");
-            for (d, (w, g)) in want.iter().zip(got).enumerate() {
-                if w != g {
-                    let d = d + 1;
-                    s.push_str(&format!("\n  - perft({d}) = {w}\n  + perft({d}) = {g}"));
-                }
-            }
-            fail("perft", false, s);
-        }
-        _ => {}
-    }
-    match &case.moves {
-        Some(Expect::Blank) => fail("moves", true, blank("moves", "~")),
-        Some(Expect::Given(want)) => {
-            let missing: Vec<&String> = want.iter().filter(|m| !actual.moves.contains(m)).collect();
-            let extra: Vec<&String> = actual.moves.iter().filter(|m| !want.contains(m)).collect();
-            if !missing.is_empty() || !extra.is_empty() {
-                let mut s = String::from("moves differ:");
-                for m in missing {
-                    s.push_str(&format!("\n  - {m} (expected, not legal)"));
-                }
-                for m in extra {
-                    s.push_str(&format!("\n  + {m} (legal, not expected)"));
-                }
-                fail("moves", false, s);
-            }
-        }
-        None => {}
-    }
-    for m in &case.contains {
-        match parse_move(rules, &list, m) {
-            Ok(_) => {}
-            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
-                key: "contains",
-                text: m.clone(),
-                error,
-            }),
-            Err(error) => fail(
-                "contains",
-                false,
-                format!("contains: `{m}` is not a legal move{}", help_line(&error)),
-            ),
-        }
-    }
-    for m in &case.excludes {
-        match parse_move(rules, &list, m) {
-            Ok(mv) => {
-                let name = move_to_string(rules, &mv);
-                let full = if name == *m {
-                    String::new()
-                } else {
-                    format!(" ({name})")
-                };
-                fail(
-                    "excludes",
-                    false,
-                    format!("excludes: `{m}` is a legal move{full}"),
-                )
-            }
-            Err(error) if is_syntax_error(&error) => run.problems.push(Problem {
-                key: "excludes",
-                text: m.clone(),
-                error,
-            }),
-            Err(error) if error.label == "ambiguous" => fail(
-                "excludes",
-                false,
-                format!("excludes: `{m}` names legal moves{}", help_line(&error)),
-            ),
-            Err(_) => {}
-        }
-    }
-    match &case.position {
-        Some(Expect::Blank) => fail("position", true, blank("position", "~")),
-        Some(Expect::Given(want)) => match parse_fen(rules, want) {
-            Ok(p) if p == pos => {}
-            Ok(_) => fail(
-                "position",
-                false,
-                format!("position differs:\n  - {want}\n  + {}", actual.fen),
-            ),
-            Err(error) => run.problems.push(Problem {
-                key: "position",
-                text: want.clone(),
-                error,
-            }),
-        },
-        None => {}
-    }
-    match &case.result {
-        Some(Expect::Blank) => fail("result", true, blank("result", "~")),
-        Some(Expect::Given(want)) if *want != actual.result => fail(
-            "result",
-            false,
-            format!("result differs:\n  - {want}\n  + {}", actual.result),
-        ),
-        _ => {}
-    }
-    for (m, want) in &case.explain {
-        let Some(got) = actual.explain.iter().find(|e| e.move_text == *m) else {
-            continue;
-        };
-        match want {
-            Expect::Blank => fail(
-                "explain",
-                true,
-                format!("explain: `{m}` left blank; `damelab verify --bless` fills it in"),
-            ),
-            Expect::Given(want) if *want != got.text => fail(
-                "explain",
-                false,
-                format!("explain `{m}` differs:\n  - {want}\n  + {}", got.text),
-            ),
-            Expect::Given(_) => {}
-        }
-    }
+    let failures = compare(rules, case, &actual, &list, &pos, perft_limit, &mut run);
     run.failures.extend(failures);
     run.actual = Some(actual);
     run

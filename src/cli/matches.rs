@@ -290,12 +290,7 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
             .map_err(|m| bad(m, "play this variant with damelab's own engines only"))?;
     }
     let openings = match &a.openings {
-        Some(p) => crate::matchplay::openings::read_file(&v.rules, p).map_err(|m| {
-            bad(
-                m,
-                "give a file of FEN lines or of PDN games of this variant",
-            )
-        })?,
+        Some(p) => crate::matchplay::openings::read_file(&v.rules, p).map_err(Diag::new)?,
         None => Vec::new(),
     };
     let tables = if a.no_tables {
@@ -311,6 +306,10 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
     }
     let cfg = Config {
         variant: v.name().to_string(),
+        hub_variant: v
+            .path
+            .as_ref()
+            .map_or_else(|| v.name().to_string(), |p| p.display().to_string()),
         rules: v.rules.clone(),
         engines,
         games: a.games,

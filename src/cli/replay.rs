@@ -292,7 +292,7 @@ fn replay_one(
             Box::new(Failure {
                 ply: None,
                 at: Some(g.loc),
-                message: m,
+                message: m.to_string(),
                 fen: None,
                 recorded: None,
                 legal: Vec::new(),

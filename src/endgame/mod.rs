@@ -134,3 +134,37 @@ pub enum EndgameError {
     #[diagnostic(help("give a size such as `1500M`, `2G` or `64G`"))]
     MemoryTooLarge(String),
 }
+
+/// `1500M`, `2G`, `64K`, or plain bytes: at least 1 MiB, at most what a 64-bit count holds.
+pub fn parse_memory(text: &str) -> Result<u64, EndgameError> {
+    let t = text.trim();
+    let (num, mult) = match t.char_indices().last() {
+        Some((i, c)) if c.is_ascii_alphabetic() => {
+            let m: u64 = match c.to_ascii_uppercase() {
+                'K' => 1 << 10,
+                'M' => 1 << 20,
+                'G' => 1 << 30,
+                _ => return Err(EndgameError::MemorySize(text.into())),
+            };
+            (&t[..i], m)
+        }
+        _ => (t, 1),
+    };
+    let n: f64 = num
+        .trim_end_matches(['i', 'B'])
+        .parse()
+        .map_err(|_| EndgameError::MemorySize(text.into()))?;
+    if n.is_nan() || n <= 0.0 || !n.is_finite() {
+        return Err(EndgameError::MemorySize(text.into()));
+    }
+    let bytes = n * mult as f64;
+    // u64::MAX as f64 rounds up to 2^64: anything from there on does not fit.
+    if !bytes.is_finite() || bytes >= u64::MAX as f64 {
+        return Err(EndgameError::MemoryTooLarge(text.into()));
+    }
+    let bytes = bytes as u64;
+    if bytes < crate::limits::MIN_MAX_MEMORY {
+        return Err(EndgameError::MemoryTooSmall(text.into()));
+    }
+    Ok(bytes)
+}

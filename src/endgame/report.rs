@@ -3,6 +3,7 @@
 use super::material::Material;
 use super::solve::{human_bytes, Estimate, Tables};
 use super::value::Value;
+use super::EndgameError;
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::{move_to_string, to_fen};
 
@@ -277,4 +278,84 @@ fn build_words(built: u64, loaded: usize, secs: f64, rate: f64) -> String {
     } else {
         format!("{made}; {from_cache}")
     }
+}
+
+/// The tables of a material built (or loaded) and timed: what a report is made of.
+pub struct Built<'r> {
+    pub tables: Tables<'r>,
+    pub est: Estimate,
+    pub root: Material,
+    pub secs: f64,
+}
+
+/// Build or load the tables of `material` (a text such as `KK v K`) under `opts`, timed.
+pub fn build<'r>(
+    rules: &'r crate::engine::Rules,
+    material: &str,
+    opts: &super::Options,
+) -> Result<Built<'r>, EndgameError> {
+    let root = Material::parse(rules, material)?;
+    let mut tables = Tables::new(rules);
+    let t = std::time::Instant::now();
+    let est = tables.solve_fast(&root, opts)?;
+    Ok(Built {
+        tables,
+        est,
+        root,
+        secs: t.elapsed().as_secs_f64(),
+    })
+}
+
+/// The report as text: the summary, then the line about the tables built and loaded.
+pub fn text_of(b: &Built) -> Result<String, EndgameError> {
+    report_text(&b.tables, &b.est, &b.root, b.secs).ok_or(EndgameError::Internal)
+}
+
+/// The report as JSON (`damelab endgame --json`, the Python package's `endgame`): the summary,
+/// each table, the time and the rate.
+pub fn json(b: &Built) -> Result<String, EndgameError> {
+    let rules = b.tables.rules;
+    let summary = summarize(&b.tables, &b.root).ok_or(EndgameError::Internal)?;
+    let built: u64 = b
+        .tables
+        .tables
+        .values()
+        .filter(|t| !t.loaded)
+        .map(|t| t.values.len() as u64)
+        .sum();
+    let rate = if built > 0 && b.secs > 0.0 {
+        built as f64 / b.secs
+    } else {
+        0.0
+    };
+    let mut value = serde_json::to_value(&summary).map_err(|_| EndgameError::Internal)?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.insert(
+            "tables".into(),
+            serde_json::Value::Array(
+                b.est
+                    .materials
+                    .iter()
+                    .filter_map(|m| b.tables.tables.get(m))
+                    .map(|t| {
+                        serde_json::json!({
+                            "material": t.material.name(rules),
+                            "positions": t.values.len(),
+                            "loaded": t.loaded,
+                            "seconds": t.seconds,
+                        })
+                    })
+                    .collect(),
+            ),
+        );
+        obj.insert("seconds".into(), serde_json::json!(b.secs));
+        obj.insert("positions_built".into(), serde_json::json!(built));
+        obj.insert("positions_per_second".into(), serde_json::json!(rate));
+        obj.insert(
+            "estimated_memory_bytes".into(),
+            serde_json::json!(b.est.bytes),
+        );
+    }
+    let text = serde_json::to_string_pretty(&value).map_err(|_| EndgameError::Internal)?;
+    Ok(format!("{text}\n"))
 }

@@ -3,7 +3,7 @@
 //! move (which stops at the first one found).
 //!
 //! They use the generator's own first-capture test and the pieces its quiet-move count moves;
-//! `tests/search.rs` checks them against [`Rules::generate`] for every bundled variant.
+//! `tests/engine/search.rs` checks them against [`Rules::generate`] for every bundled variant.
 
 use super::bits::BitSet;
 use super::rules::MAX_KINDS;

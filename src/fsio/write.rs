@@ -1,7 +1,7 @@
 //! Writing a user's file whole or not at all: a temporary file beside the target, flushed,
 //! synced and renamed over it.
 //!
-//! Fault injection for the tests (`tests/faults.rs`): the environment variable
+//! Fault injection for the tests (`tests/hardening/faults.rs`): the environment variable
 //! `DAMELAB_WRITE_FAULT` set to `enospc` makes every write of a temporary fail as on a full disk;
 //! set to `kill-before-rename`, the process ends (exit 137, as after `kill -9`) once the temporary
 //! is written and synced, before the rename. Neither touches the target.

@@ -282,6 +282,16 @@ impl Engine {
                         .arg("pv", pv.join(" ")),
                 );
             });
+            // A search that ran past the route budget has no move to stand by: it says why
+            // instead of `done` (the position, or one a few plies down, has more capture routes
+            // than the engine examines).
+            if s.too_many_routes() {
+                let why = crate::engine::TooManyRoutes {
+                    budget: crate::engine::ROUTE_BUDGET,
+                };
+                error(&out, &why.to_string());
+                return s;
+            }
             let mut done = Line::new("done");
             if let Some(m) = r.best {
                 done = done.arg("move", move_to_hub(&rules, &m));

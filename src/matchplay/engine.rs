@@ -268,6 +268,9 @@ pub enum Fault {
     Illegal(String),
     /// An answer that is not the protocol.
     Garbage(String),
+    /// The engine said it cannot move here and why (a Hub engine's `error` to `go`; damelab's
+    /// search past the route budget).
+    Refused(String),
     /// The work was stopped (Ctrl-C or the match ended): the game is abandoned, not scored.
     Abandoned,
 }
@@ -280,6 +283,7 @@ impl Fault {
             Fault::Timeout(s) => format!("time forfeit: {s}"),
             Fault::Illegal(s) => format!("illegal move: {s}"),
             Fault::Garbage(s) => format!("protocol error: {s}"),
+            Fault::Refused(s) => format!("refused to move: {s}"),
             Fault::Abandoned => "abandoned".into(),
         }
     }
@@ -346,6 +350,14 @@ impl Player for Internal {
             .search(game.position(), &history, limits, &mut |_| {});
         if r.stopped && crate::interrupt::requested() {
             return Err(Fault::Abandoned);
+        }
+        // A search stopped by the route budget has no move worth playing: the game ends with
+        // the reason, not with a move picked half-way.
+        if self.searcher.too_many_routes() {
+            let why = crate::engine::TooManyRoutes {
+                budget: crate::engine::ROUTE_BUDGET,
+            };
+            return Err(Fault::Refused(why.to_string()));
         }
         let mv = r
             .best

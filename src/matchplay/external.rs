@@ -254,10 +254,8 @@ impl Player for Hub {
                 });
                 Ok(true)
             }
-            "error" => Err(Fault::Garbage(format!(
-                "it said `{}`",
-                l.get("message").unwrap_or_default()
-            ))),
+            // `error` in answer to `go`: the engine will not move here, and says why.
+            "error" => Err(Fault::Refused(clip(l.get("message").unwrap_or_default()))),
             _ => Ok(false),
         });
         if let Err(Fault::Timeout(_)) = &result {

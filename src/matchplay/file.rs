@@ -100,11 +100,11 @@ pub enum MatchFileError {
 pub fn read(path: &Path) -> Result<MatchFile, MatchFileError> {
     let text = crate::fsio::read_text(path, crate::fsio::Kind::RunJson)
         .map_err(|e| MatchFileError::Unsound(format!("cannot read `{}`: {e}", path.display())))?;
-    parse(path, &text).map_err(MatchFileError::Unsound)
+    parse(path, &text)
 }
 
 /// A match file's text (read from `path`), checked as [`read`] does.
-pub fn parse(path: &Path, text: &str) -> Result<MatchFile, String> {
+pub fn parse(path: &Path, text: &str) -> Result<MatchFile, MatchFileError> {
     let name = path.display();
     crate::runs::shard::check_head(
         &name.to_string(),
@@ -112,51 +112,58 @@ pub fn parse(path: &Path, text: &str) -> Result<MatchFile, String> {
         FORMAT,
         VERSION as u64,
         "a match file",
-    )?;
+    )
+    .map_err(|e| MatchFileError::Unsound(e.to_string()))?;
     let f: MatchFile = serde_json::from_str(text)
-        .map_err(|e| format!("`{name}` is not a valid match file: {e}"))?;
-    check(&f).map_err(|why| format!("`{name}` is not a sound match file: {why}"))?;
+        .map_err(|e| MatchFileError::Unsound(format!("`{name}` is not a valid match file: {e}")))?;
+    check(&f, &name.to_string())?;
     Ok(f)
 }
 
-/// Every record must be one the match could have played, in one of the file's shards.
-fn check(f: &MatchFile) -> Result<(), String> {
+/// Every record must be one the match could have played, in one of the file's shards (the file
+/// is named `name` in the message).
+fn check(f: &MatchFile, name: &str) -> Result<(), MatchFileError> {
+    let unsound =
+        |why: String| MatchFileError::Unsound(format!("`{name}` is not a sound match file: {why}"));
     let s = &f.settings;
     let engines = f.engines.len();
     if !(2..=64).contains(&engines) {
-        return Err(format!("it has {engines} engines"));
+        return Err(unsound(format!("it has {engines} engines")));
     }
     if s.games_per_pairing == 0 || s.games_per_pairing > crate::limits::MAX_MATCH_GAMES {
-        return Err(format!("its pairings have {} games", s.games_per_pairing));
+        return Err(unsound(format!(
+            "its pairings have {} games",
+            s.games_per_pairing
+        )));
     }
     let sh = &f.shards;
     if !sh.is_valid() || sh.count > f.pairs() {
-        return Err(format!(
+        return Err(unsound(format!(
             "its shards {:?} of {} are not shards of its {} pairs of games",
             sh.held,
             sh.count,
             f.pairs()
-        ));
+        )));
     }
     let jobs = job_list(engines, s.games_per_pairing);
     let pairings = super::pairings(engines);
     let mut seen = std::collections::HashSet::with_capacity(f.games.len());
     for g in &f.games {
         let Some(job) = jobs.get(g.index as usize) else {
-            return Err(format!(
+            return Err(unsound(format!(
                 "game {} lies outside its match of {} games",
                 g.index + 1,
                 jobs.len()
-            ));
+            )));
         };
         if !seen.insert(g.index) {
-            return Err(format!("game {} appears twice", g.index + 1));
+            return Err(unsound(format!("game {} appears twice", g.index + 1)));
         }
         if !sh.holds(pair_of(job.round)) {
-            return Err(format!(
+            return Err(unsound(format!(
                 "game {} does not belong to its shards ({sh})",
                 g.index + 1
-            ));
+            )));
         }
         let (a, b) = pairings[job.pairing];
         let sides = if job.round.is_multiple_of(2) {
@@ -165,38 +172,38 @@ fn check(f: &MatchFile) -> Result<(), String> {
             [b, a]
         };
         if g.pairing != job.pairing || g.round != job.round || g.engines != sides {
-            return Err(format!(
+            return Err(unsound(format!(
                 "game {} is not the match's game {} (pairing, round or engines differ)",
                 g.index + 1,
                 g.index + 1
-            ));
+            )));
         }
         if g.winner.is_some_and(|w| w > 1) || g.plies > s.max_plies.max(1) + 1_000 {
-            return Err(format!(
+            return Err(unsound(format!(
                 "game {} has the winner {:?} and {} plies",
                 g.index + 1,
                 g.winner,
                 g.plies
-            ));
+            )));
         }
         if !["1-0", "0-1", "1/2-1/2"].contains(&g.result.as_str())
             || (g.winner.is_none() != (g.result == "1/2-1/2"))
         {
-            return Err(format!(
+            return Err(unsound(format!(
                 "game {} has the result `{}` and the winner {:?}",
                 g.index + 1,
                 g.result,
                 g.winner
-            ));
+            )));
         }
     }
     if f.finished == "complete" {
         let expected = jobs.iter().filter(|j| sh.holds(pair_of(j.round))).count();
         if f.games.len() != expected {
-            return Err(format!(
+            return Err(unsound(format!(
                 "it says it is complete but holds {} of its {expected} games ({sh})",
                 f.games.len()
-            ));
+            )));
         }
     }
     Ok(())
@@ -206,20 +213,17 @@ fn check(f: &MatchFile) -> Result<(), String> {
 /// split, no shard twice, every file a complete shard. The standings are computed again from the
 /// games, in game order, so that a merge of every shard is the file of the match played at once.
 pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, MatchFileError> {
-    merge_checked(names, files).map_err(MatchFileError::NotOneMatch)
-}
-
-fn merge_checked(names: &[String], files: &[MatchFile]) -> Result<MatchFile, String> {
+    let not_one = MatchFileError::NotOneMatch;
     let Some(first) = files.first() else {
-        return Err("no files to merge".into());
+        return Err(not_one("no files to merge".into()));
     };
     for (n, f) in names.iter().zip(files) {
         if f.finished != "complete" {
-            return Err(format!(
+            return Err(not_one(format!(
                 "`{n}` holds a match that did not finish ({}: {} games)",
                 f.finished,
                 f.games.len()
-            ));
+            )));
         }
     }
     let values: Vec<serde_json::Value> = files
@@ -239,14 +243,14 @@ fn merge_checked(names: &[String], files: &[MatchFile]) -> Result<MatchFile, Str
             shards: &f.shards,
         })
         .collect();
-    let held = shard::check_mergeable(&stamps).map_err(|e| e.to_string())?;
+    let held = shard::check_mergeable(&stamps).map_err(|e| not_one(e.to_string()))?;
     let mut games: Vec<GameRecord> = files.iter().flat_map(|f| f.games.iter().cloned()).collect();
     games.sort_by_key(|g| g.index);
     if let Some(w) = games.windows(2).find(|w| w[0].index == w[1].index) {
-        return Err(format!(
+        return Err(not_one(format!(
             "game {} appears in more than one file",
             w[0].index + 1
-        ));
+        )));
     }
     let shards = if held.is_whole() {
         ShardSet::whole()
@@ -278,10 +282,7 @@ pub fn merge_pdn(
     inputs: &[(String, String)],
     merged: &MatchFile,
 ) -> Result<String, MatchFileError> {
-    merge_pdn_checked(inputs, merged).map_err(MatchFileError::PdnMismatch)
-}
-
-fn merge_pdn_checked(inputs: &[(String, String)], merged: &MatchFile) -> Result<String, String> {
+    let mismatch = MatchFileError::PdnMismatch;
     let mut games: Vec<(u64, &str)> = Vec::new();
     for (name, text) in inputs {
         for (line, chunk) in split_games(text) {
@@ -296,28 +297,33 @@ fn merge_pdn_checked(inputs: &[(String, String)], merged: &MatchFile) -> Result<
             let round = tag("Round").unwrap_or_default();
             let index = match round.parse::<u64>() {
                 Ok(r) if r >= 1 => r - 1,
-                _ => return Err(format!("the game at {at} has no game number (`Round`)")),
+                _ => {
+                    return Err(mismatch(format!(
+                        "the game at {at} has no game number (`Round`)"
+                    )))
+                }
             };
             let Ok(pos) = merged.games.binary_search_by_key(&index, |g| g.index) else {
-                return Err(format!(
+                return Err(mismatch(format!(
                     "game {} at {at} is not among the games merged ({})",
                     index + 1,
                     merged.shards
-                ));
+                )));
             };
             let want = &merged.games[pos].result;
             let got = tag("Result").unwrap_or_default();
             if &got != want {
-                return Err(format!(
+                return Err(mismatch(format!(
                     "game {} at {at} has result `{got}` but the JSON files record `{want}`",
                     index + 1
-                ));
+                )));
             }
             games.push((index, chunk));
         }
     }
     games.sort_by_key(|g| g.0);
     let have: Vec<u64> = games.iter().map(|g| g.0).collect();
-    shard::check_pdn_games(&have, merged.games.iter().map(|g| g.index))?;
+    shard::check_pdn_games(&have, merged.games.iter().map(|g| g.index))
+        .map_err(|e| mismatch(e.to_string()))?;
     Ok(games.into_iter().map(|g| g.1).collect())
 }

@@ -30,6 +30,9 @@ use std::time::{Duration, Instant};
 pub struct Config {
     /// The variant's name as given (written to the PDN's `Variant` tag).
     pub variant: String,
+    /// The variant as a Hub engine is told it (`set-param name=variant`): a bundled variant's
+    /// name, or the rules file's path (its name alone is no variant a Hub engine can load).
+    pub hub_variant: String,
     pub rules: Arc<Rules>,
     pub engines: Vec<EngineSpec>,
     /// Games of each pairing of engines.
@@ -170,7 +173,7 @@ impl Seat {
             let spec = &cfg.engines[e];
             let p: Box<dyn Player> = match &spec.cmd {
                 None => Box::new(engine::Internal::new(&cfg.rules, spec).map_err(Fault::Crash)?),
-                Some(_) => Box::new(external::Hub::start(&cfg.rules, &cfg.variant, spec)?),
+                Some(_) => Box::new(external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?),
             };
             self.players[e] = Some(p);
         }

@@ -31,11 +31,47 @@ impl Opening {
     }
 }
 
+/// An openings file that gives no openings to play: why (the file named in the message).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(help("give a file of FEN lines or of PDN games of this variant"))]
+pub enum OpeningsError {
+    #[error("cannot read `{file}`: {why}")]
+    Unreadable {
+        file: String,
+        why: crate::fsio::ReadError,
+    },
+    #[error("`{file}`: opening {number} does not replay: {why}")]
+    NoReplay {
+        file: String,
+        number: usize,
+        why: String,
+    },
+    #[error("`{file}` line {line}: {why}")]
+    BadFen {
+        file: String,
+        line: usize,
+        why: String,
+    },
+    #[error("`{0}` holds no opening")]
+    Empty(String),
+    #[error("`{file}`: opening {number} leaves a game that is over ({result})")]
+    Over {
+        file: String,
+        number: usize,
+        result: String,
+    },
+}
+
 /// Read openings from a file: PDN when it holds a tag or a numbered move, else one FEN a line
 /// (blank lines and lines starting with `#` skipped). Every opening must leave a game that goes on.
-pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String> {
-    let bytes = crate::fsio::read_file(path, crate::fsio::Kind::Pdn)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, OpeningsError> {
+    let file = path.display().to_string();
+    let bytes = crate::fsio::read_file(path, crate::fsio::Kind::Pdn).map_err(|why| {
+        OpeningsError::Unreadable {
+            file: file.clone(),
+            why,
+        }
+    })?;
     let text = String::from_utf8_lossy(&bytes);
     let is_pdn = text
         .lines()
@@ -44,13 +80,10 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String
     let mut out = Vec::new();
     if is_pdn {
         for (i, g) in crate::pdn::read_games(&bytes).iter().enumerate() {
-            let r = crate::pdn::replay(rules.clone(), g).map_err(|f| {
-                format!(
-                    "`{}`: opening {} does not replay: {}",
-                    path.display(),
-                    i + 1,
-                    f.message
-                )
+            let r = crate::pdn::replay(rules.clone(), g).map_err(|f| OpeningsError::NoReplay {
+                file: file.clone(),
+                number: i + 1,
+                why: f.message,
             })?;
             out.push(Opening {
                 start: *r.game.start(),
@@ -63,8 +96,11 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String
             if l.is_empty() || l.starts_with('#') {
                 continue;
             }
-            let pos = parse_fen(rules, l)
-                .map_err(|e| format!("`{}` line {}: {}", path.display(), n + 1, e.message))?;
+            let pos = parse_fen(rules, l).map_err(|e| OpeningsError::BadFen {
+                file: file.clone(),
+                line: n + 1,
+                why: e.message,
+            })?;
             out.push(Opening {
                 start: pos,
                 moves: Vec::new(),
@@ -72,19 +108,18 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, String
         }
     }
     if out.is_empty() {
-        return Err(format!("`{}` holds no opening", path.display()));
+        return Err(OpeningsError::Empty(file));
     }
     for (i, o) in out.iter().enumerate() {
         let g = o.game(rules);
         let over =
             g.result().is_some() || g.try_legal_moves().map(|l| l.is_empty()).unwrap_or(true);
         if over {
-            return Err(format!(
-                "`{}`: opening {} leaves a game that is over ({})",
-                path.display(),
-                i + 1,
-                g.describe_result()
-            ));
+            return Err(OpeningsError::Over {
+                file,
+                number: i + 1,
+                result: g.describe_result().to_string(),
+            });
         }
     }
     Ok(out)

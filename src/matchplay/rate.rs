@@ -122,6 +122,7 @@ pub fn rate(
     let (setting, against) = (subject.describe(), reference.describe());
     let cfg = Config {
         variant: setup.variant.to_string(),
+        hub_variant: setup.variant.to_string(),
         rules: setup.rules.clone(),
         engines: vec![subject, reference],
         games: setup.games,

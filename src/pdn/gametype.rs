@@ -37,25 +37,39 @@ pub const GAME_TYPES: &[GameType] = &[
 /// A bundled variant's name and the board size an extended `GameType` gives.
 pub type NamedBoard = (&'static str, Option<(u8, u8)>);
 
+/// Why a `GameType` value names no bundled variant.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum GameTypeError {
+    #[error("GameType `{0}` is not a number (e.g. `20` for international draughts)")]
+    NotANumber(String),
+    #[error(
+        "GameType `{code}` is not a draughts variant damelab knows (known: {})",
+        known()
+    )]
+    Unknown { code: u32 },
+    #[error("GameType `{code}` ({name}) is not a bundled variant; give one with --variant")]
+    NotBundled { code: u32, name: &'static str },
+    #[error("GameType `{value}`: the board size `{width},{height}` is not two numbers")]
+    Board {
+        value: String,
+        width: String,
+        height: String,
+    },
+}
+
 /// The bundled variant a `GameType` value names, checking the board of the extended form against
 /// it (`width`/`height` of the loaded rules are checked by the caller through `board`).
 /// Returns (variant name, optional (width, height) of the extended form).
-pub fn parse_game_type(value: &str) -> Result<NamedBoard, String> {
+pub fn parse_game_type(value: &str) -> Result<NamedBoard, GameTypeError> {
     let fields: Vec<&str> = value.split(',').map(str::trim).collect();
-    let code: u32 = fields[0].parse().map_err(|_| {
-        format!("GameType `{value}` is not a number (e.g. `20` for international draughts)")
-    })?;
+    let code: u32 = fields[0]
+        .parse()
+        .map_err(|_| GameTypeError::NotANumber(value.to_string()))?;
     let Some(t) = GAME_TYPES.iter().find(|t| t.code == code) else {
-        return Err(format!(
-            "GameType `{code}` is not a draughts variant damelab knows (known: {})",
-            known()
-        ));
+        return Err(GameTypeError::Unknown { code });
     };
     let Some(v) = t.variant else {
-        return Err(format!(
-            "GameType `{code}` ({}) is not a bundled variant; give one with --variant",
-            t.name
-        ));
+        return Err(GameTypeError::NotBundled { code, name: t.name });
     };
     let board = if fields.len() >= 4 {
         let w = fields[2].parse::<u8>();
@@ -63,10 +77,11 @@ pub fn parse_game_type(value: &str) -> Result<NamedBoard, String> {
         match (w, h) {
             (Ok(w), Ok(h)) => Some((w, h)),
             _ => {
-                return Err(format!(
-                    "GameType `{value}`: the board size `{},{}` is not two numbers",
-                    fields[2], fields[3]
-                ))
+                return Err(GameTypeError::Board {
+                    value: value.to_string(),
+                    width: fields[2].to_string(),
+                    height: fields[3].to_string(),
+                })
             }
         }
     } else {

@@ -8,11 +8,11 @@ mod replay;
 mod write;
 
 pub use acf::{looks_like_acf, read_acf};
-pub use gametype::{game_type_of, parse_game_type, GameType, GAME_TYPES};
+pub use gametype::{game_type_of, parse_game_type, GameType, GameTypeError, GAME_TYPES};
 pub use read::{read_games, MAX_COMMENTS, MAX_MOVES, MAX_TAGS, RESULTS};
 pub use replay::{
     describe_failure, guess_variant, recorded_result, replay, start_position, variant_and_note,
-    variant_for, Failure, Replayed, VariantCache,
+    variant_for, Failure, FenTagError, Replayed, VariantCache, VariantError,
 };
 pub use write::{finished_result, result_token, rules_tag, write_game, write_game_with, RULES_TAG};
 
@@ -89,13 +89,30 @@ impl<M> Variation<M> {
         }
     }
 
-    /// The moves of this variation and of all it holds.
+    /// The moves of this variation and of all it holds (counted without recursion).
     pub fn len(&self) -> usize {
-        self.moves.len() + self.variations.iter().map(Variation::len).sum::<usize>()
+        let mut total = 0;
+        let mut todo = vec![self];
+        while let Some(v) = todo.pop() {
+            total += v.moves.len();
+            todo.extend(&v.variations);
+        }
+        total
     }
 
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+/// Dropped without recursion: the variations a session nests one in another, thousands deep,
+/// would otherwise be freed by as many nested calls.
+impl<M> Drop for Variation<M> {
+    fn drop(&mut self) {
+        let mut todo = std::mem::take(&mut self.variations);
+        while let Some(mut v) = todo.pop() {
+            todo.append(&mut v.variations);
+        }
     }
 }
 

@@ -1,25 +1,57 @@
 //! Replaying a recorded game against a variant's rules: every move must be one of the legal moves
 //! of its position, and where the game ended on the board the recorded result must agree.
 
-use super::{parse_game_type, PdnGame, Token, Variation, RULES_TAG};
-use crate::engine::{EndReason, GenOptions, Move, Position, Rules};
-use crate::notation::{move_to_string, parse_fen, parse_move, to_fen};
+use super::{parse_game_type, GameTypeError, PdnGame, Token, Variation, RULES_TAG};
+use crate::engine::{EndReason, GenOptions, Move, Position, Rules, TooManyRoutes};
+use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
 use crate::{Game, Variant};
 use std::collections::HashMap;
 use std::sync::Arc;
 
+/// Why the variant a game is played in cannot be had: its tags name none that loads, or a board
+/// the variant named is not played on. The caller says what to do (it knows what was asked).
+#[derive(Debug, Clone, thiserror::Error, miette::Diagnostic)]
+pub enum VariantError {
+    #[error("cannot load variant `{name}`: {why}")]
+    Load {
+        name: String,
+        why: Arc<crate::variant::LoadError>,
+    },
+    #[error(transparent)]
+    GameType(#[from] GameTypeError),
+    /// The extended `GameType` form's board is not the variant's.
+    #[error(
+        "GameType `{tag}` gives a {}x{} board but {title} is played on {}x{}",
+        given.0, given.1, board.0, board.1
+    )]
+    Board {
+        tag: String,
+        given: (u8, u8),
+        title: String,
+        board: (u8, u8),
+    },
+    #[error("the game's {RULES_TAG} tag names `{named}`, which does not load: {why}")]
+    RulesTag {
+        named: String,
+        why: Box<VariantError>,
+    },
+}
+
 /// Loaded variants by name, so that a collection compiles each one once.
 #[derive(Default)]
 pub struct VariantCache {
-    loaded: HashMap<String, Result<Variant, String>>,
+    loaded: HashMap<String, Result<Variant, VariantError>>,
 }
 
 impl VariantCache {
-    pub fn get(&mut self, name: &str) -> Result<Variant, String> {
+    pub fn get(&mut self, name: &str) -> Result<Variant, VariantError> {
         self.loaded
             .entry(name.to_string())
             .or_insert_with(|| {
-                Variant::load(name).map_err(|e| format!("cannot load variant `{name}`: {e}"))
+                Variant::load(name).map_err(|e| VariantError::Load {
+                    name: name.to_string(),
+                    why: Arc::new(e),
+                })
             })
             .clone()
     }
@@ -32,7 +64,7 @@ pub fn variant_for(
     game: &PdnGame,
     default: Option<&str>,
     cache: &mut VariantCache,
-) -> Result<Variant, String> {
+) -> Result<Variant, VariantError> {
     variant_and_note(game, default, cache).map(|(v, _)| v)
 }
 
@@ -42,7 +74,7 @@ pub fn variant_and_note(
     game: &PdnGame,
     default: Option<&str>,
     cache: &mut VariantCache,
-) -> Result<(Variant, Option<String>), String> {
+) -> Result<(Variant, Option<String>), VariantError> {
     let (name, board, mut note) = match (game.tag("GameType"), game.tag(RULES_TAG), default) {
         (Some(v), _, _) => {
             let (name, board) = parse_game_type(v)?;
@@ -66,13 +98,12 @@ pub fn variant_and_note(
     if let Some((w, h)) = board {
         let b = &v.rules.spec.board;
         if (b.width, b.height) != (w, h) {
-            return Err(format!(
-                "GameType `{}` gives a {w}x{h} board but {} is played on {}x{}",
-                game.tag("GameType").unwrap_or_default(),
-                v.rules.spec.title,
-                b.width,
-                b.height
-            ));
+            return Err(VariantError::Board {
+                tag: game.tag("GameType").unwrap_or_default().to_string(),
+                given: (w, h),
+                title: v.rules.spec.title.clone(),
+                board: (b.width, b.height),
+            });
         }
     }
     if let Some(n) = note.as_mut() {
@@ -86,15 +117,16 @@ pub fn variant_and_note(
 fn rules_variant(
     value: &str,
     cache: &mut VariantCache,
-) -> Result<(Variant, Option<String>), String> {
+) -> Result<(Variant, Option<String>), VariantError> {
     let (source, hash) = match value.trim().rsplit_once(' ') {
         Some((s, h)) if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) => {
             (s.trim(), Some(h))
         }
         _ => (value.trim(), None),
     };
-    let v = cache.get(source).map_err(|e| {
-        format!("the game's {RULES_TAG} tag names `{source}`, which does not load: {e}")
+    let v = cache.get(source).map_err(|e| VariantError::RulesTag {
+        named: source.to_string(),
+        why: Box::new(e),
     })?;
     let now = v.rules.fingerprint();
     let note = hash.filter(|h| *h != now).map(|h| {
@@ -150,12 +182,21 @@ pub fn guess_variant(game: &PdnGame) -> (&'static str, String) {
     (name, why)
 }
 
+/// A game's `FEN` tag that is not a position of its variant.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("the FEN tag `{fen}`: {why}")]
+pub struct FenTagError {
+    pub fen: String,
+    pub why: Box<InputError>,
+}
+
 /// The game's start: its `FEN` tag, else the variant's start position.
-pub fn start_position(rules: &Rules, game: &PdnGame) -> Result<Position, String> {
+pub fn start_position(rules: &Rules, game: &PdnGame) -> Result<Position, FenTagError> {
     match game.tag("FEN") {
-        Some(f) if !f.trim().is_empty() => {
-            parse_fen(rules, f).map_err(|e| format!("the FEN tag `{f}`: {}", e.message))
-        }
+        Some(f) if !f.trim().is_empty() => parse_fen(rules, f).map_err(|why| FenTagError {
+            fen: f.to_string(),
+            why,
+        }),
         _ => Ok(rules.start),
     }
 }
@@ -221,7 +262,8 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
         f.at = Some(e.loc);
         return Err(Box::new(f));
     }
-    let start = start_position(&rules, game).map_err(|m| Box::new(Failure::plain(m)))?;
+    let start =
+        start_position(&rules, game).map_err(|e| Box::new(Failure::plain(e.to_string())))?;
     let mut g = Game::from_position(rules.clone(), start);
     let mut notes = Vec::new();
     // Every route, so that a capture written through any of its landing squares is found; within
@@ -303,7 +345,7 @@ pub fn replay(rules: Arc<Rules>, game: &PdnGame) -> Result<Replayed, Box<Failure
                 return Err(Box::new(Failure {
                     ply: Some(ply),
                     at: Some(tok.loc),
-                    message: e,
+                    message: e.to_string(),
                     fen: Some(to_fen(&rules, g.position())),
                     recorded: Some(tok.text.clone()),
                     legal: names,
@@ -370,6 +412,21 @@ fn plural(n: usize, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
 
+/// Why a recorded move is not played: its text names no legal move, or a capture by its ends
+/// that the moves after it do not settle, or the moves could not be listed.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+enum Unplayed {
+    #[error(transparent)]
+    Input(Box<InputError>),
+    #[error("{} and the moves after it do not tell which ({})", why.message, routes.join(", "))]
+    Undecided {
+        why: Box<InputError>,
+        routes: Vec<String>,
+    },
+    #[error(transparent)]
+    Routes(#[from] TooManyRoutes),
+}
+
 /// The legal move `text` names in `pos`. A capture written by its ends that names several routes
 /// (taking different pieces) is settled by the moves after it (`rest`): the one route after which
 /// more of them replay, with a note; it stays an error only when the moves after it do not tell.
@@ -379,13 +436,13 @@ fn pick(
     legal: &[Move],
     text: &str,
     rest: &[Token],
-) -> Result<(Move, Option<String>), String> {
+) -> Result<(Move, Option<String>), Unplayed> {
     let e = match parse_move(rules, legal, text) {
         Ok(mv) => return Ok((mv, None)),
         Err(e) => e,
     };
     if e.label != "ambiguous" {
-        return Err(e.message.clone());
+        return Err(Unplayed::Input(e));
     }
     let mut routes: Vec<Move> = Vec::new();
     for m in legal {
@@ -412,11 +469,10 @@ fn pick(
                 names[w]
             )),
         )),
-        _ => Err(format!(
-            "{} and the moves after it do not tell which ({})",
-            e.message,
-            names.join(", ")
-        )),
+        _ => Err(Unplayed::Undecided {
+            why: e,
+            routes: names,
+        }),
     }
 }
 
@@ -480,7 +536,7 @@ fn replay_variations(
         for (i, tok) in v.moves.iter().enumerate() {
             let found = rules
                 .try_generate(&pos, &mut legal, EVERY_ROUTE)
-                .map_err(|e| e.to_string())
+                .map_err(Unplayed::from)
                 .and_then(|_| pick(rules, &pos, &legal, &tok.text, &v.moves[i + 1..]));
             match found {
                 Ok((mv, _)) => {

@@ -150,7 +150,9 @@ struct Numbers {
 }
 
 /// The words of a line whose first move is ply `base` of the game: numbered moves, the comments
-/// after them (the main line's only) and each variation after the move it replaces.
+/// after them (the main line's only) and each variation after the move it replaces. With a stack
+/// of its own, not recursion: variations nested as deep as a session makes them cannot
+/// overflow the stack.
 fn line_words(
     rules: &Rules,
     n: Numbers,
@@ -160,45 +162,72 @@ fn line_words(
     words: &mut Vec<String>,
     comments: &dyn Fn(&mut Vec<String>, usize),
 ) {
-    // A move of the second mover is numbered `12...` after a break in the line.
-    let mut resume = true;
-    for (i, mv) in moves.iter().enumerate() {
-        let g = base + i + n.offset;
+    /// A line being written: where its first move stands in the game, its moves and
+    /// variations, the next move to write, and whether that move needs its `12...` number.
+    struct Line<'a> {
+        base: usize,
+        moves: &'a [Move],
+        variations: &'a [Variation<Move>],
+        next: usize,
+        resume: bool,
+    }
+    let mut stack = vec![Line {
+        base,
+        moves,
+        variations,
+        next: 0,
+        resume: true,
+    }];
+    loop {
+        // The main line is the stack's bottom; every line above it is a variation.
+        let nested = stack.len() > 1;
+        let Some(line) = stack.last_mut() else { break };
+        let i = line.next;
+        let Some(mv) = line.moves.get(i) else {
+            stack.pop();
+            // A variation closes after its last word.
+            if nested {
+                if let Some(w) = words.last_mut() {
+                    w.push(')');
+                }
+            }
+            continue;
+        };
+        let g = line.base + i + n.offset;
         let number = g / 2 + 1;
         let text = move_to_string(rules, mv);
+        // A variation opens before its first word.
+        let mut word = if nested && i == 0 { "(" } else { "" }.to_string();
+        // A move of the second mover is numbered `12...` after a break in the line.
         if g.is_multiple_of(2) {
-            words.push(format!("{number}. {text}"));
-        } else if resume {
-            words.push(format!("{number}... {text}"));
+            word.push_str(&format!("{number}. {text}"));
+        } else if line.resume {
+            word.push_str(&format!("{number}... {text}"));
         } else {
-            words.push(text);
+            word.push_str(&text);
         }
-        resume = false;
-        if base == 0 {
-            comments(words, i + 1);
-        }
-        for v in variations
+        words.push(word);
+        let here: Vec<&Variation<Move>> = line
+            .variations
             .iter()
             .filter(|v| v.ply == i && !v.moves.is_empty())
-        {
-            let mut inner = Vec::new();
-            line_words(
-                rules,
-                n,
-                base + i,
-                &v.moves,
-                &v.variations,
-                &mut inner,
-                &|_, _| {},
-            );
-            if let Some(w) = inner.first_mut() {
-                w.insert(0, '(');
-            }
-            if let Some(w) = inner.last_mut() {
-                w.push(')');
-            }
-            words.extend(inner);
-            resume = true;
+            .collect();
+        line.next += 1;
+        // The line's next move gets its number again after a variation.
+        line.resume = !here.is_empty();
+        let base = line.base + i;
+        if !nested {
+            comments(words, i + 1);
+        }
+        // The variations after the move they replace, the first written first.
+        for v in here.into_iter().rev() {
+            stack.push(Line {
+                base,
+                moves: &v.moves,
+                variations: &v.variations,
+                next: 0,
+                resume: true,
+            });
         }
     }
 }

@@ -1,9 +1,11 @@
 //! The workbench's position editing (`put`, `clear`, `turn`): a child of the session module.
-//! Each edit starts the game from the edited position; `undo` at its start goes back.
+//! The words become [`Edit`]s applied by the workbench's one set-up ([`workbench::apply`]); each
+//! edit starts the game from the edited position; `undo` at its start goes back.
 
 use super::{fail, Outcome, Session};
 use crate::engine::{Position, Sq};
 use crate::notation::to_fen;
+use crate::workbench::{self, Edit};
 use crate::Game;
 use miette::Report;
 
@@ -12,7 +14,7 @@ impl Session {
     pub(super) fn set_position(&mut self, pos: Position, what: &str) {
         // A run of edits (put, put, clear…) is undone one by one.
         self.save(what);
-        self.game = Game::from_position(self.game.rules.clone(), pos);
+        self.set_game(Game::from_position(self.game.rules.clone(), pos));
         self.changed = true;
     }
 
@@ -92,7 +94,7 @@ impl Session {
         if words.is_empty() {
             return Err(fail("`put` needs a square".into(), &usage));
         }
-        let mut pos = *self.game.position();
+        let mut edits = Vec::new();
         let mut placed = Vec::new();
         // A piece letter alone (`put K d4`) names the kind of the square after it.
         let mut pending: Option<usize> = None;
@@ -132,7 +134,7 @@ impl Session {
                 }
             };
             let sq = self.square(sq_text, "put")?;
-            pos.put(sq, side, kind);
+            edits.push(Edit::Put { sq, side, kind });
             placed.push(format!(
                 "{} {} on {}",
                 rules.spec.sides[side].name,
@@ -149,6 +151,7 @@ impl Session {
                 &usage,
             ));
         }
+        let pos = workbench::apply(&rules, self.game.position(), &edits).map_err(Report::new)?;
         self.set_position(pos, "put");
         Ok(format!(
             "put {}\n{}\n",
@@ -166,15 +169,15 @@ impl Session {
                 "e.g. `clear d4 e5`, or `clear all` for an empty board",
             ));
         }
-        let mut pos = *self.game.position();
+        let mut edits = Vec::new();
         if words == ["all"] {
-            pos = Position::empty(pos.turn());
+            edits.push(Edit::ClearAll);
         } else {
             for w in words {
-                let sq = self.square(w, "clear")?;
-                pos.clear(sq);
+                edits.push(Edit::Clear(self.square(w, "clear")?));
             }
         }
+        let pos = workbench::apply(&rules, self.game.position(), &edits).map_err(Report::new)?;
         self.set_position(pos, "clear");
         Ok(format!("{}\n", to_fen(&rules, &pos)))
     }
@@ -200,8 +203,8 @@ impl Session {
                 ),
             )
         })?;
-        let mut pos = *self.game.position();
-        pos.turn = side as u8;
+        let pos = workbench::apply(&rules, self.game.position(), &[Edit::Turn(side)])
+            .map_err(Report::new)?;
         self.set_position(pos, "turn");
         Ok(format!("{} to move\n", spec.sides[side].name))
     }

@@ -61,7 +61,11 @@ impl Session {
         let ply = self.game.moves().len();
         let text = move_to_string(&self.game.rules, &mv);
         let mut out = format!("{}{text}\n", self.move_number(ply));
-        self.play_keeping_line(mv);
+        if let Err(e) = self.play_keeping_line(mv) {
+            self.failed += 1;
+            out.push_str(&self.render_report(&e));
+            return out;
+        }
         self.changed = true;
         if self.game.result().is_some() {
             out.push_str(&format!("{}\n", self.game.describe_result()));
@@ -97,7 +101,7 @@ impl Session {
         let mut done = Vec::new();
         let mut users = 0;
         while users < n {
-            let Some(mv) = self.game.undo() else { break };
+            let Some(mv) = self.step_back() else { break };
             done.push(mv);
             if self.game.position().turn() != engine {
                 users += 1;

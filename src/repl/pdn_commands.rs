@@ -4,9 +4,9 @@
 
 use super::Session;
 use crate::engine::Move;
-use crate::pdn::Variation;
 use crate::pdn::{self, read_acf, read_games, write_game_with, VariantCache};
 use crate::pdn::{describe_failure, looks_like_acf};
+use crate::workbench::Tree;
 use crate::Game;
 use miette::Report;
 
@@ -69,19 +69,18 @@ pub fn save(s: &mut Session, arg: &str) -> Result<String, Report> {
         &tags,
         &comments,
         result.as_deref(),
-        &s.variations,
+        &s.lines.variations(),
         Some(&source),
     );
     crate::fsio::write_file(std::path::Path::new(arg), text.as_bytes()).map_err(Report::new)?;
-    let lines: usize = s.variations.iter().map(|v| v.len()).sum();
+    let (branches, lines) = s.lines.off_main();
     Ok(format!(
         "saved {} moves{} to {arg} (result {})\n",
         g.moves().len(),
         if lines > 0 {
             format!(
-                " and {} variation{} ({lines} moves)",
-                s.variations.len(),
-                if s.variations.len() == 1 { "" } else { "s" }
+                " and {branches} variation{} ({lines} moves)",
+                if branches == 1 { "" } else { "s" }
             )
         } else {
             String::new()
@@ -137,59 +136,22 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
         ));
     }
     let pg = &games[index - 1];
-    let mut notes = Vec::new();
-    let mut cache = VariantCache::default();
-    let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
-    let variant = if named {
-        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
-            fail(
-                m,
-                "load the variant first; a game without GameType is read in the loaded one",
-            )
-        })?;
-        notes.extend(note);
-        v
-    } else if acf {
-        // The archive holds English draughts games (squares 1-32 once mapped).
-        notes.push("the archive's games are English draughts".to_string());
-        cache.get("english").map_err(|m| fail(m, usage))?
-    } else {
-        // No variant named: the loaded one if the game replays in it, else a guess.
-        let guess = pdn::guess_variant(pg);
-        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
-            let v = cache.get(guess.0).map_err(|m| fail(m, usage))?;
-            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
-            v
-        } else {
-            notes.push(format!(
-                "no GameType tag: read in the loaded variant, {}",
-                s.variant.rules.spec.title
-            ));
-            s.variant.clone()
-        }
-    };
-    let (replayed, stopped) = match pdn::replay(variant.rules.clone(), pg) {
-        Ok(r) => (r, None),
-        // A bad move: the game up to it, and what is wrong with it.
-        Err(f) if f.ply.is_some() => {
-            let ply = f.ply.unwrap_or(0);
-            let mut head = pg.clone();
-            head.moves.truncate(ply);
-            head.result = None;
-            head.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Result"));
-            head.variations.retain(|v| v.ply < ply);
-            match pdn::replay(variant.rules.clone(), &head) {
-                Ok(r) => (r, Some(f)),
-                Err(_) => return Err(does_not_replay(index, path, pg, &f)),
-            }
-        }
-        Err(f) => return Err(does_not_replay(index, path, pg, &f)),
-    };
+    let (variant, notes) = variant_of(s, pg, acf, usage)?;
+    let (replayed, stopped) = replay_head(&variant, pg, index, path)?;
+    let lines = Tree::of_game(&replayed.game, &replayed.variations).ok_or_else(|| {
+        fail(
+            format!(
+                "game {index} of `{path}` holds more than {} positions with its variations",
+                crate::workbench::tree::MAX_NODES
+            ),
+            "open a game with fewer variations, or split the file",
+        )
+    })?;
     s.save("open");
     let switched = variant.name() != s.variant.name();
     s.variant = variant;
     s.game = replayed.game;
-    s.variations = replayed.variations;
+    s.lines = lines;
     s.changed = true;
     s.pdn = Some(Opened {
         moves: s.game.moves().to_vec(),
@@ -220,12 +182,11 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
             .and_then(|o| o.result.clone())
             .unwrap_or_else(|| "*".into()),
     ));
-    if !s.variations.is_empty() {
-        let moves: usize = s.variations.iter().map(|v| v.len()).sum();
+    let (branches, moves) = s.lines.off_main();
+    if branches > 0 {
         out.push_str(&format!(
-            "with {} variation{} ({moves} moves): playing a variation's first move enters it\n",
-            s.variations.len(),
-            if s.variations.len() == 1 { "" } else { "s" }
+            "with {branches} variation{} ({moves} moves): playing a variation's first move enters it\n",
+            if branches == 1 { "" } else { "s" }
         ));
     }
     for n in notes.iter().chain(&replayed.notes) {
@@ -251,6 +212,78 @@ pub fn open(s: &mut Session, arg: &str) -> Result<String, Report> {
     Ok(out)
 }
 
+/// The variant a game of `open` is read in, and the notes that say how it was found: its
+/// `GameType` or `Rules` tag, the archive's English draughts, or the loaded variant (a guess when
+/// the game does not replay in it).
+fn variant_of(
+    s: &Session,
+    pg: &pdn::PdnGame,
+    acf: bool,
+    usage: &str,
+) -> Result<(crate::Variant, Vec<String>), Report> {
+    let mut notes = Vec::new();
+    let mut cache = VariantCache::default();
+    let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
+    let variant = if named {
+        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
+            fail(
+                m.to_string(),
+                "load the variant first; a game without GameType is read in the loaded one",
+            )
+        })?;
+        notes.extend(note);
+        v
+    } else if acf {
+        // The archive holds English draughts games (squares 1-32 once mapped).
+        notes.push("the archive's games are English draughts".to_string());
+        cache
+            .get("english")
+            .map_err(|m| fail(m.to_string(), usage))?
+    } else {
+        // No variant named: the loaded one if the game replays in it, else a guess.
+        let guess = pdn::guess_variant(pg);
+        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
+            let v = cache.get(guess.0).map_err(|m| fail(m.to_string(), usage))?;
+            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
+            v
+        } else {
+            notes.push(format!(
+                "no GameType tag: read in the loaded variant, {}",
+                s.variant.rules.spec.title
+            ));
+            s.variant.clone()
+        }
+    };
+    Ok((variant, notes))
+}
+
+/// Game `index` of `path` replayed in `variant`: whole, or up to its first move that does not
+/// replay (with that failure).
+fn replay_head(
+    variant: &crate::Variant,
+    pg: &pdn::PdnGame,
+    index: usize,
+    path: &str,
+) -> Result<(pdn::Replayed, Option<Box<pdn::Failure>>), Report> {
+    match pdn::replay(variant.rules.clone(), pg) {
+        Ok(r) => Ok((r, None)),
+        // A bad move: the game up to it, and what is wrong with it.
+        Err(f) if f.ply.is_some() => {
+            let ply = f.ply.unwrap_or(0);
+            let mut head = pg.clone();
+            head.moves.truncate(ply);
+            head.result = None;
+            head.tags.retain(|(n, _)| !n.eq_ignore_ascii_case("Result"));
+            head.variations.retain(|v| v.ply < ply);
+            match pdn::replay(variant.rules.clone(), &head) {
+                Ok(r) => Ok((r, Some(f))),
+                Err(_) => Err(does_not_replay(index, path, pg, &f)),
+            }
+        }
+        Err(f) => Err(does_not_replay(index, path, pg, &f)),
+    }
+}
+
 fn does_not_replay(index: usize, path: &str, pg: &pdn::PdnGame, f: &pdn::Failure) -> Report {
     fail(
         format!("game {index} of `{path}` does not replay"),
@@ -260,8 +293,8 @@ fn does_not_replay(index: usize, path: &str, pg: &pdn::PdnGame, f: &pdn::Failure
 
 /// Go to ply `target` of the whole game (0 = the start).
 fn go(s: &mut Session, target: usize) -> String {
-    while s.game.moves().len() > target && s.game.undo().is_some() {}
-    while s.game.moves().len() < target && s.game.redo().is_some() {}
+    while s.game.moves().len() > target && s.step_back().is_some() {}
+    while s.game.moves().len() < target && s.step_forward().is_some() {}
     s.changed = true;
     let total = full(&s.game).moves().len();
     let ply = s.game.moves().len();
@@ -325,60 +358,54 @@ impl Session {
     /// Play a legal move. Where the game had moves ahead (after `undo` or `goto`), the same move
     /// as the next one just goes forward; another move keeps the moves ahead as a variation, and
     /// a move that starts a variation makes it the line ahead (the old one a variation in turn).
-    /// Returns a note for the user when a line was kept.
-    pub(crate) fn play_keeping_line(&mut self, mv: Move) -> Option<String> {
-        let ply = self.game.moves().len();
+    /// Returns a note for the user when a line was kept; an error when the game's lines hold as
+    /// many positions as a tree may ([`crate::workbench::tree::MAX_NODES`]).
+    pub(crate) fn play_keeping_line(&mut self, mv: Move) -> Result<Option<String>, Report> {
         let ahead = self.game.ahead();
         if ahead.first().is_some_and(|next| next.same_move(&mv)) {
-            self.game.redo();
-            return None;
+            self.step_forward();
+            return Ok(None);
         }
-        let entered = self
-            .variations
-            .iter()
-            .position(|v| v.ply == ply && v.moves.first().is_some_and(|m| m.same_move(&mv)));
-        let entered = entered.map(|i| self.variations.remove(i));
+        let here = self.lines.current;
+        // The main line's next move is not `mv`: any child that is starts a variation.
+        let entered = self.lines.child(here, &mv, false);
         let mut note = None;
         if !ahead.is_empty() {
-            // Variations further along the old line go with it.
-            let (inner, keep): (Vec<_>, Vec<_>) = std::mem::take(&mut self.variations)
-                .into_iter()
-                .partition(|v| v.ply > ply);
-            self.variations = keep;
-            let mut old = Variation::new(ply, ahead);
-            old.variations = inner
-                .into_iter()
-                .map(|mut v| {
-                    v.ply -= ply;
-                    v
-                })
-                .collect();
             note = Some(format!(
                 "the game's other {} from here {} kept as a variation (`save` writes it)\n",
-                if old.moves.len() == 1 {
+                if ahead.len() == 1 {
                     "move".to_string()
                 } else {
-                    format!("{} moves", old.moves.len())
+                    format!("{} moves", ahead.len())
                 },
-                if old.moves.len() == 1 { "is" } else { "are" },
+                if ahead.len() == 1 { "is" } else { "are" },
             ));
-            self.variations.push(old);
         }
-        self.game.play(mv);
-        if let Some(v) = entered {
-            self.game.set_ahead(&v.moves[1..]);
-            self.variations
-                .extend(v.variations.into_iter().map(|mut w| {
-                    w.ply += ply;
-                    w
-                }));
-            if note.is_none() {
-                note = Some(format!(
-                    "in a variation of {} moves: `next` follows it\n",
-                    v.moves.len()
-                ));
+        let id = match entered {
+            Some(id) => {
+                self.lines.current = id;
+                id
             }
+            None => self.lines.play(mv).ok_or_else(|| {
+                fail(
+                    format!(
+                        "the game and its variations hold {} positions, the most a game may",
+                        crate::workbench::tree::MAX_NODES
+                    ),
+                    "`save` the game, then start a `new` one",
+                )
+            })?,
+        };
+        self.lines.promote(id);
+        self.game.play(mv);
+        let ahead = self.lines.ahead();
+        if entered.is_some() && note.is_none() {
+            note = Some(format!(
+                "in a variation of {} moves: `next` follows it\n",
+                ahead.len() + 1
+            ));
         }
-        note
+        self.game.set_ahead(&ahead);
+        Ok(note)
     }
 }

@@ -3,9 +3,9 @@
 
 use super::commands::{self, Command};
 use crate::engine::{GenOptions, Move, PerftError, PerftLimits};
-use crate::notation::{move_to_string, parse_fen, parse_move, to_fen, InputError};
-use crate::pdn::Variation;
+use crate::notation::{move_to_string, parse_fen, to_fen, InputError};
 use crate::render::{self, Style};
+use crate::workbench::{self, Refusal, Tree};
 use crate::{variants, Game, Variant};
 use miette::{GraphicalReportHandler, GraphicalTheme, Report};
 
@@ -35,9 +35,13 @@ pub struct Session {
     pub(crate) pdn: Option<super::pdn_commands::Opened>,
     /// Lines that failed so far (a diagnostic or an illegal move): scripts exit non-zero.
     pub failed: usize,
-    /// The lines played and left: a different move played where the game had more moves keeps
-    /// the old ones here (`save` writes them as PDN variations).
-    pub(crate) variations: Vec<Variation<Move>>,
+    /// Every line of the game, in the workbench's one model ([`Tree`]): its main line is
+    /// `game`'s moves and those ahead of it, its current node where `game` stands, and the
+    /// other lines are the ones played and left (a different move played where the game had
+    /// more moves keeps the old ones: `save` writes them as PDN variations). Changed only
+    /// together with `game` ([`Session::set_game`], `step_back`, `step_forward`,
+    /// `play_keeping_line`).
+    pub(crate) lines: Tree,
     /// Whole game states dropped by `new`, `load`, `fen`, `put`, `clear`, `turn` and `reload`,
     /// most recent last: `undo` at the start of a game goes back to them.
     saved: Vec<Saved>,
@@ -50,12 +54,12 @@ pub struct Session {
 
 type Outcome = Result<String, Report>;
 
-/// A game state a command replaced, for `undo`: the variant, the game, its variations and what
+/// A game state a command replaced, for `undo`: the variant, the game, its lines and what
 /// `open` read, and the command's name.
 struct Saved {
     variant: Variant,
     game: Game,
-    variations: Vec<Variation<Move>>,
+    lines: Tree,
     pdn: Option<super::pdn_commands::Opened>,
     what: String,
 }
@@ -68,27 +72,9 @@ fn input_error(e: Box<InputError>) -> Report {
     Report::new_boxed(e as Box<dyn miette::Diagnostic + Send + Sync>)
 }
 
-/// `explain` in the game's current position ([`crate::explain::explain`]); a move the position
-/// would allow but the game does not, because it is over, says so. A position whose capture
-/// search runs past the route budget is an error.
+/// `explain` in the game's current position ([`workbench::explain_in_game`]).
 fn explain(game: &Game, text: &str) -> Result<String, Report> {
-    use crate::explain::ExplainError;
-    let why = crate::explain::explain(&game.rules, game.position(), text);
-    let unreadable = match &why {
-        Err(ExplainError::Input(e)) => crate::explain::is_syntax_error(e),
-        Err(ExplainError::TooManyRoutes(_)) => true,
-        Ok(_) => false,
-    };
-    if !unreadable && game.result().is_some() {
-        let legal = game.try_legal_moves().map_err(Report::new)?;
-        if parse_move(&game.rules, &legal, text).is_err() {
-            return Ok(format!(
-                "`{text}` is not legal: the game is over ({})\n",
-                game.describe_result()
-            ));
-        }
-    }
-    why.map_err(Report::new)
+    workbench::explain_in_game(game, text).map_err(Report::new)
 }
 
 /// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`, a huff `*33,28-32`) rather
@@ -105,6 +91,7 @@ fn looks_like_move(word: &str) -> bool {
 impl Session {
     pub fn new(variant: Variant) -> Session {
         let game = Game::new(variant.rules.clone());
+        let lines = Tree::new(variant.rules.clone(), variant.rules.start);
         Session {
             variant,
             game,
@@ -114,7 +101,7 @@ impl Session {
             perft_nodes: crate::limits::REPL_SCRIPT_PERFT_NODES,
             failed: 0,
             saved: Vec::new(),
-            variations: Vec::new(),
+            lines,
             changed: false,
             pdn: None,
             engine: Default::default(),
@@ -235,7 +222,7 @@ impl Session {
             "new" => {
                 no_arg(self)?;
                 self.save("new");
-                self.game = Game::new(self.game.rules.clone());
+                self.set_game(Game::new(self.game.rules.clone()));
                 self.changed = true;
                 Ok(format!("new game: {}\n", self.game.describe_result()))
             }
@@ -346,7 +333,7 @@ impl Session {
         }
         let (v, warnings) = Variant::load_with_warnings(arg).map_err(Report::new)?;
         self.save("load");
-        self.game = Game::new(v.rules.clone());
+        self.set_game(Game::new(v.rules.clone()));
         self.variant = v;
         self.changed = true;
         Ok(format!(
@@ -418,19 +405,19 @@ impl Session {
         let said = match replay {
             Ok((game, None)) => {
                 let n = game.moves().len();
-                self.game = game;
+                self.set_game(game);
                 format!("reloaded {title}: the game's {n} moves are still legal\n")
             }
             Ok((game, Some(why))) => {
                 let n = game.moves().len();
-                self.game = game;
+                self.set_game(game);
                 format!(
                     "reloaded {title}: {why}; the game keeps its first {n} move{} (`undo` brings the old game back)\n",
                     if n == 1 { "" } else { "s" }
                 )
             }
             Err(why) => {
-                self.game = Game::new(new_rules);
+                self.set_game(Game::new(new_rules));
                 format!("reloaded {title}: {why}; new game (`undo` brings the old game back)\n")
             }
         };
@@ -445,9 +432,9 @@ impl Session {
         let mut out = String::new();
         let words: Vec<&str> = line.split_whitespace().collect();
         for (i, word) in words.iter().enumerate() {
-            let legal = match trial.try_legal_moves() {
-                Ok(l) => l,
-                Err(e) => {
+            let mv = match workbench::read_move(&trial, word) {
+                Ok(mv) => mv,
+                Err(Refusal::NotChecked(e)) => {
                     // The moves before it are kept, as for an illegal move.
                     self.failed += 1;
                     out.push_str(&played_before(i, words.len(), word, "is not checked"));
@@ -457,10 +444,7 @@ impl Session {
                     }
                     return Ok(out);
                 }
-            };
-            let mv = match parse_move(&rules, &legal, word) {
-                Ok(mv) => mv,
-                Err(e) => {
+                Err(Refusal::Illegal { error, why }) => {
                     self.failed += 1;
                     let what = if i + 1 < words.len() {
                         "is not legal and the moves after it were not tried"
@@ -469,11 +453,9 @@ impl Session {
                     };
                     out.push_str(&played_before(i, words.len(), word, what));
                     // An illegal move gets the rule that forbids it, as `explain` would say.
-                    out.push_str(&self.render_report(&input_error(e)));
-                    if let Ok(why) = explain(&trial, word) {
-                        if why.contains("is not legal") {
-                            out.push_str(&format!("  why: {why}"));
-                        }
+                    out.push_str(&self.render_report(&input_error(error)));
+                    if let Some(why) = why {
+                        out.push_str(&format!("  why: {why}"));
                     }
                     if i > 0 {
                         self.adopt(&trial, &mut out);
@@ -505,8 +487,13 @@ impl Session {
     /// moves as a variation.
     fn adopt(&mut self, trial: &Game, out: &mut String) {
         for mv in &trial.moves()[self.game.moves().len()..] {
-            if let Some(note) = self.play_keeping_line(*mv) {
-                out.push_str(&note);
+            match self.play_keeping_line(*mv) {
+                Ok(note) => out.extend(note),
+                Err(e) => {
+                    self.failed += 1;
+                    out.push_str(&self.render_report(&e));
+                    break;
+                }
             }
         }
         self.changed = true;
@@ -583,9 +570,9 @@ impl Session {
         let mut done: Vec<Move> = Vec::new();
         for _ in 0..n {
             let step = if undo {
-                self.game.undo()
+                self.step_back()
             } else {
-                self.game.redo()
+                self.step_forward()
             };
             match step {
                 Some(m) => done.push(m),
@@ -597,7 +584,7 @@ impl Session {
                 let what = old.what;
                 self.variant = old.variant;
                 self.game = old.game;
-                self.variations = old.variations;
+                self.lines = old.lines;
                 self.pdn = old.pdn;
                 self.changed = true;
                 return Ok(format!(
@@ -682,17 +669,40 @@ impl Session {
         Ok(format!("{}\n", to_fen(&rules, &pos)))
     }
 
+    /// Start `game` (a new one, or one replayed on reloaded rules) with no other line.
+    pub(crate) fn set_game(&mut self, game: Game) {
+        // A game of one line longer than a tree holds cannot come from a session, whose trees
+        // hold every move it played; should one, it starts at its start position.
+        self.lines = Tree::of_game(&game, &[])
+            .unwrap_or_else(|| Tree::new(game.rules.clone(), *game.start()));
+        self.game = game;
+    }
+
+    /// Take back the last move: the game and its lines step back together.
+    pub(crate) fn step_back(&mut self) -> Option<Move> {
+        let mv = self.game.undo()?;
+        self.lines.undo();
+        Some(mv)
+    }
+
+    /// Replay the next move of the line: the game and its lines step forward together.
+    pub(crate) fn step_forward(&mut self) -> Option<Move> {
+        let mv = self.game.redo()?;
+        self.lines.forward();
+        Some(mv)
+    }
+
     /// Keep the whole game state, so `undo` can come back to it after `what` replaces it.
     pub(crate) fn save(&mut self, what: &str) {
         // A long session of edits keeps the last hundred states.
         if self.saved.len() >= 100 {
             self.saved.remove(0);
         }
-        // The game replaced takes its variations and PDN record along: the new one has none.
+        // The game replaced takes its lines and PDN record along: the new one has none.
         self.saved.push(Saved {
             variant: self.variant.clone(),
             game: self.game.clone(),
-            variations: std::mem::take(&mut self.variations),
+            lines: self.lines.clone(),
             pdn: self.pdn.take(),
             what: what.to_string(),
         });

@@ -7,8 +7,26 @@
 //! - [`merge`]: the merge driver's shared steps, each refusal written once — the files given
 //!   told apart (JSON and PDN), the rules the files were played under found again and checked
 //!   against the fingerprint they record;
-//! - [`pdn`]: the PDN of a run's games, one game a record from its `Event` line.
+//! - [`pdn`]: the PDN of a run's games, one game a record from its `Event` line;
+//! - [`pool`]: the threads a run's games are played on.
 
 pub mod merge;
 pub mod pdn;
 pub mod shard;
+
+/// The thread pool a run's games are played on could not be started.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("cannot start {threads} threads: {why}")]
+#[diagnostic(help("give fewer threads"))]
+pub struct ThreadsError {
+    pub threads: usize,
+    pub why: rayon::ThreadPoolBuildError,
+}
+
+/// A pool of `threads` threads for a run's games.
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, ThreadsError> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|why| ThreadsError { threads, why })
+}

@@ -391,7 +391,7 @@ pub fn check_head(
     format: &str,
     version: u64,
     what: &str,
-) -> Result<(), String> {
+) -> Result<(), HeadError> {
     #[derive(Deserialize)]
     struct Head {
         #[serde(default)]
@@ -399,22 +399,55 @@ pub fn check_head(
         #[serde(default)]
         version: u64,
     }
-    let head: Head =
-        serde_json::from_str(text).map_err(|e| format!("`{name}` is not JSON: {e}"))?;
+    let head: Head = serde_json::from_str(text).map_err(|e| HeadError::NotJson {
+        name: name.to_string(),
+        why: e.to_string(),
+    })?;
     if head.format != format || head.version != version {
-        return Err(format!(
-            "`{name}` is not {what} of version {version} (format `{}`, version {})",
-            head.format, head.version
-        ));
+        return Err(HeadError::OtherKind {
+            name: name.to_string(),
+            what: what.to_string(),
+            version,
+            found: (head.format, head.version),
+        });
     }
     Ok(())
 }
 
+/// A run's JSON file whose head is not the kind and version expected.
+#[derive(Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum HeadError {
+    #[error("`{name}` is not JSON: {why}")]
+    NotJson { name: String, why: String },
+    #[error(
+        "`{name}` is not {what} of version {version} (format `{}`, version {})",
+        found.0, found.1
+    )]
+    OtherKind {
+        name: String,
+        what: String,
+        version: u64,
+        found: (String, u64),
+    },
+}
+
+/// Shards' PDN files that do not hold the games merged, each once.
+#[derive(Debug, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum PdnGamesError {
+    #[error("game {} is in the PDN files twice", game + 1)]
+    Twice { game: u64 },
+    #[error("the PDN files lack {} of the {merged} games merged: {}", lack.len(), list(lack))]
+    Lacking { lack: Vec<u64>, merged: usize },
+}
+
 /// Whether the games read from shards' PDN files (their 0-based indices, sorted) are exactly the
 /// games of the merged run (`merged`, 0-based): none twice, none missing. The error names them.
-pub fn check_pdn_games(have: &[u64], merged: impl Iterator<Item = u64>) -> Result<(), String> {
+pub fn check_pdn_games(
+    have: &[u64],
+    merged: impl Iterator<Item = u64>,
+) -> Result<(), PdnGamesError> {
     if let Some(w) = have.windows(2).find(|w| w[0] == w[1]) {
-        return Err(format!("game {} is in the PDN files twice", w[0] + 1));
+        return Err(PdnGamesError::Twice { game: w[0] });
     }
     let merged: Vec<u64> = merged.collect();
     if have.len() != merged.len() {
@@ -423,12 +456,10 @@ pub fn check_pdn_games(have: &[u64], merged: impl Iterator<Item = u64>) -> Resul
             .filter(|i| have.binary_search(i).is_err())
             .map(|i| i + 1)
             .collect();
-        return Err(format!(
-            "the PDN files lack {} of the {} games merged: {}",
-            lack.len(),
-            merged.len(),
-            list(&lack)
-        ));
+        return Err(PdnGamesError::Lacking {
+            lack,
+            merged: merged.len(),
+        });
     }
     Ok(())
 }

@@ -133,14 +133,13 @@ impl Weights {
     /// windows of one shape, the wide table when both have it; into a phased layout from one
     /// without phases, both phases start at them. Every other weight is the derived
     /// evaluation's. `Err` when the move would drop the ending's weights.
-    pub fn carried_into(&self, rules: &Rules, to: &Layout) -> Result<Weights, String> {
+    pub fn carried_into(&self, rules: &Rules, to: &Layout) -> Result<Weights, PhasesDropped> {
         let from = Layout::from_summary(rules, &self.layout);
         if from.phased && !to.phased {
-            return Err(format!(
-                "weights of layout `{}` have an opening and an ending set; the layout `{}` has one",
-                self.layout,
-                to.summary()
-            ));
+            return Err(PhasesDropped {
+                from: self.layout.clone(),
+                to: to.summary(),
+            });
         }
         let mut w = Weights::derived_in(rules, to);
         // The tables of a shape's windows, in one phase.
@@ -412,21 +411,36 @@ impl Weights {
     }
 }
 
+/// Phased weights moved into a layout without phases: the ending's weights would be dropped.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("weights of layout `{from}` have an opening and an ending set; the layout `{to}` has one")]
+pub struct PhasesDropped {
+    pub from: String,
+    pub to: String,
+}
+
+/// A weights' `search` line (or the words given for it) that is not search settings.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum SearchLineError {
+    #[error("`{}` is not NAME=VALUE", short(.0))]
+    NotAPair(String),
+    #[error("`{0}` is not a setting of the weights: it is the user's to choose")]
+    UsersOwn(String),
+    #[error(transparent)]
+    Option(#[from] super::options::OptionError),
+}
+
 /// `NAME=VALUE` words, each a search option and a value it accepts.
-pub fn parse_search(text: &str) -> Result<Vec<(String, String)>, String> {
+pub fn parse_search(text: &str) -> Result<Vec<(String, String)>, SearchLineError> {
     let mut out: Vec<(String, String)> = Vec::new();
     for word in text.split_whitespace() {
         let Some((name, value)) = word.split_once('=') else {
-            return Err(format!("`{}` is not NAME=VALUE", short(word)));
+            return Err(SearchLineError::NotAPair(word.to_string()));
         };
         if matches!(name, "preset" | "threads") {
-            return Err(format!(
-                "`{name}` is not a setting of the weights: it is the user's to choose"
-            ));
+            return Err(SearchLineError::UsersOwn(name.to_string()));
         }
-        Options::default()
-            .set(name, value)
-            .map_err(|e| e.to_string())?;
+        Options::default().set(name, value)?;
         out.retain(|(n, _)| n != name);
         out.push((name.to_string(), value.to_string()));
     }

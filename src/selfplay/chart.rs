@@ -4,14 +4,37 @@ use super::{End, GameRecord, Report};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
+/// Why a chart was not drawn.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum ChartError {
+    /// The drawing library failed (its message).
+    #[error("cannot draw the chart: {0}")]
+    Draw(String),
+    #[error("no ladder to draw")]
+    NoLadder,
+    #[error(
+        "the ladders of `{first}` ({first_key}) and `{other}` ({other_key}) have different axes: chart ladders of one key"
+    )]
+    OtherAxes {
+        first: String,
+        first_key: String,
+        other: String,
+        other_key: String,
+    },
+}
+
+/// The drawing library's error, as a [`ChartError`].
+pub(crate) fn drawing(e: impl std::fmt::Display) -> ChartError {
+    ChartError::Draw(e.to_string())
+}
+
 /// The SVG text of the chart for a run.
-pub fn svg(title: &str, report: &Report, games: &[GameRecord]) -> Result<String, String> {
+pub fn svg(title: &str, report: &Report, games: &[GameRecord]) -> Result<String, ChartError> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (960, 420)).into_drawing_area();
-        draw(&root, title, report, games).map_err(|e| format!("cannot draw the chart: {e}"))?;
-        root.present()
-            .map_err(|e| format!("cannot draw the chart: {e}"))?;
+        draw(&root, title, report, games).map_err(drawing)?;
+        root.present().map_err(drawing)?;
     }
     Ok(out)
 }
@@ -195,13 +218,12 @@ pub(crate) const LINE_COLOURS: [RGBColor; 10] = [
 
 /// A line chart of draw rate against search depth, one line per variant: (variant, [(depth,
 /// draw rate)]).
-pub fn draw_rate_svg(series: &[(String, Vec<(u32, f64)>)]) -> Result<String, String> {
+pub fn draw_rate_svg(series: &[(String, Vec<(u32, f64)>)]) -> Result<String, ChartError> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (800, 500)).into_drawing_area();
-        draw_rates(&root, series).map_err(|e| format!("cannot draw the chart: {e}"))?;
-        root.present()
-            .map_err(|e| format!("cannot draw the chart: {e}"))?;
+        draw_rates(&root, series).map_err(drawing)?;
+        root.present().map_err(drawing)?;
     }
     Ok(out)
 }

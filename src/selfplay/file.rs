@@ -157,7 +157,8 @@ pub(crate) fn write_outputs(file: &RunFile, to: &Outputs, pdn: &str) -> Result<(
     }
     if let Some(p) = svg {
         let title = format!("{}{}", header(file), super::strength::title_part(file));
-        let text = chart::svg(&title, &file.report, &file.games).map_err(|e| bad(e, ""))?;
+        let text =
+            chart::svg(&title, &file.report, &file.games).map_err(|e| bad(e.to_string(), ""))?;
         crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())
@@ -203,18 +204,13 @@ pub fn parse_run(path: &Path, text: &str) -> Result<RunFile, Diag> {
             "merge files written by `damelab selfplay --json`",
         )
     })?;
-    super::validate::check_run(path, &file).map_err(|m| {
-        bad(
-            m,
-            "merge the files `selfplay --json` wrote, unedited; play the run again if in doubt",
-        )
-    })?;
+    super::validate::check_run(path, &file)?;
     Ok(file)
 }
 
 /// Before a run: the memory its records (and their JSON) and its engines take, against what the
 /// machine has available.
-pub(crate) fn check_play_memory(
+pub fn check_play_memory(
     games: u64,
     shard: Option<(u64, u64)>,
     threads: usize,

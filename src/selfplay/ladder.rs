@@ -53,80 +53,93 @@ pub struct Ladder {
 }
 
 /// `nodes=1000,10000,100000` or `depth=2,4,6`: two or more rising values of one key.
-pub fn parse(text: &str) -> Result<Ladder, String> {
+pub fn parse(text: &str) -> Result<Ladder, LadderSpecError> {
+    use LadderSpecError as E;
     let text = text.trim();
     let Some((key, values)) = text.split_once('=') else {
-        return Err(format!(
-            "`{text}` is not a ladder: write KEY=V1,V2,… with KEY `nodes` or `depth`"
-        ));
+        return Err(E::NotALadder(text.to_string()));
     };
     let key = match key.trim() {
         "nodes" => Key::Nodes,
         "depth" => Key::Depth,
-        "movetime" | "time" | "tc" => {
-            return Err(format!(
-                "unknown ladder key `{}`: self-play plays to a node budget or a depth (its games \
-                 then do not depend on the machine); the keys are `nodes` and `depth`",
-                key.trim()
-            ))
-        }
-        k => {
-            return Err(format!(
-                "unknown ladder key `{k}`: the keys are `nodes` and `depth`"
-            ))
-        }
+        k @ ("movetime" | "time" | "tc") => return Err(E::MachineKey(k.to_string())),
+        k => return Err(E::UnknownKey(k.to_string())),
     };
+    let k = key.name();
     let mut rungs: Vec<u64> = Vec::new();
     for word in values.split(',').map(str::trim) {
         if word.is_empty() {
             continue;
         }
-        let n: u64 = word.replace('_', "").parse().map_err(|_| {
-            format!(
-                "ladder rung `{}={word}`: `{word}` is not a whole number",
-                key.name()
-            )
+        let n: u64 = word.replace('_', "").parse().map_err(|_| E::NotANumber {
+            key: k,
+            word: word.to_string(),
         })?;
         let max = match key {
             Key::Nodes => MAX_NODES,
             Key::Depth => crate::search::MAX_DEPTH as u64,
         };
         if n == 0 || n > max {
-            return Err(format!(
-                "ladder rung `{}={n}` is out of range: give {} from 1 to {max}",
-                key.name(),
-                key.name()
-            ));
+            return Err(E::OutOfRange { key: k, n, max });
         }
         if rungs.contains(&n) {
-            return Err(format!("ladder rung `{}={n}` is given twice", key.name()));
+            return Err(E::Twice { key: k, n });
         }
         if let Some(&last) = rungs.last() {
             if n < last {
-                return Err(format!(
-                    "ladder rungs must rise: `{}={n}` comes after `{last}`",
-                    key.name()
-                ));
+                return Err(E::NotRising { key: k, n, last });
             }
         }
         rungs.push(n);
     }
     if rungs.is_empty() {
-        return Err(format!("the ladder `{text}` has no rungs"));
+        return Err(E::NoRungs(text.to_string()));
     }
     if rungs.len() < 2 {
-        return Err(format!(
-            "the ladder `{text}` has one rung: a ladder needs two or more (`{}=1000,10000`)",
-            key.name()
-        ));
+        return Err(E::OneRung {
+            text: text.to_string(),
+            key: k,
+        });
     }
     if rungs.len() > MAX_RUNGS {
-        return Err(format!(
-            "the ladder has {} rungs: give at most {MAX_RUNGS}",
-            rungs.len()
-        ));
+        return Err(E::TooMany(rungs.len()));
     }
     Ok(Ladder { key, rungs })
+}
+
+/// A `--ladder` that is not one: why, and in the type how one is written.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(help(
+    "write the ladder after the variant: `damelab selfplay dameo --games 100 --ladder nodes=1000,10000,100000` (or a bare `--ladder` for those)"
+))]
+pub enum LadderSpecError {
+    #[error("`{0}` is not a ladder: write KEY=V1,V2,… with KEY `nodes` or `depth`")]
+    NotALadder(String),
+    #[error(
+        "unknown ladder key `{0}`: self-play plays to a node budget or a depth (its games then do \
+         not depend on the machine); the keys are `nodes` and `depth`"
+    )]
+    MachineKey(String),
+    #[error("unknown ladder key `{0}`: the keys are `nodes` and `depth`")]
+    UnknownKey(String),
+    #[error("ladder rung `{key}={word}`: `{word}` is not a whole number")]
+    NotANumber { key: &'static str, word: String },
+    #[error("ladder rung `{key}={n}` is out of range: give {key} from 1 to {max}")]
+    OutOfRange { key: &'static str, n: u64, max: u64 },
+    #[error("ladder rung `{key}={n}` is given twice")]
+    Twice { key: &'static str, n: u64 },
+    #[error("ladder rungs must rise: `{key}={n}` comes after `{last}`")]
+    NotRising {
+        key: &'static str,
+        n: u64,
+        last: u64,
+    },
+    #[error("the ladder `{0}` has no rungs")]
+    NoRungs(String),
+    #[error("the ladder `{text}` has one rung: a ladder needs two or more (`{key}=1000,10000`)")]
+    OneRung { text: String, key: &'static str },
+    #[error("the ladder has {0} rungs: give at most {MAX_RUNGS}")]
+    TooMany(usize),
 }
 
 /// A mean with its 95% interval (normal approximation).
@@ -507,7 +520,10 @@ mod tests {
             parse("nodes=1_000,10_000").map(|l| l.rungs),
             Ok(vec![1000, 10_000])
         );
-        assert!(parse("nodes").unwrap_err().contains("is not a ladder"));
+        assert!(parse("nodes")
+            .unwrap_err()
+            .to_string()
+            .contains("is not a ladder"));
     }
 
     fn rung(draws: u64, games: u64) -> Rung {

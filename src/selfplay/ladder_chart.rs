@@ -2,7 +2,7 @@
 //! each against strength (nodes per move on a log scale, or depth), one line per variant, 95%
 //! intervals as whiskers (plotters, as the other self-play charts).
 
-use super::chart::LINE_COLOURS;
+use super::chart::{drawing, ChartError, LINE_COLOURS};
 use super::ladder::{Key, LadderFile, Rung};
 use super::{End, ENDS};
 use plotters::coord::Shift;
@@ -11,25 +11,23 @@ use plotters::prelude::*;
 type DrawResult = Result<(), Box<dyn std::error::Error>>;
 
 /// The SVG text of the chart of one or more ladders (all of one key).
-pub fn svg(ladders: &[LadderFile]) -> Result<String, String> {
+pub fn svg(ladders: &[LadderFile]) -> Result<String, ChartError> {
     let Some(first) = ladders.first() else {
-        return Err("no ladder to draw".into());
+        return Err(ChartError::NoLadder);
     };
     if let Some(other) = ladders.iter().find(|l| l.key != first.key) {
-        return Err(format!(
-            "the ladders of `{}` ({}) and `{}` ({}) have different axes: chart ladders of one key",
-            first.variant,
-            first.key.name(),
-            other.variant,
-            other.key.name()
-        ));
+        return Err(ChartError::OtherAxes {
+            first: first.variant.clone(),
+            first_key: first.key.name().to_string(),
+            other: other.variant.clone(),
+            other_key: other.key.name().to_string(),
+        });
     }
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (1100, 820)).into_drawing_area();
-        draw(&root, ladders).map_err(|e| format!("cannot draw the chart: {e}"))?;
-        root.present()
-            .map_err(|e| format!("cannot draw the chart: {e}"))?;
+        draw(&root, ladders).map_err(drawing)?;
+        root.present().map_err(drawing)?;
     }
     Ok(out)
 }
@@ -373,7 +371,7 @@ pub fn chart_ladders(
         };
         out(&format!("{:<20} {}{verdict}", f.variant, cells.join("  ")));
     }
-    let text = svg(&files).map_err(|e| bad(e, "chart ladders of one key together"))?;
+    let text = svg(&files).map_err(|e| bad(e.to_string(), "chart ladders of one key together"))?;
     crate::fsio::write_file(svg_path, text.as_bytes())?;
     Ok(true)
 }

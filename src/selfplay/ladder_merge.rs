@@ -124,12 +124,7 @@ pub(crate) fn merge(
         )?;
         let first = &file.runs[0].settings;
         let v = rules_for_merge(rules, &first.variant, &first.rules_fingerprint)?;
-        merge_pdn_runs(&inputs, &v.rules, &file.runs).map_err(|e| {
-            bad(
-                e,
-                "give the PDN file of every shard merged, as `selfplay --ladder … --pdn` wrote it",
-            )
-        })?
+        merge_pdn_runs(&inputs, &v.rules, &file.runs)?
     } else {
         String::new()
     };
@@ -143,7 +138,8 @@ pub(crate) fn merge(
         crate::fsio::write_file(p, json.as_bytes())?;
     }
     if let Some(p) = to.svg {
-        let svg = super::ladder_chart::svg(std::slice::from_ref(&file)).map_err(|e| bad(e, ""))?;
+        let svg = super::ladder_chart::svg(std::slice::from_ref(&file))
+            .map_err(|e| bad(e.to_string(), ""))?;
         crate::fsio::write_file(p, svg.as_bytes())?;
     }
     Ok(())

@@ -163,12 +163,7 @@ pub(crate) fn merge(
     shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
     let pdn = if to.pdn.is_some() {
         let inputs = read_pdn_inputs(&pdn_paths, "give the PDN files written by `selfplay --pdn`")?;
-        merge_pdn(&inputs, &v.rules, &merged).map_err(|e| {
-            bad(
-                e,
-                "give the PDN file of every shard merged, as `selfplay --pdn` wrote it",
-            )
-        })?
+        merge_pdn(&inputs, &v.rules, &merged)?
     } else {
         String::new()
     };

@@ -17,6 +17,7 @@ mod validate;
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules};
 pub use crate::matchplay::rate::{RateRequest, Rating};
 use crate::runs::shard::{Shard, ShardSet};
+use crate::runs::ThreadsError;
 use crate::search::{weights::Weights, zobrist::splitmix, Limits, Probe, Searcher};
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -633,7 +634,7 @@ pub fn run(
     indices: &[u64],
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameRecord>>, String> {
+) -> Result<Option<Vec<GameRecord>>, ThreadsError> {
     run_games(
         rules,
         settings,
@@ -682,7 +683,7 @@ pub fn run_games(
     pdn: bool,
     aids: Aids,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Played>, ThreadsError> {
     // The oracle reads wide positions; the games are played in the narrowest width that fits.
     fn narrowed<C: BitSet>(a: &Aids) -> Aids<C> {
         Aids {
@@ -719,12 +720,9 @@ fn run_width<B: BitSet>(
     pdn: bool,
     aids: Aids<B>,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Played>, ThreadsError> {
     use rayon::prelude::*;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
+    let pool = crate::runs::pool(threads)?;
     let games: Vec<Option<(GameRecord, Option<String>)>> = pool.install(|| {
         indices
             .par_iter()

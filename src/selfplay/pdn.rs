@@ -78,8 +78,87 @@ pub struct PdnInput {
 /// The games of `inputs` (PDN files written by shards of the run `merged` holds) as one text in
 /// game order. Every game must be one of `merged`'s, with the same result, and none may be
 /// missing or given twice.
-pub fn merge_pdn(inputs: &[PdnInput], rules: &Rules, merged: &RunFile) -> Result<String, String> {
-    merge_pdn_runs(inputs, rules, std::slice::from_ref(merged))
+pub fn merge_pdn(
+    inputs: &[PdnInput],
+    rules: &Rules,
+    merged: &RunFile,
+) -> Result<String, PdnMergeError> {
+    games_in_order(inputs, rules, std::slice::from_ref(merged))
+        .map_err(|why| PdnMergeError { why, ladder: false })
+}
+
+/// Shards' PDN files that do not hold the games of the runs merged: why, and in the type what to
+/// give instead (the PDN files `selfplay --pdn` wrote, or `selfplay --ladder … --pdn` for a
+/// ladder).
+#[derive(Debug, thiserror::Error)]
+#[error("{why}")]
+pub struct PdnMergeError {
+    pub why: PdnMismatch,
+    /// Whether the files are a ladder's.
+    pub ladder: bool,
+}
+
+impl miette::Diagnostic for PdnMergeError {
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(format!(
+            "give the PDN file of every shard merged, as `selfplay {}--pdn` wrote it",
+            if self.ladder { "--ladder … " } else { "" }
+        )))
+    }
+}
+
+/// What is wrong with a game of the shards' PDN files (`at`: the file and line).
+#[derive(Debug, thiserror::Error)]
+pub enum PdnMismatch {
+    #[error(
+        "`{name}` is not a PDN file written by `selfplay --pdn`: {read} games read, {tagged} start with an `Event` tag"
+    )]
+    NotSelfplay {
+        name: String,
+        read: usize,
+        tagged: usize,
+    },
+    #[error("the game at {at} does not read: {why}")]
+    Unreadable { at: String, why: String },
+    #[error("the game at {at} is of another run: `{event}`, not `{run}`")]
+    OtherRun {
+        at: String,
+        event: String,
+        run: String,
+    },
+    #[error(
+        "the game at {at} is of none of the runs merged: `{event}`, not one of {}",
+        runs.iter().map(|e| format!("`{e}`")).collect::<Vec<_>>().join(", ")
+    )]
+    NoRun {
+        at: String,
+        event: String,
+        runs: Vec<String>,
+    },
+    #[error("the game at {at} has no game number (`Round \"{round}\"`)")]
+    NoNumber { at: String, round: String },
+    #[error("game {} at {at} is not among the games merged ({shards})", index + 1)]
+    NotMerged {
+        at: String,
+        index: u64,
+        shards: String,
+    },
+    #[error(
+        "game {} at {at} has result `{got}` but the JSON files record `{want}`",
+        index + 1
+    )]
+    OtherResult {
+        at: String,
+        index: u64,
+        got: String,
+        want: String,
+    },
+    /// Games missing or twice, of the one run merged or of the run of `player`.
+    #[error("{}{why}", player.as_ref().map(|p| format!("{p}: ")).unwrap_or_default())]
+    Games {
+        player: Option<String>,
+        why: crate::runs::shard::PdnGamesError,
+    },
 }
 
 /// The games of `inputs` (PDN files written by shards of the runs `runs`, as a ladder's shards
@@ -90,7 +169,15 @@ pub fn merge_pdn_runs(
     inputs: &[PdnInput],
     rules: &Rules,
     runs: &[RunFile],
-) -> Result<String, String> {
+) -> Result<String, PdnMergeError> {
+    games_in_order(inputs, rules, runs).map_err(|why| PdnMergeError { why, ladder: true })
+}
+
+fn games_in_order(
+    inputs: &[PdnInput],
+    rules: &Rules,
+    runs: &[RunFile],
+) -> Result<String, PdnMismatch> {
     let events: Vec<String> = runs.iter().map(|r| event(&r.settings)).collect();
     // (run, game index, text), for every game of every input.
     let mut games: Vec<(usize, u64, String)> = Vec::new();
@@ -101,30 +188,34 @@ pub fn merge_pdn_runs(
             .map(|t| split_games(t).into_iter().map(|(_, g)| g).collect())
             .unwrap_or_default();
         if texts.len() != parsed.len() {
-            return Err(format!(
-                "`{}` is not a PDN file written by `selfplay --pdn`: {} games read, {} start with an `Event` tag",
-                input.name,
-                parsed.len(),
-                texts.len()
-            ));
+            return Err(PdnMismatch::NotSelfplay {
+                name: input.name.clone(),
+                read: parsed.len(),
+                tagged: texts.len(),
+            });
         }
         for (g, text) in parsed.iter().zip(texts) {
             let at = format!("`{}` (line {})", input.name, g.loc.line);
             if let Some(e) = g.errors.first() {
-                return Err(format!("the game at {at} does not read: {e}"));
+                return Err(PdnMismatch::Unreadable {
+                    at,
+                    why: e.to_string(),
+                });
             }
             let event = g.tag("Event").unwrap_or_default();
             let Some(run) = events.iter().position(|e| *e == event) else {
+                let event = event.to_string();
                 return Err(match events.as_slice() {
-                    [one] => format!("the game at {at} is of another run: `{event}`, not `{one}`"),
-                    _ => format!(
-                        "the game at {at} is of none of the runs merged: `{event}`, not one of {}",
-                        events
-                            .iter()
-                            .map(|e| format!("`{e}`"))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    [one] => PdnMismatch::OtherRun {
+                        at,
+                        event,
+                        run: one.clone(),
+                    },
+                    _ => PdnMismatch::NoRun {
+                        at,
+                        event,
+                        runs: events.clone(),
+                    },
                 });
             };
             let merged = &runs[run];
@@ -132,25 +223,28 @@ pub fn merge_pdn_runs(
             let index = match round.trim().parse::<u64>() {
                 Ok(r) if r >= 1 => r - 1,
                 _ => {
-                    return Err(format!(
-                        "the game at {at} has no game number (`Round \"{round}\"`)"
-                    ))
+                    return Err(PdnMismatch::NoNumber {
+                        at,
+                        round: round.to_string(),
+                    })
                 }
             };
             let Ok(pos) = merged.games.binary_search_by_key(&index, |r| r.i) else {
-                return Err(format!(
-                    "game {} at {at} is not among the games merged ({})",
-                    index + 1,
-                    merged.shards
-                ));
+                return Err(PdnMismatch::NotMerged {
+                    at,
+                    index,
+                    shards: merged.shards.to_string(),
+                });
             };
             let want = result_token(rules, &merged.games[pos]);
             let got = g.tag("Result").unwrap_or_default();
             if got != want {
-                return Err(format!(
-                    "game {} at {at} has result `{got}` but the JSON files record `{want}`",
-                    index + 1
-                ));
+                return Err(PdnMismatch::OtherResult {
+                    at,
+                    index,
+                    got: got.to_string(),
+                    want: want.to_string(),
+                });
             }
             games.push((run, index, text.to_string()));
         }
@@ -163,12 +257,9 @@ pub fn merge_pdn_runs(
             .map(|(_, i, _)| *i)
             .collect();
         crate::runs::shard::check_pdn_games(&have, merged.games.iter().map(|g| g.i)).map_err(
-            |e| {
-                if runs.len() == 1 {
-                    e
-                } else {
-                    format!("{}: {e}", player(&merged.settings))
-                }
+            |why| PdnMismatch::Games {
+                player: (runs.len() > 1).then(|| player(&merged.settings)),
+                why,
             },
         )?;
     }

@@ -4,7 +4,7 @@
 //! [`Rules::generate`] builds every move; a playout uses one. [`Rules::count_moves`] counts quiet
 //! moves with a few bit-set shifts (it builds only the captures, when there are any), and
 //! [`Rules::nth_quiet`] walks the quiet moves in the generator's order to the one drawn, building
-//! only that one. `tests/playout.rs` checks for every bundled variant that this gives exactly the
+//! only that one. `tests/rules/playout.rs` checks for every bundled variant that this gives exactly the
 //! moves `generate` lists.
 
 use crate::engine::bits::BitSet;

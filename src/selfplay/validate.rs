@@ -6,11 +6,26 @@ use super::{End, RunFile};
 use crate::search::MAX_DEPTH;
 use std::path::Path;
 
+/// A run file refused: the file, and the first inconsistency found in it.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("`{file}` is not a sound self-play file: {why}")]
+#[diagnostic(help(
+    "merge the files `selfplay --json` wrote, unedited; play the run again if in doubt"
+))]
+pub struct UnsoundRun {
+    pub file: String,
+    pub why: String,
+}
+
 /// Why a run file is refused: the first inconsistency found.
-pub fn check_run(path: &Path, f: &RunFile) -> Result<(), String> {
-    let name = path.display();
+pub fn check_run(path: &Path, f: &RunFile) -> Result<(), UnsoundRun> {
     let s = &f.settings;
-    let bad = |why: String| Err(format!("`{name}` is not a sound self-play file: {why}"));
+    let bad = |why: String| {
+        Err(UnsoundRun {
+            file: path.display().to_string(),
+            why,
+        })
+    };
     if s.games == 0 || s.games > crate::limits::MAX_SELFPLAY_GAMES {
         return bad(format!("its run has {} games", s.games));
     }

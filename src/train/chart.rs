@@ -3,16 +3,16 @@
 //! evaluation.
 
 use super::run::Generation;
+use crate::selfplay::chart::{drawing, ChartError};
 use plotters::prelude::*;
 
 /// The SVG text of the learning curve.
-pub fn svg(title: &str, gens: &[Generation]) -> Result<String, String> {
+pub fn svg(title: &str, gens: &[Generation]) -> Result<String, ChartError> {
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (960, 420)).into_drawing_area();
-        draw(&root, title, gens).map_err(|e| format!("cannot draw the chart: {e}"))?;
-        root.present()
-            .map_err(|e| format!("cannot draw the chart: {e}"))?;
+        draw(&root, title, gens).map_err(drawing)?;
+        root.present().map_err(drawing)?;
     }
     Ok(out)
 }

@@ -11,6 +11,7 @@ pub mod run;
 pub mod shard;
 
 use crate::engine::{BitSet, Move, Position, Rules};
+use crate::runs::ThreadsError;
 use crate::search::learned::Features;
 use crate::search::weights::Weights;
 use crate::search::zobrist::splitmix;
@@ -186,7 +187,7 @@ pub fn play(
     weights: Option<Arc<Weights>>,
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, String> {
+) -> Result<Option<Played>, ThreadsError> {
     let all: Vec<u64> = (0..t.games).collect();
     let games = play_games(rules, t, generation, weights, threads, &all, progress)?;
     Ok(games.map(|g| played(t.games, &g)))
@@ -213,7 +214,7 @@ pub fn play_games(
     threads: usize,
     indices: &[u64],
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameData>>, String> {
+) -> Result<Option<Vec<GameData>>, ThreadsError> {
     if let Some(n) = &rules.narrow {
         play_width(n, t, generation, weights, threads, indices, progress)
     } else if let Some(m) = &rules.mid {
@@ -251,13 +252,6 @@ pub fn played(total: u64, games: &[GameData]) -> Played {
     }
 }
 
-fn pool(threads: usize) -> Result<rayon::ThreadPool, String> {
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| format!("cannot start {threads} threads: {e}"))
-}
-
 /// A self-play thread's engine, move buffer and the game's positions with their scores.
 type Player<B> = (Searcher<B>, Vec<Move<B>>, Vec<(Position<B>, i32)>);
 
@@ -269,11 +263,11 @@ fn play_width<B: BitSet>(
     threads: usize,
     indices: &[u64],
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameData>>, String> {
+) -> Result<Option<Vec<GameData>>, ThreadsError> {
     use rayon::prelude::*;
     let settings = selfplay_settings(t, generation_seed(t.seed, generation, 0), t.games);
     let features = Features::with(rules, t.layout(rules.as_ref()));
-    let games: Vec<Option<GameData>> = pool(threads)?.install(|| {
+    let games: Vec<Option<GameData>> = crate::runs::pool(threads)?.install(|| {
         indices
             .par_iter()
             .map_init(
@@ -379,7 +373,7 @@ pub fn duel(
     b: Option<Arc<Weights>>,
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Wdl>, String> {
+) -> Result<Option<Wdl>, ThreadsError> {
     if let Some(n) = &rules.narrow {
         duel_width(n, t, generation, a, b, threads, progress)
     } else if let Some(m) = &rules.mid {
@@ -397,10 +391,10 @@ fn duel_width<B: BitSet>(
     b: Option<Arc<Weights>>,
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Wdl>, String> {
+) -> Result<Option<Wdl>, ThreadsError> {
     use rayon::prelude::*;
     let settings = selfplay_settings(t, generation_seed(t.seed, generation, 1), t.match_games);
-    let results: Vec<Option<i8>> = pool(threads)?.install(|| {
+    let results: Vec<Option<i8>> = crate::runs::pool(threads)?.install(|| {
         (0..t.match_games)
             .into_par_iter()
             .map_init(

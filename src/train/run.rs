@@ -128,7 +128,9 @@ pub fn train_from(
     current.made_by = command_line(v.name(), t);
     if let Some(s) = start {
         // Checked by `settings_with_start`: the start moves into the run's layout.
-        let carried = s.carried_into(rules, &layout).map_err(|e| bad(e, ""))?;
+        let carried = s
+            .carried_into(rules, &layout)
+            .map_err(|e| bad(e.to_string(), ""))?;
         current.values = carried.values;
         current.search = carried.search;
     }
@@ -146,7 +148,8 @@ pub fn train_from(
             _ => Some(Arc::new(current.clone())),
         };
         let b = bar(t.games, &format!("generation {} self-play", g + 1));
-        let played = play(rules, t, g, playing, threads, &|| b.inc(1)).map_err(|e| bad(e, ""))?;
+        let played = play(rules, t, g, playing, threads, &|| b.inc(1))
+            .map_err(|e| bad(e.to_string(), ""))?;
         b.finish();
         let Some(played) = played else {
             interrupted = true;
@@ -162,7 +165,7 @@ pub fn train_from(
         let against = if t.match_games > 0 {
             let b = bar(t.match_games, &format!("generation {} match", g + 1));
             let r = duel(rules, t, g, Some(new), None, threads, &|| b.inc(1))
-                .map_err(|e| bad(e, ""))?;
+                .map_err(|e| bad(e.to_string(), ""))?;
             b.finish();
             if r.is_none() {
                 interrupted = true;

@@ -88,16 +88,15 @@ impl DataSettings {
         }
     }
 
-    fn train(&self) -> Result<TrainSettings, String> {
-        let l2: f64 = self
-            .l2
-            .parse()
-            .map_err(|_| format!("`l2` is `{}`, not a number", self.l2))?;
+    fn train(&self) -> Result<TrainSettings, DataError> {
+        let not_number = |name, value: &str| DataError::NotANumber {
+            name,
+            value: value.to_string(),
+        };
+        let l2: f64 = self.l2.parse().map_err(|_| not_number("l2", &self.l2))?;
         let result_weight = match &self.result_weight {
             None => 1.0,
-            Some(x) => x
-                .parse()
-                .map_err(|_| format!("`result_weight` is `{x}`, not a number"))?,
+            Some(x) => x.parse().map_err(|_| not_number("result_weight", x))?,
         };
         Ok(TrainSettings {
             seed: self.seed,
@@ -161,11 +160,69 @@ pub(crate) fn to_rows(g: &GameData) -> GameRows {
     }
 }
 
+/// Why a data file cannot be read: unreadable, of another kind, or not a shard's data.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(help("give the data files `train --generation G --data FILE` wrote"))]
+pub enum DataFileError {
+    #[error("cannot read `{path}`: {why}")]
+    Unreadable {
+        path: String,
+        why: crate::fsio::ReadError,
+    },
+    #[error(transparent)]
+    Head(#[from] crate::runs::shard::HeadError),
+    #[error("`{name}` is not a valid training data file: {why}")]
+    Invalid {
+        name: String,
+        why: serde_json::Error,
+    },
+    #[error("`{name}`: its generation or shards are malformed")]
+    Malformed { name: String },
+    #[error("`{name}`: game {} is not one of its shards' games, in order", index + 1)]
+    OutOfOrder { name: String, index: u64 },
+    #[error("`{name}` holds {holds} games, but its shards have {shards}")]
+    Count {
+        name: String,
+        holds: usize,
+        shards: u64,
+    },
+}
+
+/// Why the data of a file read cannot be used in a merge: a setting or a game that is not one
+/// a run writes.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(help(
+    "give the data files `train --generation G --shard K/N --data FILE` wrote, every shard of \
+     every generation from 1 to the one to fit"
+))]
+pub enum DataError {
+    #[error("`{name}` is `{value}`, not a number")]
+    NotANumber { name: &'static str, value: String },
+    #[error("`{name}`: game {} has result {w}", index + 1)]
+    Result { name: String, index: u64, w: i8 },
+    #[error("`{name}`: game {} holds a malformed position", index + 1)]
+    Position { name: String, index: u64 },
+    #[error("`{name}`: game {} has {scores} scores for {positions} positions", index + 1)]
+    Scores {
+        name: String,
+        index: u64,
+        scores: usize,
+        positions: usize,
+    },
+}
+
 /// A game read back, its features checked against the layout's `len` weights.
-fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, String> {
-    let bad = || format!("`{name}`: game {} holds a malformed position", g.i + 1);
+fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, DataError> {
+    let bad = || DataError::Position {
+        name: name.to_string(),
+        index: g.i,
+    };
     if !(-1..=1).contains(&g.w) {
-        return Err(format!("`{name}`: game {} has result {}", g.i + 1, g.w));
+        return Err(DataError::Result {
+            name: name.to_string(),
+            index: g.i,
+            w: g.w,
+        });
     }
     let rows = g
         .rows
@@ -183,12 +240,12 @@ fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, String> {
         })
         .collect::<Result<_, _>>()?;
     if !g.scores.is_empty() && g.scores.len() != g.rows.len() {
-        return Err(format!(
-            "`{name}`: game {} has {} scores for {} positions",
-            g.i + 1,
-            g.scores.len(),
-            g.rows.len()
-        ));
+        return Err(DataError::Scores {
+            name: name.to_string(),
+            index: g.i,
+            scores: g.scores.len(),
+            positions: g.rows.len(),
+        });
     }
     let scores = g
         .scores
@@ -217,37 +274,41 @@ pub(crate) fn digest(w: Option<&Weights>) -> String {
 }
 
 /// Read a data file, its format and version checked.
-pub fn read(path: &Path) -> Result<DataFile, String> {
-    let text = crate::fsio::read_text(path, crate::fsio::Kind::TrainData)
-        .map_err(|e| format!("cannot read `{}`: {e}", path.display()))?;
+pub fn read(path: &Path) -> Result<DataFile, DataFileError> {
+    let text = crate::fsio::read_text(path, crate::fsio::Kind::TrainData).map_err(|why| {
+        DataFileError::Unreadable {
+            path: path.display().to_string(),
+            why,
+        }
+    })?;
     parse(&path.display().to_string(), &text)
 }
 
 /// A data file's text (`name` for messages), checked as [`read`] does.
-pub fn parse(name: &str, text: &str) -> Result<DataFile, String> {
+pub fn parse(name: &str, text: &str) -> Result<DataFile, DataFileError> {
     crate::runs::shard::check_head(name, text, FORMAT, VERSION as u64, "a training data file")?;
-    let f: DataFile = serde_json::from_str(text)
-        .map_err(|e| format!("`{name}` is not a valid training data file: {e}"))?;
+    let name = name.to_string();
+    let f: DataFile = match serde_json::from_str(text) {
+        Ok(f) => f,
+        Err(why) => return Err(DataFileError::Invalid { name, why }),
+    };
     if f.generation == 0 || f.generation > f.settings.generations || !f.shards.is_valid() {
-        return Err(format!("`{name}`: its generation or shards are malformed"));
+        return Err(DataFileError::Malformed { name });
     }
     let games = f.settings.games;
     let mut last = None;
     for g in &f.games {
         if g.i >= games || !f.shards.holds(g.i) || last.is_some_and(|l| l >= g.i) {
-            return Err(format!(
-                "`{name}`: game {} is not one of its shards' games, in order",
-                g.i + 1
-            ));
+            return Err(DataFileError::OutOfOrder { name, index: g.i });
         }
         last = Some(g.i);
     }
     if f.games.len() as u64 != f.shards.items(games) {
-        return Err(format!(
-            "`{name}` holds {} games, but its shards have {}",
-            f.games.len(),
-            f.shards.items(games)
-        ));
+        return Err(DataFileError::Count {
+            name,
+            holds: f.games.len(),
+            shards: f.shards.items(games),
+        });
     }
     Ok(f)
 }
@@ -284,7 +345,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
             "merge with the rules the games were played under",
         ));
     }
-    let t = first.settings.train().map_err(|e| bad(e, help))?;
+    let t = first.settings.train()?;
     let last = files.iter().map(|f| f.generation).max().unwrap_or(1);
     let layout = t.layout(v.rules.as_ref());
     let mut data = Data {
@@ -371,7 +432,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
         let mut games: Vec<GameData> = Vec::with_capacity(t.games as usize);
         for &i in &of_g {
             for gr in &files[i].games {
-                games.push(from_rows(gr, layout.len, &names[i]).map_err(|e| bad(e, help))?);
+                games.push(from_rows(gr, layout.len, &names[i])?);
             }
         }
         games.sort_by_key(|g| g.i);
@@ -421,10 +482,9 @@ pub fn merge_command(
             ));
         }
     }
-    let help = "give the data files `train --generation G --data FILE` wrote";
     let files = paths
         .iter()
-        .map(|p| read(p).map_err(|e| bad(e, help)))
+        .map(|p| read(p))
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     let mut m = merge_files(&names, &files)?;
@@ -488,7 +548,9 @@ pub fn merge_command(
     current.made_by = made_by.clone();
     if let Some(s) = &start {
         // Generation 1's start moves into the run's layout; a later --from has it already.
-        let carried = s.carried_into(&v.rules, &layout).map_err(|e| bad(e, ""))?;
+        let carried = s
+            .carried_into(&v.rules, &layout)
+            .map_err(|e| bad(e.to_string(), ""))?;
         current.values = carried.values;
         current.search = carried.search;
     }
@@ -513,7 +575,7 @@ pub fn merge_command(
             threads,
             &|| b.inc(1),
         )
-        .map_err(|e| bad(e, ""))?;
+        .map_err(|e| bad(e.to_string(), ""))?;
         b.finish();
         if r.is_none() {
             return Err(bad(

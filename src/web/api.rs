@@ -3,14 +3,16 @@
 
 use super::client::{lock, state_json, Client};
 use super::guard::{self, limit, ApiError, ApiResult, MAX_FEN_BYTES, MAX_MOVE_BYTES};
+use super::work::{blocking, with_client_off, Weight};
 use super::App;
-use crate::notation::{parse_fen, parse_move};
+use crate::notation::parse_fen;
 use crate::Variant;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
+use std::path::PathBuf;
 use std::sync::Arc;
 
 type Reply = ApiResult<Json<Value>>;
@@ -28,12 +30,21 @@ pub fn with_client<T>(
     Ok((t, state_json(&c)))
 }
 
-fn reply(app: &App, headers: &HeaderMap, f: impl FnOnce(&mut Client) -> ApiResult<()>) -> Reply {
-    with_client(app, headers, f).map(|(_, s)| Json(s))
+/// Run `f` on the requesting client's state off the async threads ([`super::work`]), then answer
+/// with that state.
+async fn reply(
+    app: &Arc<App>,
+    headers: &HeaderMap,
+    weight: Weight,
+    f: impl FnOnce(&mut Client) -> ApiResult<()> + Send + 'static,
+) -> Reply {
+    with_client_off(app, headers, weight, f)
+        .await
+        .map(|(_, s)| Json(s))
 }
 
 pub async fn state(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
-    reply(&app, &headers, |_| Ok(()))
+    reply(&app, &headers, Weight::Light, |_| Ok(())).await
 }
 
 #[derive(Deserialize)]
@@ -50,29 +61,29 @@ pub struct PlayBody {
 /// Play one move by text in the current position: the legal move it names, or the refusal
 /// with `explain`'s reason.
 pub fn play_text(c: &mut Client, text: &str) -> ApiResult<()> {
+    use crate::workbench::Refusal;
     let game = c.tree.game();
-    let legal = game
-        .try_legal_moves()
-        .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
-    match parse_move(c.rules(), &legal, text) {
+    match crate::workbench::read_move(&game, text) {
         Ok(mv) => {
             c.tree.play(mv).ok_or_else(tree_full)?;
             Ok(())
         }
-        Err(e) => {
-            let why = crate::explain::explain(c.rules(), c.position(), text)
-                .ok()
-                .filter(|w| w.contains("not legal"));
+        Err(Refusal::NotChecked(e)) => Err(ApiError::from_diagnostic(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            &e,
+        )),
+        Err(Refusal::Illegal { error, why }) => {
             let why = match why {
                 Some(w) if game.result().is_none() => w.trim_end().to_string(),
                 _ if game.result().is_some() => {
                     format!("the game is over: {}", game.describe_result())
                 }
-                _ => e.message.clone(),
+                _ => error.message.clone(),
             };
             Err(ApiError::refused(
                 why,
-                e.help
+                error
+                    .help
                     .clone()
                     .unwrap_or_else(|| "click a highlighted square".into()),
             ))
@@ -84,7 +95,7 @@ fn tree_full() -> ApiError {
     ApiError::refused(
         format!(
             "the game tree holds {} positions, its limit",
-            super::tree::MAX_NODES
+            crate::workbench::tree::MAX_NODES
         ),
         "start a new game, or export this one as PDN first",
     )
@@ -95,7 +106,12 @@ pub async fn play(
     headers: HeaderMap,
     Json(body): Json<PlayBody>,
 ) -> Reply {
-    reply(&app, &headers, |c| {
+    // A list of moves is read and played move by move: a parse.
+    let weight = match body.moves {
+        Some(_) => Weight::Parse,
+        None => Weight::Light,
+    };
+    reply(&app, &headers, weight, move |c| {
         if let Some(node) = body.node {
             if node != c.tree.current {
                 return Err(ApiError::new(
@@ -138,20 +154,23 @@ pub async fn play(
             )),
         }
     })
+    .await
 }
 
 pub async fn undo(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
-    reply(&app, &headers, |c| {
+    reply(&app, &headers, Weight::Light, |c| {
         c.tree.undo();
         Ok(())
     })
+    .await
 }
 
 pub async fn redo(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
-    reply(&app, &headers, |c| {
+    reply(&app, &headers, Weight::Light, |c| {
         c.tree.redo();
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -165,7 +184,7 @@ pub async fn goto(
     headers: HeaderMap,
     Json(body): Json<GotoBody>,
 ) -> Reply {
-    reply(&app, &headers, |c| {
+    reply(&app, &headers, Weight::Light, move |c| {
         if c.tree.goto(body.node) {
             Ok(())
         } else {
@@ -175,15 +194,17 @@ pub async fn goto(
             ))
         }
     })
+    .await
 }
 
 /// A new game from the variant's start position.
 pub async fn new_game(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
-    reply(&app, &headers, |c| {
+    reply(&app, &headers, Weight::Light, |c| {
         c.cancel_job();
-        c.tree = super::tree::Tree::new(c.rules().clone(), c.rules().start);
+        c.tree = crate::workbench::tree::Tree::new(c.rules().clone(), c.rules().start);
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -198,14 +219,15 @@ pub async fn fen(
     headers: HeaderMap,
     Json(body): Json<FenBody>,
 ) -> Reply {
-    reply(&app, &headers, |c| {
-        limit("FEN", &body.fen, MAX_FEN_BYTES)?;
+    limit("FEN", &body.fen, MAX_FEN_BYTES)?;
+    reply(&app, &headers, Weight::Light, move |c| {
         let pos = parse_fen(c.rules(), body.fen.trim())
             .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &*e))?;
         c.cancel_job();
-        c.tree = super::tree::Tree::new(c.rules().clone(), pos);
+        c.tree = crate::workbench::tree::Tree::new(c.rules().clone(), pos);
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -228,45 +250,33 @@ pub async fn setup(
     headers: HeaderMap,
     Json(body): Json<SetupBody>,
 ) -> Reply {
-    reply(&app, &headers, |c| {
+    reply(&app, &headers, Weight::Light, move |c| {
+        use crate::workbench::{Edit, SetupError};
         let rules = c.rules().clone();
-        let mut pos = *c.position();
+        let mut edits = Vec::new();
         if body.clear {
-            pos = crate::Position::empty(pos.turn());
+            edits.push(Edit::ClearAll);
         }
         if let Some(sq) = body.sq {
-            if !rules.geo.is_playable(sq) || u32::from(sq) >= rules.geo.size() {
-                return Err(ApiError::refused(
-                    format!("square index {sq} is not a playable square of this board"),
-                    "click a dark square of the board",
-                ));
-            }
-            pos.clear(sq);
-            if let Some((side, kind)) = body.piece {
-                if side > 1 || kind >= rules.spec.pieces.len() {
-                    return Err(ApiError::refused(
-                        format!("there is no piece of side {side} and kind {kind}"),
-                        "choose a piece from the set-up palette",
-                    ));
-                }
-                pos.put(sq, side, kind);
-            }
+            edits.push(match body.piece {
+                Some((side, kind)) => Edit::Put { sq, side, kind },
+                None => Edit::Clear(sq),
+            });
         }
-        if let Some(t) = body.turn {
-            if t > 1 {
-                return Err(ApiError::refused(
-                    format!("side {t} does not exist"),
-                    "0 is the first side, 1 the second",
-                ));
-            }
-            pos.turn = t as u8;
-        }
-        pos.runs = Default::default();
-        pos.counters = Default::default();
+        edits.extend(body.turn.map(Edit::Turn));
+        let pos = crate::workbench::apply(&rules, c.position(), &edits).map_err(|e| {
+            let help = match e {
+                SetupError::NotPlayable(_) => "click a dark square of the board",
+                SetupError::NoSuchPiece { .. } => "choose a piece from the set-up palette",
+                SetupError::NoSuchSide(_) => "0 is the first side, 1 the second",
+            };
+            ApiError::refused(e.to_string(), help)
+        })?;
         c.cancel_job();
-        c.tree = super::tree::Tree::new(rules, pos);
+        c.tree = crate::workbench::tree::Tree::new(rules, pos);
         Ok(())
     })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -282,10 +292,11 @@ pub async fn explain(
     Json(body): Json<ExplainBody>,
 ) -> ApiResult<Json<Value>> {
     limit("move text", &body.text, MAX_MOVE_BYTES)?;
-    let (text, _) = with_client(&app, &headers, |c| {
+    let (text, _) = with_client_off(&app, &headers, Weight::Light, move |c| {
         crate::explain::explain(c.rules(), c.position(), body.text.trim())
             .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))
-    })?;
+    })
+    .await?;
     Ok(Json(json!({ "text": text.trim_end() })))
 }
 
@@ -305,6 +316,12 @@ pub async fn pdn_import(
     Json(body): Json<PdnBody>,
 ) -> Reply {
     limit("PDN text", &body.text, guard::MAX_PASTE_BYTES)?;
+    let a = app.clone();
+    blocking(&app, Weight::Parse, move || import_now(&a, &headers, body)).await
+}
+
+/// [`pdn_import`]'s reading, replay and new tree, on the blocking pool.
+fn import_now(app: &App, headers: &HeaderMap, body: PdnBody) -> Reply {
     let games = crate::pdn::read_games(body.text.as_bytes());
     let titles: Vec<String> = games
         .iter()
@@ -318,7 +335,7 @@ pub async fn pdn_import(
             }
         })
         .collect();
-    let (notes, mut state) = with_client(&app, &headers, |c| {
+    let (notes, mut state) = with_client(app, headers, |c| {
         let g = games.get(body.game).ok_or_else(|| {
             ApiError::refused(
                 format!(
@@ -345,7 +362,7 @@ pub async fn pdn_import(
             )
         })?;
         let game = replayed.game;
-        let mut tree = super::tree::Tree::new(c.rules().clone(), *game.start());
+        let mut tree = crate::workbench::tree::Tree::new(c.rules().clone(), *game.start());
         // The main line, then its variations (with theirs) as the tree's other branches.
         tree.add_line(0, game.moves(), &replayed.variations)
             .ok_or_else(tree_full)?;
@@ -359,22 +376,26 @@ pub async fn pdn_import(
 
 /// PDN export of the game with its variations.
 pub async fn pdn_export(State(app): State<Arc<App>>, headers: HeaderMap) -> Reply {
-    let (pdn, _) = with_client(&app, &headers, |c| Ok(c.tree.to_pdn()))?;
+    let (pdn, _) = with_client_off(&app, &headers, Weight::Light, |c| Ok(c.tree.to_pdn())).await?;
     Ok(Json(json!({ "pdn": pdn })))
 }
 
 /// The bundled variants: name and title.
-pub async fn variants() -> Json<Value> {
-    let list: Vec<Value> = crate::variants::BUNDLED
-        .iter()
-        .map(|(name, _)| {
-            let title = Variant::load(name)
-                .map(|v| v.rules.spec.title.clone())
-                .unwrap_or_default();
-            json!({ "name": name, "title": title })
-        })
-        .collect();
-    Json(json!({ "variants": list }))
+/// Each is compiled for its title: a parse, on the blocking pool.
+pub async fn variants(State(app): State<Arc<App>>) -> Reply {
+    blocking(&app, Weight::Parse, || {
+        let list: Vec<Value> = crate::variants::BUNDLED
+            .iter()
+            .map(|(name, _)| {
+                let title = Variant::load(name)
+                    .map(|v| v.rules.spec.title.clone())
+                    .unwrap_or_default();
+                json!({ "name": name, "title": title })
+            })
+            .collect();
+        Ok(Json(json!({ "variants": list })))
+    })
+    .await
 }
 
 #[derive(Deserialize)]
@@ -391,7 +412,21 @@ pub async fn variant(
     Json(body): Json<VariantBody>,
 ) -> Reply {
     limit("variant name", &body.name, 1024)?;
-    let (variant, text, path) = match crate::variants::bundled(&body.name) {
+    let a = app.clone();
+    let loaded = blocking(&app, Weight::Parse, move || load_variant(&a, body)).await?;
+    reply(&app, &headers, Weight::Light, move |c| {
+        c.cancel_job();
+        let (variant, text, path) = loaded;
+        *c = Client::new(variant, text, path);
+        Ok(())
+    })
+    .await
+}
+
+/// A bundled variant or a rules file of the start folder, read and compiled (on the blocking
+/// pool: compiling is a parse).
+fn load_variant(app: &App, body: VariantBody) -> ApiResult<(Variant, String, Option<PathBuf>)> {
+    Ok(match crate::variants::bundled(&body.name) {
         Some(text) => {
             let v = Variant::load(&body.name)
                 .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
@@ -403,11 +438,6 @@ pub async fn variant(
                 .map_err(|e| ApiError::from_diagnostic(StatusCode::UNPROCESSABLE_ENTITY, &e))?;
             (v, text, Some(body.name.clone().into()))
         }
-    };
-    reply(&app, &headers, |c| {
-        c.cancel_job();
-        *c = Client::new(variant, text, path);
-        Ok(())
     })
 }
 

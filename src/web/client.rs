@@ -2,10 +2,10 @@
 //! clients cannot touch each other's games) and the JSON the page draws from: the board's squares,
 //! the pieces, the legal moves, the last move, the move tree. The page knows no rules.
 
-use super::tree::Tree;
 use crate::engine::{Move, Position, Rules, Sq};
 use crate::notation::{move_to_string, to_fen};
 use crate::spec::SquareSet;
+use crate::workbench::tree::Tree;
 use crate::Variant;
 use serde_json::{json, Value};
 use std::collections::HashMap;

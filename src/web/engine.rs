@@ -5,6 +5,7 @@
 use super::api::with_client;
 use super::client::{lock, move_json};
 use super::guard::{self, ApiError, ApiResult};
+use super::work::{with_client_off, Weight};
 use super::App;
 use crate::search::{format_score, Info, Limits, Searcher};
 use crate::{Game, Rules};
@@ -318,7 +319,9 @@ pub async fn engine_move(
         }
         (best, false) => best,
     };
-    let (_, state) = with_client(&app, &headers, |c| {
+    // The new state lists the legal moves (a generation up to the route budget): off the async
+    // threads.
+    let (_, state) = with_client_off(&app, &headers, Weight::Light, move |c| {
         if c.tree.current != node {
             return Err(ApiError::new(
                 StatusCode::CONFLICT,
@@ -334,7 +337,8 @@ pub async fn engine_move(
         };
         c.tree.play(mv);
         Ok(())
-    })?;
+    })
+    .await?;
     Ok(Json(state))
 }
 

@@ -11,7 +11,7 @@ pub mod guard;
 pub mod rules_api;
 pub mod selftest;
 pub mod study;
-pub mod tree;
+pub mod work;
 
 use crate::Variant;
 use axum::extract::DefaultBodyLimit;
@@ -47,6 +47,9 @@ pub struct App {
     /// at most [`engine::MAX_SEARCHES`], each with its own table, so the server's memory stays
     /// bounded however many requests arrive.
     pub searches: Arc<tokio::sync::Semaphore>,
+    /// The request parses running at once (PDN imports, rules, variants, move lists): at most
+    /// [`work::MAX_PARSES`], each on the blocking pool, never on the async threads.
+    pub parses: Arc<tokio::sync::Semaphore>,
 }
 
 /// What `damelab serve` was asked for.
@@ -82,6 +85,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         cache: opts.cache.clone(),
         selftests: Mutex::new(Vec::new()),
         searches: Arc::new(tokio::sync::Semaphore::new(engine::MAX_SEARCHES)),
+        parses: Arc::new(tokio::sync::Semaphore::new(work::MAX_PARSES)),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {

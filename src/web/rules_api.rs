@@ -5,12 +5,13 @@
 use super::api::{stem, with_client};
 use super::client::Client;
 use super::guard::{limit, ApiError, ApiResult, MAX_RULES_BYTES};
+use super::work::{blocking, with_client_off, Weight};
 use super::App;
 use crate::notation::move_to_string;
 use crate::variant::LoadError;
 use crate::Variant;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::Json;
 use miette::Diagnostic;
 use serde::Deserialize;
@@ -75,14 +76,15 @@ fn editor_name(c: &Client) -> String {
 
 /// The rules text in force, where it came from, and its description.
 pub async fn get(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<Json<Value>> {
-    let (v, _) = with_client(&app, &headers, |c| {
+    let (v, _) = with_client_off(&app, &headers, Weight::Light, |c| {
         Ok(json!({
             "text": c.rules_text,
             "name": editor_name(c),
             "path": c.rules_path.as_ref().map(|p| p.display().to_string()),
             "describe": crate::describe::describe(c.rules()),
         }))
-    })?;
+    })
+    .await?;
     Ok(Json(v))
 }
 
@@ -96,25 +98,21 @@ pub struct TextBody {
 }
 
 /// Check a text: its diagnostics, or its description when it is correct. Changes nothing.
-pub async fn check(Json(body): Json<TextBody>) -> ApiResult<Json<Value>> {
+pub async fn check(
+    State(app): State<Arc<App>>,
+    Json(body): Json<TextBody>,
+) -> ApiResult<Json<Value>> {
     limit("rules text", &body.text, MAX_RULES_BYTES)?;
-    // Compiling is quick (a rules file is a few KB) but not free: off the async threads.
+    // Compiling is quick (a rules file is a few KB) but not free: a parse, off the async threads.
     let text = body.text;
-    let v = tokio::task::spawn_blocking(move || match compile("rules", &text) {
-        Ok(v) => json!({ "ok": true, "diagnostics": [], "describe": crate::describe::describe(&v.rules) }),
-        Err(e) => json!({ "ok": false, "diagnostics": diagnostics(&text, &e) }),
+    let v = blocking(&app, Weight::Parse, move || {
+        Ok(match compile("rules", &text) {
+            Ok(v) => json!({ "ok": true, "diagnostics": [], "describe": crate::describe::describe(&v.rules) }),
+            Err(e) => json!({ "ok": false, "diagnostics": diagnostics(&text, &e) }),
+        })
     })
-    .await
-    .map_err(|_| internal())?;
+    .await?;
     Ok(Json(v))
-}
-
-fn internal() -> ApiError {
-    ApiError::new(
-        StatusCode::INTERNAL_SERVER_ERROR,
-        "the check stopped unexpectedly",
-        "try again; if it happens again, report the rules text",
-    )
 }
 
 /// Apply a changed text to this client's game: the moves from the start to the current position
@@ -125,7 +123,7 @@ pub async fn apply(
     Json(body): Json<TextBody>,
 ) -> ApiResult<Json<Value>> {
     limit("rules text", &body.text, MAX_RULES_BYTES)?;
-    let (report, mut state) = with_client(&app, &headers, |c| {
+    let (report, mut state) = with_client_off(&app, &headers, Weight::Parse, move |c| {
         let variant = compile(&editor_name(c), &body.text).map_err(|e| {
             let first = diagnostics(&body.text, &e).into_iter().next();
             let at = first
@@ -150,7 +148,7 @@ pub async fn apply(
         } else {
             rules.start
         };
-        let mut tree = super::tree::Tree::new(rules.clone(), start);
+        let mut tree = crate::workbench::tree::Tree::new(rules.clone(), start);
         let mut stopped = None;
         for (ply, mv) in moves.iter().enumerate() {
             let text = move_to_string(&old_rules, mv);
@@ -182,7 +180,8 @@ pub async fn apply(
         c.rules_text = body.text.clone();
         c.tree = tree;
         Ok(json!({ "kept": kept, "of": moves.len(), "stopped": stopped }))
-    })?;
+    })
+    .await?;
     state["applied"] = report;
     Ok(Json(state))
 }
@@ -207,7 +206,9 @@ pub async fn save(
             "give a file name such as `my-variant.rules`, or download the text",
         ));
     };
-    let backup = app.root.save(&target, &body.text)?;
+    // A file written and synced: off the async threads.
+    let (a, t) = (app.clone(), target.clone());
+    let backup = blocking(&app, Weight::Light, move || a.root.save(&t, &body.text)).await?;
     with_client(&app, &headers, |c| {
         c.rules_path = Some(target.clone().into());
         Ok(())

@@ -152,7 +152,7 @@ pub fn run_stream(app: Arc<App>, job: StudyJob) -> axum::response::Response {
             }
         }
         if let Some(e) = error {
-            let _ = tx.send(event("failed", &json!({ "error": e })));
+            let _ = tx.send(event("failed", &json!({ "error": e.to_string() })));
             return;
         }
         if games.is_empty() {

@@ -13,12 +13,7 @@ use miette::Report as Diag;
 /// the shard's games of each rung, and the rating matches [`rates`] gives it); Ctrl-C keeps the
 /// rungs finished.
 pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    let ladder = parse(spec).map_err(|e| {
-        bad(
-            e,
-            "write the ladder after the variant: `damelab selfplay dameo --games 100 --ladder nodes=1000,10000,100000` (or a bare `--ladder` for those)",
-        )
-    })?;
+    let ladder = parse(spec).map_err(Diag::new)?;
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
     let weights = crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?;
@@ -88,7 +83,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             aids.clone(),
             &|| bar.inc(1),
         )
-        .map_err(|e| bad(e, "give fewer threads"))?;
+        .map_err(miette::Report::new)?;
         bar.finish();
         let Some(played) = played else {
             stopped_at = Some(value);
@@ -165,7 +160,7 @@ fn write_files(a: &RunArgs, file: &LadderFile, pdn: &str) -> Result<(), Diag> {
     }
     if let Some(p) = &a.svg {
         let text = crate::selfplay::ladder_chart::svg(std::slice::from_ref(file))
-            .map_err(|e| bad(e, ""))?;
+            .map_err(|e| bad(e.to_string(), ""))?;
         crate::fsio::write_file(p, text.as_bytes())?;
     }
     Ok(())

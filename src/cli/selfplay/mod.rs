@@ -264,7 +264,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         crate::selfplay::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
             bar.inc(1)
         })
-        .map_err(|e| bad(e, "give fewer threads"))?;
+        .map_err(miette::Report::new)?;
     bar.finish();
     let Some(played) = played else {
         return Err(bad(
@@ -349,6 +349,6 @@ fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Resu
             .collect();
         out(&format!("{name:<20} {}", cells.join("  ")));
     }
-    let text = chart::draw_rate_svg(&series).map_err(|e| bad(e, ""))?;
+    let text = chart::draw_rate_svg(&series).map_err(|e| bad(e.to_string(), ""))?;
     Ok(crate::fsio::write_file(svg, text.as_bytes())?)
 }

@@ -380,8 +380,8 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     ));
     if let Some(svg) = &a.svg {
         let title = format!("{}: {}", v.name(), command_line(v.name(), &t));
-        let text =
-            crate::train::chart::svg(&title, &trained.generations).map_err(|e| bad(e, ""))?;
+        let text = crate::train::chart::svg(&title, &trained.generations)
+            .map_err(|e| bad(e.to_string(), ""))?;
         crate::fsio::write_file(svg, text.as_bytes())?;
     }
     if let Some(json) = &a.json {

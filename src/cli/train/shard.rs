@@ -83,7 +83,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     let games = play_games(&v.rules, &t, g - 1, playing, threads, &indices, &|| {
         b.inc(1)
     })
-    .map_err(|e| bad(e, ""))?;
+    .map_err(|e| bad(e.to_string(), ""))?;
     b.finish();
     let Some(games) = games else {
         return Err(bad(

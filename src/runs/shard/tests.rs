@@ -6,11 +6,11 @@ use super::*;
 fn pdn_games_must_be_the_merged_ones_each_once() {
     assert_eq!(check_pdn_games(&[0, 1, 2], 0..3), Ok(()));
     assert_eq!(
-        check_pdn_games(&[0, 1, 1, 2], 0..3),
+        check_pdn_games(&[0, 1, 1, 2], 0..3).map_err(|e| e.to_string()),
         Err("game 2 is in the PDN files twice".into())
     );
     assert_eq!(
-        check_pdn_games(&[0, 3], 0..4),
+        check_pdn_games(&[0, 3], 0..4).map_err(|e| e.to_string()),
         Err("the PDN files lack 2 of the 4 games merged: 2, 3".into())
     );
 }

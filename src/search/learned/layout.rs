@@ -34,13 +34,8 @@ impl Window {
     }
 
     /// `AxB`, as `train --window` and the layout line write it.
-    pub fn parse(text: &str) -> Result<Window, String> {
-        let bad = || {
-            format!(
-                "window `{text}` is not two sizes like `2x4`, with 2 to {MAX_CELLS} squares \
-                 in all"
-            )
-        };
+    pub fn parse(text: &str) -> Result<Window, ShapeError> {
+        let bad = || ShapeError::Window(text.to_string());
         let (a, b) = text.split_once('x').ok_or_else(bad)?;
         let along: u8 = a.trim().parse().map_err(|_| bad())?;
         let across: u8 = b.trim().parse().map_err(|_| bad())?;
@@ -52,25 +47,39 @@ impl Window {
     }
 }
 
+/// A window shape, or shapes side by side, that `train --window` does not take.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+pub enum ShapeError {
+    #[error("window `{0}` is not two sizes like `2x4`, with 2 to {MAX_CELLS} squares in all")]
+    Window(String),
+    #[error("`{text}` has {count} window shapes; at most {MAX_SHAPES} go side by side")]
+    TooMany { text: String, count: usize },
+    #[error("`{text}` names the window shape {shape} twice")]
+    Twice { text: String, shape: Window },
+}
+
 /// Window shapes side by side, as `train --window` and the layout line write them: `2x2`, or
 /// several joined by `+` (`2x2+2x4`), each with windows and tables of its own.
-pub fn parse_shapes(text: &str) -> Result<Vec<Window>, String> {
+pub fn parse_shapes(text: &str) -> Result<Vec<Window>, ShapeError> {
     let shapes = text
         .split('+')
         .map(Window::parse)
         .collect::<Result<Vec<_>, _>>()?;
     if shapes.len() > MAX_SHAPES {
-        return Err(format!(
-            "`{text}` has {} window shapes; at most {MAX_SHAPES} go side by side",
-            shapes.len()
-        ));
+        return Err(ShapeError::TooMany {
+            text: text.to_string(),
+            count: shapes.len(),
+        });
     }
     if let Some(w) = shapes
         .iter()
         .enumerate()
         .find_map(|(i, w)| shapes[..i].contains(w).then_some(w))
     {
-        return Err(format!("`{text}` names the window shape {w} twice"));
+        return Err(ShapeError::Twice {
+            text: text.to_string(),
+            shape: *w,
+        });
     }
     Ok(shapes)
 }
@@ -81,7 +90,7 @@ pub struct Shapes(pub Vec<Window>);
 
 impl Shapes {
     /// `2x2`, `2x4`, or shapes joined by `+`.
-    pub fn parse(text: &str) -> Result<Shapes, String> {
+    pub fn parse(text: &str) -> Result<Shapes, ShapeError> {
         parse_shapes(text).map(Shapes)
     }
 }

@@ -39,7 +39,7 @@ mod layout;
 pub use features::Features;
 pub use gathered::gathers;
 use gathered::Gathered;
-pub use layout::{parse_shapes, shapes_text, Layout, Shapes, Window};
+pub use layout::{parse_shapes, shapes_text, Layout, ShapeError, Shapes, Window};
 
 use super::weights::Weights;
 use crate::engine::bits::BitSet;

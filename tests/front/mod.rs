@@ -1,0 +1,15 @@
+//! The front ends: the command line and its help, the documented transcripts, the REPL, the web server and page.
+
+pub mod cli;
+pub mod docs;
+pub mod help;
+pub mod repl;
+pub mod repl_live;
+pub mod repl_polish;
+pub mod repl_pty;
+pub mod web_api;
+pub mod web_boards;
+pub mod web_browser;
+pub mod web_firefox;
+pub mod web_hostile;
+pub mod web_streams;
