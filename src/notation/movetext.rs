@@ -159,6 +159,23 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     if exact.len() == 1 || (exact.len() > 1 && !rules.approach) {
         return Ok(*exact[0]);
     }
+    if exact.len() > 1 && marked {
+        // Kept apart (`--keep-duplicates`), two orders of one route and captured set both read
+        // as these marks: the one that recorded them (`Move::way`) is the one they name.
+        let own: Vec<&Move> = exact
+            .iter()
+            .copied()
+            .filter(|m| {
+                marks
+                    .iter()
+                    .enumerate()
+                    .all(|(i, &w)| w.is_none() || m.way(i) == w)
+            })
+            .collect();
+        if own.len() == 1 {
+            return Ok(*own[0]);
+        }
+    }
     if exact.len() > 1 {
         let names: Vec<String> = exact.iter().map(|m| move_to_string(rules, m)).collect();
         return Err(InputError::new(

@@ -708,8 +708,14 @@ fn looks_like_move(s: &str) -> bool {
     };
     let parts: Vec<&str> = s.split(['-', 'x', 'X', ':']).collect();
     parts.len() >= 2
-        && parts.iter().all(|p| {
-            let b = p.as_bytes();
+        && parts.iter().enumerate().all(|(i, p)| {
+            // A landing square may carry a capture's mark, `A` or `W` (approach, withdrawal).
+            let b = match p.as_bytes() {
+                [rest @ .., d, m] if i > 0 && d.is_ascii_digit() && b"AaWw".contains(m) => {
+                    &p.as_bytes()[..rest.len() + 1]
+                }
+                b => b,
+            };
             match b {
                 [] => false,
                 [l, rest @ ..] if l.is_ascii_alphabetic() => {

@@ -5,7 +5,8 @@
 use crate::common::{damelab, text};
 use damelab::engine::GenOptions;
 use damelab::explain::explain;
-use damelab::notation::{move_to_string, parse_fen, parse_move};
+use damelab::notation::{move_to_string, parse_fen, parse_move, to_fen};
+use damelab::pdn::{read_games, replay, write_game};
 use damelab::spec::CaptureOp;
 use damelab::Variant;
 use rand::{RngExt, SeedableRng};
@@ -153,4 +154,78 @@ fn search_selfplay_and_endgame_tables_run() {
         "{}",
         text(&o.stdout)
     );
+}
+
+/// Two orders of one route that take the same stones by different ways (Fanorona, black on c3:
+/// approach at d2 takes e1 and the last step takes c4 and b4; withdrawal at d2 takes b4 and the
+/// withdrawal at e4 takes e2 and e1). `--keep-duplicates` keeps them apart: each prints its own
+/// marks, its text reads back to itself (it was ambiguous before: the marks of either fit both),
+/// the order of capture is its own, and a PDN game replays it; both leave the same position, and
+/// the ordinary move list holds one of them, whose text reads back too.
+#[test]
+fn two_orders_of_one_route_print_and_read_back_apart() {
+    let v = Variant::load("fanorona").expect("bundled");
+    let rules = &v.rules;
+    let fen = "B:Wc1,e1,e2,b4,c4:Bc3";
+    let pos = parse_fen(rules, fen).expect("valid FEN");
+    let names = |sqs: &[u8]| -> Vec<String> { sqs.iter().map(|&s| rules.geo.name(s)).collect() };
+    let route = |m: &damelab::Move| names(m.route()) == ["d2", "e3", "e4", "d4"];
+    let kept_opts = GenOptions {
+        keep_duplicates: true,
+        ..GenOptions::default()
+    };
+    let mut kept = Vec::new();
+    rules.generate(&pos, &mut kept, kept_opts);
+    let both: Vec<_> = kept
+        .iter()
+        .filter(|m| m.from == pos_sq(rules, "c3") && route(m))
+        .collect();
+    assert_eq!(both.len(), 2, "{kept:?}");
+    let (a, w) = (both[0], both[1]);
+    assert!(a.same_move(w), "one captured set, one identity");
+    let texts = [move_to_string(rules, a), move_to_string(rules, w)];
+    assert_eq!(texts, ["c3xd2Axe3Wxe4Wxd4A", "c3xd2Wxe3Wxe4Wxd4A"]);
+    assert_eq!(
+        names(&rules.capture_order(a)),
+        ["e1", "c1", "e2", "c4", "b4"]
+    );
+    assert_eq!(
+        names(&rules.capture_order(w)),
+        ["b4", "c1", "e2", "e1", "c4"]
+    );
+    for (m, text) in [a, w].into_iter().zip(&texts) {
+        let back = parse_move(rules, &kept, text).expect("its own marks name it");
+        assert_eq!(move_to_string(rules, &back), *text);
+        assert_eq!(rules.capture_order(&back), rules.capture_order(m));
+    }
+    assert_eq!(to_fen(rules, &pos.play(a)), to_fen(rules, &pos.play(w)));
+    assert_eq!(to_fen(rules, &pos.play(a)), "W:W:Bd4");
+
+    // The ordinary list: one move of that route, read back from either order's marks.
+    let mut moves = Vec::new();
+    rules.generate(&pos, &mut moves, GenOptions::default());
+    assert_eq!(moves.iter().filter(|m| route(m)).count(), 1);
+    for text in &texts {
+        let back = parse_move(rules, &moves, text).expect("either reading names the move");
+        assert!(back.same_move(a), "{text}");
+    }
+
+    // A game record replays the withdrawal order and keeps it.
+    let pdn = format!("[FEN \"{fen}\"]\n\n1... {} *\n", texts[1]);
+    let game = &read_games(pdn.as_bytes())[0];
+    let r = replay(rules.clone(), game).expect("replays");
+    let played = r.game.moves()[0];
+    assert_eq!(move_to_string(rules, &played), texts[1]);
+    assert_eq!(rules.capture_order(&played), rules.capture_order(w));
+    let written = write_game(&r.game, &[], &[], None);
+    assert!(written.contains(&texts[1]), "{written}");
+    let again = replay(rules.clone(), &read_games(written.as_bytes())[0]).expect("replays");
+    assert_eq!(
+        rules.capture_order(&again.game.moves()[0]),
+        rules.capture_order(w)
+    );
+}
+
+fn pos_sq(rules: &damelab::Rules, name: &str) -> u8 {
+    rules.geo.parse(name).expect("a square")
 }
