@@ -163,6 +163,9 @@ pub enum Command {
         /// A bundled variant's name or a path to a rules file (default: the embedded default;
         /// the `variant` parameter changes it before `init`).
         variant: Option<String>,
+        /// The protocol: 2 (Scan 3.x, Hub 2) or 1 (Scan 2.x: `pos`, `go`, `move M`).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
+        protocol: u8,
     },
     /// Serve the web workbench on 127.0.0.1: the board, the rules editor and the engine in a
     /// browser (docs/web.md).
@@ -301,11 +304,17 @@ fn run() -> ExitCode {
         }
         Some(Command::Train(a)) => train::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
         Some(Command::Match(a)) => matches::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
-        Some(Command::Hub { variant }) => crate::hub::engine::run(
-            variant.as_deref().unwrap_or(variants::DEFAULT),
-            Box::new(std::io::BufReader::new(std::io::stdin())),
-            Box::new(std::io::stdout()),
-        ),
+        Some(Command::Hub { variant, protocol }) => {
+            let run = match protocol {
+                1 => crate::hub::hub1::run,
+                _ => crate::hub::engine::run,
+            };
+            run(
+                variant.as_deref().unwrap_or(variants::DEFAULT),
+                Box::new(std::io::BufReader::new(std::io::stdin())),
+                Box::new(std::io::stdout()),
+            )
+        }
         Some(Command::Serve {
             variant,
             port,

@@ -2,4 +2,5 @@
 //! positions and moves; [`engine`] runs damelab as a Hub engine (`damelab hub`).
 
 pub mod engine;
+pub mod hub1;
 pub mod protocol;

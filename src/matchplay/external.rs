@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 const HELLO: Duration = Duration::from_secs(10);
 const INIT: Duration = Duration::from_secs(60);
 /// How long a move searched to a depth (no clock) may take.
-const DEPTH_MOVE: Duration = Duration::from_secs(120);
+pub(super) const DEPTH_MOVE: Duration = Duration::from_secs(120);
 /// The longest line an engine may send (a longer one is garbage).
 const MAX_LINE: usize = 1 << 20;
 
@@ -32,8 +32,13 @@ pub struct Hub {
 }
 
 impl Hub {
-    /// Start the engine of `spec` and bring it to `ready` for these rules.
-    pub fn start(rules: &Arc<Rules>, variant: &str, spec: &EngineSpec) -> Result<Hub, Fault> {
+    /// Start the engine of `spec` and bring it to `ready` for these rules: a Hub-2 engine, or
+    /// one that answers `hub` in the first protocol ([`super::hub1`]).
+    pub fn start(
+        rules: &Arc<Rules>,
+        variant: &str,
+        spec: &EngineSpec,
+    ) -> Result<Box<dyn Player>, Fault> {
         let cmd = spec.cmd.as_deref().unwrap_or_default();
         let words = split_command(cmd).map_err(Fault::Crash)?;
         let Some((program, args)) = words.split_first() else {
@@ -79,11 +84,13 @@ impl Hub {
         hub.send(&Line::new("hub"))?;
         let mut params: Vec<Line> = Vec::new();
         hub.until(HELLO, None, |l| {
-            if l.command == "param" {
-                params.push(l.clone());
-            }
+            params.push(l.clone());
             Ok(l.command == "wait")
         })?;
+        if super::hub1::speaks_hub1(&params) {
+            return Ok(Box::new(super::hub1::Hub1::start(hub, rules, spec)?));
+        }
+        params.retain(|l| l.command == "param");
         // The variant, when the engine declares a parameter that can take it.
         if let Some(p) = params.iter().find(|p| p.get("name") == Some("variant")) {
             let takes = p.get("type") == Some("string")
@@ -112,10 +119,10 @@ impl Hub {
             ))),
             c => Ok(c == "ready"),
         })?;
-        Ok(hub)
+        Ok(Box::new(hub))
     }
 
-    fn send(&mut self, line: &Line) -> Result<(), Fault> {
+    pub(super) fn send(&mut self, line: &Line) -> Result<(), Fault> {
         writeln!(self.stdin, "{line}")
             .and_then(|_| self.stdin.flush())
             .map_err(|e| self.ended(&format!("cannot write to it ({e})")))
@@ -131,7 +138,7 @@ impl Hub {
     }
 
     /// Read lines until `done` says so, within `limit` (and the abort flag, when given).
-    fn until(
+    pub(super) fn until(
         &mut self,
         limit: Duration,
         abort: Option<&std::sync::atomic::AtomicBool>,

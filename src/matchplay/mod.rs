@@ -10,6 +10,7 @@
 pub mod engine;
 pub mod external;
 pub mod file;
+pub mod hub1;
 pub mod openings;
 pub mod rate;
 pub mod standings;
@@ -173,7 +174,7 @@ impl Seat {
             let spec = &cfg.engines[e];
             let p: Box<dyn Player> = match &spec.cmd {
                 None => Box::new(engine::Internal::new(&cfg.rules, spec).map_err(Fault::Crash)?),
-                Some(_) => Box::new(external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?),
+                Some(_) => external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?,
             };
             self.players[e] = Some(p);
         }

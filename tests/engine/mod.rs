@@ -4,6 +4,7 @@ pub mod endgame;
 pub mod endgame_boards;
 pub mod endgame_cache;
 pub mod hub;
+pub mod hub1;
 pub mod parallel_search;
 pub mod search;
 pub mod search_strength;

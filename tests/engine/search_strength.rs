@@ -328,3 +328,24 @@ fn a_stopped_search_plays_what_its_unfinished_iteration_proved_when_asked() {
         "no budget played from the unfinished iteration"
     );
 }
+
+/// The learned evaluation as `damelab analyse international --depth 10` runs it (the bundled
+/// weights and the search settings they carry), pinned node for node: a change that makes the
+/// evaluation cheaper must leave the search exactly as it was (issue 46). Figures of
+/// `damelab analyse international --fen FEN --depth 10 --no-tables` before the gathered
+/// evaluation's windows were read in one array.
+#[test]
+fn the_learned_evaluation_searches_the_same_tree() {
+    let r = rules("international");
+    let pos = parse_fen(&r, "W:W32,34-38,40-42,44-50:B1-12,16,17,19,24").expect("valid FEN");
+    let w = damelab::search::weights::resolve(None, &r).expect("bundled weights");
+    assert!(w.is_some(), "international has bundled weights");
+    let mut s = Searcher::new(r.clone(), 64);
+    s.set_options(damelab::search::weights::options(w.as_deref()));
+    s.set_weights(w);
+    let res = s.search(&pos, &[], depth(10), &mut |_| {});
+    assert_eq!(res.nodes, 85_622);
+    assert_eq!(res.score, 4);
+    let best = res.best.expect("a move");
+    assert_eq!(move_to_string(&r, &best), "38-33");
+}

@@ -12,17 +12,30 @@ use crate::engine::Position;
 /// window's squares in the order of their bits rather than the layout's order.
 #[derive(Clone, Debug)]
 pub(super) struct Gathered {
-    /// Per window: its squares among the low 64 bits of a set, among the high 64, and how many
-    /// are low.
-    masks: Vec<(u64, u64, u32)>,
+    windows: Vec<Window>,
     /// Whether every window's squares are in the low 64 bits.
     low_only: bool,
-    /// Per window, where its table starts in `table`.
-    starts: Vec<u32>,
     table: Vec<i32>,
     /// The bits of an index read as base-3 digits: `Σ 3^j` over its set bits `j`.
     ternary: [u16; 1 << MAX_CELLS],
 }
+
+/// One window as the sum reads it, all in one place.
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    /// Its squares among the low 64 bits of a set.
+    low: u64,
+    /// Its squares among the high 64 bits.
+    high: u64,
+    /// How many of its squares are low.
+    nlow: u32,
+    /// Where its table starts in `table`.
+    start: u32,
+}
+
+/// A gathered index (a window's squares of one side, at most [`MAX_CELLS`] bits) as an index of
+/// `ternary`: the mask changes nothing and tells the compiler it is in range.
+const CELLS: usize = (1 << MAX_CELLS) - 1;
 
 impl Gathered {
     /// The re-ordered tables of `w` in `layout`, when this processor gathers bits (BMI2) and the
@@ -31,8 +44,7 @@ impl Gathered {
         if !gathers() || layout.phased || !layout.wide.is_empty() || B::BITS > 128 {
             return None;
         }
-        let mut masks = Vec::with_capacity(layout.windows.len());
-        let mut starts = Vec::with_capacity(layout.windows.len());
+        let mut windows = Vec::with_capacity(layout.windows.len());
         let mut table = Vec::new();
         for (win, &at) in layout.windows.iter().zip(&layout.tables) {
             let bits: Vec<u32> = win
@@ -41,12 +53,16 @@ impl Gathered {
                 .collect();
             let mask = bits.iter().fold(0u128, |m, &b| m | 1 << b);
             let low = mask as u64;
-            masks.push((low, (mask >> 64) as u64, low.count_ones()));
+            windows.push(Window {
+                low,
+                high: (mask >> 64) as u64,
+                nlow: low.count_ones(),
+                start: table.len() as u32,
+            });
             // Gathered digit j is the j-th lowest bit's square; the layout counts square k of
             // the window as 3^k.
             let mut order: Vec<usize> = (0..win.len()).collect();
             order.sort_by_key(|&k| bits[k]);
-            starts.push(table.len() as u32);
             let configs = 3usize.pow(win.len() as u32);
             for g in 0..configs {
                 let (mut rest, mut index) = (g, 0);
@@ -64,11 +80,10 @@ impl Gathered {
                 .map(|j| 3u16.pow(j as u32))
                 .sum();
         }
-        let low_only = masks.iter().all(|m| m.1 == 0);
+        let low_only = windows.iter().all(|w| w.high == 0);
         Some(Gathered {
-            masks,
+            windows,
             low_only,
-            starts,
             table,
             ternary,
         })
@@ -99,15 +114,23 @@ impl Gathered {
             second as u64,
             (second >> 64) as u64,
         );
+        let t = &self.ternary;
         let mut sum = 0;
-        for (&(ml, mh, nl), &start) in self.masks.iter().zip(&self.starts) {
-            let (mut a, mut b) = (_pext_u64(fl, ml), _pext_u64(sl, ml));
-            if !self.low_only {
-                a |= _pext_u64(fh, mh) << nl;
-                b |= _pext_u64(sh, mh) << nl;
+        // Two loops, so that the common case (every square in the low 64 bits: boards of up to
+        // 64 padded squares) gathers two words a window, not four.
+        if self.low_only {
+            for w in &self.windows {
+                let (a, b) = (_pext_u64(fl, w.low), _pext_u64(sl, w.low));
+                let config = t[a as usize & CELLS] as usize + 2 * t[b as usize & CELLS] as usize;
+                sum += self.table[w.start as usize + config];
             }
-            let config = self.ternary[a as usize] as usize + 2 * self.ternary[b as usize] as usize;
-            sum += self.table[start as usize + config];
+        } else {
+            for w in &self.windows {
+                let a = _pext_u64(fl, w.low) | _pext_u64(fh, w.high) << w.nlow;
+                let b = _pext_u64(sl, w.low) | _pext_u64(sh, w.high) << w.nlow;
+                let config = t[a as usize & CELLS] as usize + 2 * t[b as usize & CELLS] as usize;
+                sum += self.table[w.start as usize + config];
+            }
         }
         sum
     }
