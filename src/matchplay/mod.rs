@@ -172,7 +172,10 @@ impl Seat {
         if self.players[e].is_none() {
             let spec = &cfg.engines[e];
             let p: Box<dyn Player> = match &spec.cmd {
-                None => Box::new(engine::Internal::new(&cfg.rules, spec).map_err(Fault::Crash)?),
+                None => Box::new(
+                    engine::Internal::new(&cfg.rules, spec)
+                        .map_err(|e| Fault::Crash(e.to_string()))?,
+                ),
                 Some(_) => Box::new(external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?),
             };
             self.players[e] = Some(p);
