@@ -11,10 +11,20 @@ use std::fmt::Write;
 
 /// A plain-English description of what a compiled variant says.
 pub fn describe(rules: &Rules) -> String {
-    let spec = &rules.spec;
     let mut out = String::new();
+    board(&mut out, rules);
+    setup(&mut out, rules);
+    pieces(&mut out, rules);
+    captures(&mut out, rules);
+    end_of_game(&mut out, rules);
+    out
+}
+
+/// The title, the board (its squares, notation, outline, lines and squares left out) and the
+/// sides.
+fn board(w: &mut String, rules: &Rules) {
+    let spec = &rules.spec;
     let side = |s: usize| spec.sides[s].name.clone();
-    let w = &mut out;
     let _ = writeln!(w, "{} ({})", spec.title, spec.name);
     let b = &spec.board;
     let squares = match (b.shape, b.squares, b.points) {
@@ -91,7 +101,12 @@ pub fn describe(rules: &Rules) -> String {
         spec.board.compass_name(spec.forward),
         side(1)
     );
+}
 
+/// Where each side's pieces start.
+fn setup(w: &mut String, rules: &Rules) {
+    let spec = &rules.spec;
+    let side = |s: usize| spec.sides[s].name.clone();
     let _ = writeln!(w, "\nSetup:");
     for s in 0..2 {
         let mut parts = Vec::new();
@@ -115,7 +130,12 @@ pub fn describe(rules: &Rules) -> String {
         };
         let _ = writeln!(w, "  {}: {text}.", side(s));
     }
+}
 
+/// Each piece: its quiet moves, its captures, its limits and its promotions.
+fn pieces(w: &mut String, rules: &Rules) {
+    let spec = &rules.spec;
+    let side = |s: usize| spec.sides[s].name.clone();
     let _ = writeln!(w, "\nPieces (directions as {} sees them):", side(0));
     for piece in &spec.pieces {
         let mut head = format!("  {} ({})", piece.name, piece.letter);
@@ -130,29 +150,7 @@ pub fn describe(rules: &Rules) -> String {
             let _ = writeln!(w, "    makes no quiet move");
         }
         for op in &piece.quiet {
-            let line = match op {
-                QuietOp::Step { dirs } => format!("steps one square {}", dirs_text(spec, *dirs)),
-                QuietOp::Slide { dirs, range } => {
-                    let how_far = match range {
-                        None => "any number of".to_string(),
-                        Some(1) => "one".to_string(),
-                        Some(n) => format!("up to {n}"),
-                    };
-                    format!("slides {how_far} empty squares {}", dirs_text(spec, *dirs))
-                }
-                QuietOp::Leap { dirs, over, max } => {
-                    let (file, n) = match max {
-                        Some(1) => ("one adjacent own".to_string(), 1),
-                        Some(n) => (format!("a file of up to {n} own"), 2),
-                        None => ("an unbroken file of any length of own".to_string(), 2),
-                    };
-                    format!(
-                        "leaps over {file} {} {} to the empty square beyond",
-                        kinds_text(spec, *over, n),
-                        dirs_text(spec, *dirs)
-                    )
-                }
-            };
+            let line = quiet_text(spec, op);
             let _ = writeln!(w, "    {line}");
         }
         if let Some(limit) = piece.quiet_limit {
@@ -168,54 +166,7 @@ pub fn describe(rules: &Rules) -> String {
             let _ = writeln!(w, "    does not capture");
         }
         for op in &piece.captures {
-            let line = match op {
-                CaptureOp::Approach { dirs } => format!(
-                    "captures by approach {}: a step to the adjacent empty square takes the enemy \
-                     piece next beyond it, and the unbroken line of enemy pieces behind that one",
-                    dirs_text(spec, *dirs)
-                ),
-                CaptureOp::Withdrawal { dirs } => format!(
-                    "captures by withdrawal {}: a step to the adjacent empty square takes the \
-                     enemy piece directly behind the square it left, and the unbroken line of \
-                     enemy pieces behind that one",
-                    dirs_text(spec, *dirs)
-                ),
-                CaptureOp::Jump { dirs } => format!(
-                    "captures by a short jump over an adjacent enemy piece {}",
-                    dirs_text(spec, *dirs)
-                ),
-                CaptureOp::Fly {
-                    dirs,
-                    range,
-                    landing,
-                } => {
-                    let (over, beyond) = match range {
-                        None => (
-                            "any empty squares".to_string(),
-                            "any empty square beyond".to_string(),
-                        ),
-                        Some(n) => (
-                            format!("at most {} empty squares", n - 1),
-                            format!("an empty square at most {n} beyond"),
-                        ),
-                    };
-                    let landing = match landing {
-                        Landing::Anywhere => format!("landing on {beyond}"),
-                        Landing::DirectlyBehind => {
-                            "landing on the square directly behind it".to_string()
-                        }
-                        Landing::BehindLast(kinds) => format!(
-                            "landing on {beyond}; when the last piece a move takes is a {}, \
-                             directly behind it",
-                            kinds_text(spec, *kinds, 1)
-                        ),
-                    };
-                    format!(
-                        "captures by a long jump {}: over {over} and one enemy piece, {landing}",
-                        dirs_text(spec, *dirs)
-                    )
-                }
-            };
+            let line = capture_text(spec, op);
             let _ = writeln!(w, "    {line}");
         }
         if piece.one_line && !piece.captures.is_empty() {
@@ -239,7 +190,89 @@ pub fn describe(rules: &Rules) -> String {
             let _ = writeln!(w, "    becomes a {to} when its move ends on {zone}");
         }
     }
+}
 
+/// A quiet move of a piece, in words.
+fn quiet_text(spec: &VariantSpec, op: &QuietOp) -> String {
+    match op {
+        QuietOp::Step { dirs } => format!("steps one square {}", dirs_text(spec, *dirs)),
+        QuietOp::Slide { dirs, range } => {
+            let how_far = match range {
+                None => "any number of".to_string(),
+                Some(1) => "one".to_string(),
+                Some(n) => format!("up to {n}"),
+            };
+            format!("slides {how_far} empty squares {}", dirs_text(spec, *dirs))
+        }
+        QuietOp::Leap { dirs, over, max } => {
+            let (file, n) = match max {
+                Some(1) => ("one adjacent own".to_string(), 1),
+                Some(n) => (format!("a file of up to {n} own"), 2),
+                None => ("an unbroken file of any length of own".to_string(), 2),
+            };
+            format!(
+                "leaps over {file} {} {} to the empty square beyond",
+                kinds_text(spec, *over, n),
+                dirs_text(spec, *dirs)
+            )
+        }
+    }
+}
+
+/// A capture of a piece, in words.
+fn capture_text(spec: &VariantSpec, op: &CaptureOp) -> String {
+    match op {
+        CaptureOp::Approach { dirs } => format!(
+            "captures by approach {}: a step to the adjacent empty square takes the enemy \
+             piece next beyond it, and the unbroken line of enemy pieces behind that one",
+            dirs_text(spec, *dirs)
+        ),
+        CaptureOp::Withdrawal { dirs } => format!(
+            "captures by withdrawal {}: a step to the adjacent empty square takes the \
+             enemy piece directly behind the square it left, and the unbroken line of \
+             enemy pieces behind that one",
+            dirs_text(spec, *dirs)
+        ),
+        CaptureOp::Jump { dirs } => format!(
+            "captures by a short jump over an adjacent enemy piece {}",
+            dirs_text(spec, *dirs)
+        ),
+        CaptureOp::Fly {
+            dirs,
+            range,
+            landing,
+        } => {
+            let (over, beyond) = match range {
+                None => (
+                    "any empty squares".to_string(),
+                    "any empty square beyond".to_string(),
+                ),
+                Some(n) => (
+                    format!("at most {} empty squares", n - 1),
+                    format!("an empty square at most {n} beyond"),
+                ),
+            };
+            let landing = match landing {
+                Landing::Anywhere => format!("landing on {beyond}"),
+                Landing::DirectlyBehind => "landing on the square directly behind it".to_string(),
+                Landing::BehindLast(kinds) => format!(
+                    "landing on {beyond}; when the last piece a move takes is a {}, \
+                     directly behind it",
+                    kinds_text(spec, *kinds, 1)
+                ),
+            };
+            format!(
+                "captures by a long jump {}: over {over} and one enemy piece, {landing}",
+                dirs_text(spec, *dirs)
+            )
+        }
+    }
+}
+
+/// The capture rules: whether capturing is due, how a capture goes on, when captured pieces
+/// go, promotion mid-capture, the priority among captures.
+fn captures(w: &mut String, rules: &Rules) {
+    let spec = &rules.spec;
     let c = &spec.captures;
     let _ = writeln!(w, "\nCaptures:");
     let _ = writeln!(
@@ -369,7 +402,11 @@ pub fn describe(rules: &Rules) -> String {
         }
         let _ = writeln!(w, "    then free choice");
     }
+}
 
+/// How a game ends: no moves, lone pieces, pieces lost, repetition, move counts.
+fn end_of_game(w: &mut String, rules: &Rules) {
+    let spec = &rules.spec;
     let g = &spec.game;
     let _ = writeln!(w, "\nEnd of game:");
     if g.no_moves_loses {
@@ -446,7 +483,6 @@ pub fn describe(rules: &Rules) -> String {
             }
         );
     }
-    out
 }
 
 /// Directions of a set, named relative to the first side's forward when they form a known group.

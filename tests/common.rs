@@ -110,3 +110,56 @@ pub fn scratch(module: &str, test: &str) -> PathBuf {
 pub fn p(path: &Path) -> String {
     path.to_str().unwrap().to_string()
 }
+
+/// `damelab serve … --port 0` as `cmd` runs it (its output read here, its errors dropped): the
+/// process and the address its first line prints.
+pub fn serve_child(cmd: &mut Command) -> (std::process::Child, std::net::SocketAddr) {
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let mut out = std::io::BufReader::new(child.stdout.take().expect("piped"));
+    let mut line = String::new();
+    let _ = std::io::BufRead::read_line(&mut out, &mut line);
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|r| r.split('/').next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("`damelab serve` printed no address: {line:?}"));
+    (child, addr)
+}
+
+/// A server in this process: `damelab::web::serve` on a runtime of two threads in a thread of
+/// its own. The address it listens on (within 10 s), the sender that stops it, and the thread to
+/// join once stopped.
+pub fn serve_in_thread(
+    opts: damelab::web::Options,
+) -> (
+    std::net::SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    std::thread::JoinHandle<()>,
+) {
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let (atx, arx) = std::sync::mpsc::channel();
+    let thread = std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let stop = async move {
+                let _ = rx.await;
+            };
+            damelab::web::serve(opts, move |a| atx.send(a).unwrap(), stop)
+                .await
+                .unwrap();
+        });
+    });
+    let addr = arx
+        .recv_timeout(std::time::Duration::from_secs(10))
+        .expect("server up");
+    (addr, tx, thread)
+}

@@ -205,7 +205,8 @@ fn parse_engines(a: &MatchArgs) -> Result<Vec<EngineSpec>, Diag> {
     let engine_help = "write an engine as `--engine \"name=A movetime=0.1 option.NAME=VALUE\"` (see `damelab match --help`)";
     let mut engines = Vec::new();
     for (i, text) in a.engines.iter().enumerate() {
-        let mut spec = EngineSpec::parse(&a.each, text).map_err(|e| bad(e, engine_help))?;
+        let mut spec =
+            EngineSpec::parse(&a.each, text).map_err(|e| bad(e.to_string(), engine_help))?;
         if spec.name.is_empty() {
             spec.name = format!("engine{}", i + 1);
         }
@@ -283,7 +284,7 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
     // damelab's own engines: their options and evaluation files are checked now, once.
     for e in engines.iter().filter(|e| e.cmd.is_none()) {
         Internal::new(&v.rules, e)
-            .map_err(|m| bad(m, "see `damelab match --help` for the settings"))?;
+            .map_err(|m| bad(m.to_string(), "see `damelab match --help` for the settings"))?;
     }
     if engines.iter().any(|e| e.cmd.is_some()) {
         crate::hub::protocol::position_to_hub(&v.rules, &v.rules.start)

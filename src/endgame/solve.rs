@@ -408,127 +408,13 @@ impl<'r, B: BitSet> Tables<'r, B> {
         progress: Option<String>,
         watch: Option<&Watch>,
     ) -> Result<Vec<Packed>, EndgameError> {
-        let rules = self.rules;
         let n = index.len() as usize;
-        let name = material.name(rules);
+        let name = material.name(self.rules);
         let (bar, place) = progress_bar(progress, n as u64, &name);
         let mut values = vec![value::DRAW; n];
         let mut counters = vec![0u16; n];
-
-        // Pass 0: every position's moves, forward. Moves that keep the material are counted (the
-        // retrograde passes count them down); moves that leave it are looked up in the solved tables
-        // and turned into events at the level their distance decides.
-        #[derive(Default)]
-        struct Init {
-            level0: Vec<u32>,
-            events: Vec<(u16, u32)>,
-            overflow: bool,
-        }
-        let inits: Vec<Init> = values
-            .par_chunks_mut(CHUNK)
-            .zip(counters.par_chunks_mut(CHUNK))
-            .enumerate()
-            .map(|(ci, (vals, cnts))| {
-                let mut out = Init::default();
-                if stopping(watch) {
-                    return out;
-                }
-                let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
-                for (j, (val, cnt)) in vals.iter_mut().zip(cnts.iter_mut()).enumerate() {
-                    let i = ci * CHUNK + j;
-                    let Some(pos) = index.decode(i as u64) else {
-                        *val = value::ILLEGAL;
-                        continue;
-                    };
-                    let me = pos.turn();
-                    if let Some(o) = rules.material_outcome(&pos) {
-                        *val = match o.winner {
-                            Some(w) if w == me => value::win(0),
-                            Some(_) => value::loss(0),
-                            None => value::DRAW,
-                        };
-                        if *val != value::DRAW {
-                            out.level0.push(i as u32);
-                        }
-                        continue;
-                    }
-                    rules.generate(&pos, &mut buf, GenOptions::default());
-                    if buf.is_empty() {
-                        if let Some(o) = rules.outcome(&pos, 0) {
-                            *val = match o.winner {
-                                Some(w) if w == me => value::win(0),
-                                Some(_) => value::loss(0),
-                                None => value::DRAW,
-                            };
-                            if *val != value::DRAW {
-                                out.level0.push(i as u32);
-                            }
-                        }
-                        continue;
-                    }
-                    let mut internal = 0u32;
-                    let mut best_win = u16::MAX;
-                    let mut max_loss = 0u16;
-                    let mut losing_exits = false;
-                    let mut drawn_exit = false;
-                    for mv in buf.iter() {
-                        let mut child = pos.play(mv);
-                        child.runs = Default::default();
-                        if Material::of(&child) == *material {
-                            internal += 1;
-                            continue;
-                        }
-                        match Value::unpack(self.packed(&child)) {
-                            Value::Loss(d) => best_win = best_win.min(d.saturating_add(1)),
-                            Value::Win(d) => {
-                                losing_exits = true;
-                                max_loss = max_loss.max(d.saturating_add(1));
-                            }
-                            Value::Draw | Value::Illegal => drawn_exit = true,
-                        }
-                    }
-                    // An exit that draws or wins can never be refuted: one count that never
-                    // comes down. The exits that lose are refuted together at the level of the
-                    // slowest.
-                    let unrefutable = drawn_exit || best_win != u16::MAX;
-                    let count = internal + losing_exits as u32 + unrefutable as u32;
-                    if count > u16::MAX as u32 {
-                        out.overflow = true;
-                    }
-                    *cnt = count as u16;
-                    if best_win != u16::MAX {
-                        out.events.push((best_win, i as u32 | EVENT_WIN));
-                    }
-                    if losing_exits {
-                        out.events.push((max_loss, i as u32));
-                    }
-                }
-                bar.inc(CHUNK as u64);
-                if let Some(w) = watch {
-                    w.done.fetch_add(vals.len() as u64, Ordering::Relaxed);
-                }
-                out
-            })
-            .collect();
-        if stopping(watch) {
-            bar.finish();
-            return Err(EndgameError::Interrupted);
-        }
-        let mut frontier: Vec<u32> = Vec::new();
-        let mut events: Vec<Vec<u32>> = Vec::new();
-        for init in inits {
-            if init.overflow {
-                return Err(EndgameError::Internal);
-            }
-            frontier.extend(init.level0);
-            for (level, e) in init.events {
-                let l = level as usize;
-                if events.len() <= l {
-                    events.resize_with(l + 1, Vec::new);
-                }
-                events[l].push(e);
-            }
-        }
+        let (mut frontier, mut events) =
+            self.first_pass(material, index, watch, &bar, &mut values, &mut counters)?;
 
         // Level by level: positions resolved at level n-1 give their predecessors (unmoved, then
         // checked by the forward generator) a win at n (from a loss) or one move fewer to refute (from
@@ -565,38 +451,15 @@ impl<'r, B: BitSet> Tables<'r, B> {
                     return Err(EndgameError::Interrupted);
                 }
                 for (p, mult, win) in preds.into_iter().flatten() {
-                    let p = p as usize;
-                    if values[p] != value::DRAW {
-                        continue;
-                    }
-                    if win {
-                        values[p] = value::win(d);
-                        next.push(p as u32);
-                    } else {
-                        counters[p] = counters[p].saturating_sub(mult);
-                        if counters[p] == 0 {
-                            values[p] = value::loss(d);
-                            next.push(p as u32);
-                        }
-                    }
+                    let at = Level { d, next: &mut next };
+                    at.settle(&mut values, &mut counters, p as usize, mult, win);
                 }
             }
             if let Some(list) = events.get_mut(level) {
                 for e in std::mem::take(list) {
+                    let at = Level { d, next: &mut next };
                     let (p, win) = ((e & !EVENT_WIN) as usize, e & EVENT_WIN != 0);
-                    if values[p] != value::DRAW {
-                        continue;
-                    }
-                    if win {
-                        values[p] = value::win(d);
-                        next.push(p as u32);
-                    } else {
-                        counters[p] = counters[p].saturating_sub(1);
-                        if counters[p] == 0 {
-                            values[p] = value::loss(d);
-                            next.push(p as u32);
-                        }
-                    }
+                    at.settle(&mut values, &mut counters, p, 1, win);
                 }
             }
             resolved += next.len() as u64;
@@ -606,6 +469,144 @@ impl<'r, B: BitSet> Tables<'r, B> {
         }
         bar.finish();
         Ok(values)
+    }
+
+    /// Pass 0: every position's moves, forward. Moves that keep the material are counted (the
+    /// retrograde passes count them down); moves that leave it are looked up in the solved tables
+    /// and turned into events at the level their distance decides. Gives the positions decided at
+    /// level 0 and the events of each level.
+    fn first_pass(
+        &self,
+        material: &Material,
+        index: &Indexer,
+        watch: Option<&Watch>,
+        bar: &Bar,
+        values: &mut [Packed],
+        counters: &mut [u16],
+    ) -> Result<(Vec<u32>, Vec<Vec<u32>>), EndgameError> {
+        let inits: Vec<Init> = values
+            .par_chunks_mut(CHUNK)
+            .zip(counters.par_chunks_mut(CHUNK))
+            .enumerate()
+            .map(|(ci, (vals, cnts))| {
+                let mut out = Init::default();
+                if stopping(watch) {
+                    return out;
+                }
+                let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
+                for (j, (val, cnt)) in vals.iter_mut().zip(cnts.iter_mut()).enumerate() {
+                    let i = ci * CHUNK + j;
+                    self.first_look(material, index, i, &mut buf, val, cnt, &mut out);
+                }
+                bar.inc(CHUNK as u64);
+                if let Some(w) = watch {
+                    w.done.fetch_add(vals.len() as u64, Ordering::Relaxed);
+                }
+                out
+            })
+            .collect();
+        if stopping(watch) {
+            bar.finish();
+            return Err(EndgameError::Interrupted);
+        }
+        let mut frontier: Vec<u32> = Vec::new();
+        let mut events: Vec<Vec<u32>> = Vec::new();
+        for init in inits {
+            if init.overflow {
+                return Err(EndgameError::Internal);
+            }
+            frontier.extend(init.level0);
+            for (level, e) in init.events {
+                let l = level as usize;
+                if events.len() <= l {
+                    events.resize_with(l + 1, Vec::new);
+                }
+                events[l].push(e);
+            }
+        }
+        Ok((frontier, events))
+    }
+
+    /// Pass 0 for position `i`: its value when the game is over there (`val`, and `out.level0`
+    /// when decided), else the count of its moves to refute (`cnt`) and the events of its moves
+    /// that leave the material (in `out`).
+    #[allow(clippy::too_many_arguments)]
+    fn first_look(
+        &self,
+        material: &Material,
+        index: &Indexer,
+        i: usize,
+        buf: &mut Vec<Move<B>>,
+        val: &mut Packed,
+        cnt: &mut u16,
+        out: &mut Init,
+    ) {
+        let rules = self.rules;
+        let Some(pos) = index.decode(i as u64) else {
+            *val = value::ILLEGAL;
+            return;
+        };
+        let me = pos.turn();
+        if let Some(o) = rules.material_outcome(&pos) {
+            *val = match o.winner {
+                Some(w) if w == me => value::win(0),
+                Some(_) => value::loss(0),
+                None => value::DRAW,
+            };
+            if *val != value::DRAW {
+                out.level0.push(i as u32);
+            }
+            return;
+        }
+        rules.generate(&pos, buf, GenOptions::default());
+        if buf.is_empty() {
+            if let Some(o) = rules.outcome(&pos, 0) {
+                *val = match o.winner {
+                    Some(w) if w == me => value::win(0),
+                    Some(_) => value::loss(0),
+                    None => value::DRAW,
+                };
+                if *val != value::DRAW {
+                    out.level0.push(i as u32);
+                }
+            }
+            return;
+        }
+        let mut internal = 0u32;
+        let mut best_win = u16::MAX;
+        let mut max_loss = 0u16;
+        let mut losing_exits = false;
+        let mut drawn_exit = false;
+        for mv in buf.iter() {
+            let mut child = pos.play(mv);
+            child.runs = Default::default();
+            if Material::of(&child) == *material {
+                internal += 1;
+                continue;
+            }
+            match Value::unpack(self.packed(&child)) {
+                Value::Loss(d) => best_win = best_win.min(d.saturating_add(1)),
+                Value::Win(d) => {
+                    losing_exits = true;
+                    max_loss = max_loss.max(d.saturating_add(1));
+                }
+                Value::Draw | Value::Illegal => drawn_exit = true,
+            }
+        }
+        // An exit that draws or wins can never be refuted: one count that never comes down. The
+        // exits that lose are refuted together at the level of the slowest.
+        let unrefutable = drawn_exit || best_win != u16::MAX;
+        let count = internal + losing_exits as u32 + unrefutable as u32;
+        if count > u16::MAX as u32 {
+            out.overflow = true;
+        }
+        *cnt = count as u16;
+        if best_win != u16::MAX {
+            out.events.push((best_win, i as u32 | EVENT_WIN));
+        }
+        if losing_exits {
+            out.events.push((max_loss, i as u32));
+        }
     }
 
     /// The unresolved predecessors of position `q` by a quiet move that keeps the material: each
@@ -691,6 +692,51 @@ fn progress_bar(place: Option<String>, len: u64, name: &str) -> (Bar, String) {
     match place {
         Some(place) => (Bar::new(len, &format!("{place} {name}: moves")), place),
         None => (Bar::hidden(), String::new()),
+    }
+}
+
+/// What pass 0 ([`Tables::first_pass`]) found in a chunk of positions: those decided at level 0,
+/// the events (a level, and a position with [`EVENT_WIN`] when it wins there) of the moves that
+/// leave the material, and whether a count overflowed.
+#[derive(Default)]
+struct Init {
+    level0: Vec<u32>,
+    events: Vec<(u16, u32)>,
+    overflow: bool,
+}
+
+/// A level of the retrograde passes: its distance and the positions resolved at it.
+struct Level<'a> {
+    d: u16,
+    next: &'a mut Vec<u32>,
+}
+
+impl Level<'_> {
+    /// An unresolved position `p` reached back from one resolved a level below: won at this
+    /// level (`win`, from a loss), or `refuted` more of its moves refuted — lost at this level
+    /// when none is left.
+    #[inline]
+    fn settle(
+        self,
+        values: &mut [Packed],
+        counters: &mut [u16],
+        p: usize,
+        refuted: u16,
+        win: bool,
+    ) {
+        if values[p] != value::DRAW {
+            return;
+        }
+        if win {
+            values[p] = value::win(self.d);
+            self.next.push(p as u32);
+        } else {
+            counters[p] = counters[p].saturating_sub(refuted);
+            if counters[p] == 0 {
+                values[p] = value::loss(self.d);
+                self.next.push(p as u32);
+            }
+        }
     }
 }
 

@@ -31,6 +31,49 @@ fn error(out: &Out, message: &str) {
     say(out, &Line::new("error").arg("message", message));
 }
 
+/// A command the engine answers with `error`: the message says what is wrong and what is accepted.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(code(hub::command))]
+pub enum HubError {
+    #[error(transparent)]
+    Quote(#[from] super::protocol::UnbalancedQuote),
+    #[error("set-param needs name=… value=…")]
+    SetParamArgs,
+    #[error("hash `{0}` is out of range: give 1 to 65536 MiB")]
+    Hash(String),
+    #[error("unknown parameter `{name}`: the parameters are {known}")]
+    UnknownParam { name: String, known: String },
+    #[error(transparent)]
+    Option(#[from] crate::search::options::OptionError),
+    #[error("cannot load variant `{name}`: {why}")]
+    Variant {
+        name: String,
+        why: crate::variant::LoadError,
+    },
+    /// The evaluation (`eval`) or the endgame tables (`tables`) that cannot be opened.
+    #[error("{0}")]
+    Open(miette::Report),
+    #[error("`pos` needs `pos=…`")]
+    NoPos,
+    /// A position that does not fit the variant (as [`super::protocol::Refusal`] says).
+    #[error("{0}")]
+    Position(String),
+    #[error("moves: {0}")]
+    Moves(String),
+    #[error("level: `{key}={value}` is not a number of seconds")]
+    LevelSeconds { key: String, value: String },
+    #[error("level: depth `{0}` is out of range (1 to {MAX_DEPTH})")]
+    LevelDepth(String),
+    #[error("level: `moves={0}` is not a number")]
+    LevelMoves(String),
+    #[error("level: give depth=, move-time=, time= [inc=] [moves=] or infinite")]
+    NoLevel,
+    #[error(transparent)]
+    Routes(#[from] crate::engine::TooManyRoutes),
+    #[error("the game is over: {0}")]
+    Over(String),
+}
+
 /// A search's limit as `level` gave it.
 #[derive(Clone, Copy, Debug)]
 enum Level {
@@ -97,7 +140,7 @@ impl Engine {
         out
     }
 
-    fn set_param(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
         match name {
             "variant" => self.variant = value.to_string(),
             "hash" => {
@@ -105,24 +148,22 @@ impl Engine {
                     .parse()
                     .ok()
                     .filter(|h| (1..=65_536).contains(h))
-                    .ok_or_else(|| format!("hash `{value}` is out of range: give 1 to 65536 MiB"))?
+                    .ok_or_else(|| HubError::Hash(value.to_string()))?
             }
             "eval" => self.eval = value.to_string(),
             "tables" => self.tables = value.to_string(),
             n if Options::NAMES.iter().any(|(o, _)| *o == n) => {
-                Options::default()
-                    .set(n, value)
-                    .map_err(|e| e.to_string())?;
+                Options::default().set(n, value)?;
                 self.options.retain(|(o, _)| o != n);
                 self.options.push((n.to_string(), value.to_string()));
             }
             n => {
                 let mut known = vec!["variant", "hash", "eval", "tables"];
                 known.extend(Options::NAMES.iter().map(|(o, _)| *o));
-                return Err(format!(
-                    "unknown parameter `{n}`: the parameters are {}",
-                    known.join(", ")
-                ));
+                return Err(HubError::UnknownParam {
+                    name: n.to_string(),
+                    known: known.join(", "),
+                });
             }
         }
         self.rules = None;
@@ -132,26 +173,28 @@ impl Engine {
     }
 
     /// Load the variant and make the searcher from the parameters (`init`).
-    fn init(&mut self) -> Result<(), String> {
+    fn init(&mut self) -> Result<(), HubError> {
         if self.searcher.is_some() {
             return Ok(());
         }
-        let v = Variant::load(&self.variant)
-            .map_err(|e| format!("cannot load variant `{}`: {e}", self.variant))?;
+        let v = Variant::load(&self.variant).map_err(|why| HubError::Variant {
+            name: self.variant.clone(),
+            why,
+        })?;
         let mut s = Searcher::new(v.rules.clone(), self.hash);
         // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
         let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
-        let w = crate::search::weights::resolve(eval, &v.rules).map_err(|e| e.to_string())?;
+        let w = crate::search::weights::resolve(eval, &v.rules).map_err(HubError::Open)?;
         // The weights' tuned search settings, then the parameters set over them.
         let mut opts = crate::search::weights::options(w.as_deref());
         for (n, val) in &self.options {
-            opts.set(n, val).map_err(|e| e.to_string())?;
+            opts.set(n, val)?;
         }
         s.set_options(opts);
         s.set_weights(w);
         if !self.tables.is_empty() {
             let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
-                .map_err(|e| e.to_string())?;
+                .map_err(HubError::Open)?;
             s.set_probe(Some(Arc::new(t).probe()));
         }
         self.rules = Some(v.rules.clone());
@@ -159,23 +202,22 @@ impl Engine {
         Ok(())
     }
 
-    fn pos(&mut self, l: &Line) -> Result<(), String> {
+    fn pos(&mut self, l: &Line) -> Result<(), HubError> {
         self.init()?;
         let rules = self.rules.clone().expect("init loads the rules");
-        let text = l.get("pos").ok_or("`pos` needs `pos=…`")?;
-        let start = position_from_hub(&rules, text)?;
+        let text = l.get("pos").ok_or(HubError::NoPos)?;
+        let start = position_from_hub(&rules, text).map_err(HubError::Position)?;
         let mut game = Game::from_position(rules.clone(), start);
         for m in l.get("moves").unwrap_or_default().split_whitespace() {
-            let mv =
-                move_from_hub(&rules, game.position(), m).map_err(|e| format!("moves: {e}"))?;
+            let mv = move_from_hub(&rules, game.position(), m).map_err(HubError::Moves)?;
             game.play(mv);
         }
         self.game = Some(game);
         Ok(())
     }
 
-    fn level(&mut self, l: &Line) -> Result<(), String> {
-        let num = |k: &str| -> Result<Option<f64>, String> {
+    fn level(&mut self, l: &Line) -> Result<(), HubError> {
+        let num = |k: &str| -> Result<Option<f64>, HubError> {
             match l.get(k) {
                 None => Ok(None),
                 Some(v) => v
@@ -183,7 +225,10 @@ impl Engine {
                     .ok()
                     .filter(|x| x.is_finite() && *x >= 0.0 && *x <= 1e7)
                     .map(Some)
-                    .ok_or_else(|| format!("level: `{k}={v}` is not a number of seconds")),
+                    .ok_or_else(|| HubError::LevelSeconds {
+                        key: k.to_string(),
+                        value: v.to_string(),
+                    }),
             }
         };
         self.level = if l.has("infinite") {
@@ -193,7 +238,7 @@ impl Engine {
                 .parse()
                 .ok()
                 .filter(|d| (1..=MAX_DEPTH).contains(d))
-                .ok_or_else(|| format!("level: depth `{d}` is out of range (1 to {MAX_DEPTH})"))?;
+                .ok_or_else(|| HubError::LevelDepth(d.to_string()))?;
             Level::Depth(d)
         } else if let Some(t) = num("move-time")? {
             Level::MoveTime(t)
@@ -202,7 +247,7 @@ impl Engine {
                 None => None,
                 Some(m) => Some(
                     m.parse::<u32>()
-                        .map_err(|_| format!("level: `moves={m}` is not a number"))?,
+                        .map_err(|_| HubError::LevelMoves(m.to_string()))?,
                 ),
             };
             Level::Clock {
@@ -211,7 +256,7 @@ impl Engine {
                 moves,
             }
         } else {
-            return Err("level: give depth=, move-time=, time= [inc=] [moves=] or infinite".into());
+            return Err(HubError::NoLevel);
         };
         Ok(())
     }
@@ -244,20 +289,15 @@ impl Engine {
         }
     }
 
-    fn go(&mut self, out: &Out) -> Result<(), String> {
+    fn go(&mut self, out: &Out) -> Result<(), HubError> {
         self.init()?;
         let rules = self.rules.clone().expect("init loads the rules");
         let game = self
             .game
             .clone()
             .unwrap_or_else(|| Game::new(rules.clone()));
-        if game.result().is_some()
-            || game
-                .try_legal_moves()
-                .map_err(|e| e.to_string())?
-                .is_empty()
-        {
-            return Err(format!("the game is over: {}", game.describe_result()));
+        if game.result().is_some() || game.try_legal_moves()?.is_empty() {
+            return Err(HubError::Over(game.describe_result()));
         }
         let mut s = self.searcher.take().expect("init makes the searcher");
         let limits = self.limits(game.moves().len() as u32);
@@ -363,7 +403,7 @@ pub fn run(
             Ok(Some(l)) => l,
             Ok(None) => continue,
             Err(m) => {
-                error(&out, &m);
+                error(&out, &m.to_string());
                 continue;
             }
         };
@@ -406,7 +446,7 @@ pub fn run(
             }
             "set-param" => match (line.get("name"), line.get("value")) {
                 (Some(n), Some(v)) => e.set_param(n, v),
-                _ => Err("set-param needs name=… value=…".into()),
+                _ => Err(HubError::SetParamArgs),
             },
             "init" => e.init().map(|_| say(&out, &Line::new("ready"))),
             "pos" => e.pos(&line),
@@ -423,7 +463,7 @@ pub fn run(
             _ => Ok(()),
         };
         if let Err(m) = res {
-            error(&out, &m);
+            error(&out, &m.to_string());
         }
     }
     // The input ended: the GUI is gone.

@@ -7,6 +7,15 @@
 use crate::engine::bits::{BitIter, BitSet};
 use crate::engine::{GenOptions, Move, Position, Rules};
 
+/// A line whose `"` opens a value that it never closes.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
+#[error("unbalanced quote in `{line}`")]
+#[diagnostic(code(hub::quote), help("close every `\"` that opens a value"))]
+pub struct UnbalancedQuote {
+    /// The line, trimmed.
+    pub line: String,
+}
+
 /// One line of the protocol: the command and its arguments in order (`None` for a flag).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
@@ -47,7 +56,7 @@ impl Line {
     }
 
     /// Parse a line; `None` for a blank line. Unbalanced quotes are an error.
-    pub fn parse(text: &str) -> Result<Option<Line>, String> {
+    pub fn parse(text: &str) -> Result<Option<Line>, UnbalancedQuote> {
         let words = split_words(text)?;
         let mut it = words.into_iter();
         let Some((command, _)) = it.next() else {
@@ -90,7 +99,7 @@ pub fn quote(v: &str) -> String {
 
 /// Words separated by blanks; `name="a b"` keeps its quoted value apart (second field), so a value
 /// may hold `=`.
-fn split_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
+fn split_words(text: &str) -> Result<Vec<(String, Option<String>)>, UnbalancedQuote> {
     let mut out = Vec::new();
     let mut chars = text.trim().chars().peekable();
     while let Some(&c) = chars.peek() {
@@ -116,7 +125,9 @@ fn split_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
                     v.push(c);
                 }
                 if !closed {
-                    return Err(format!("unbalanced quote in `{}`", text.trim()));
+                    return Err(UnbalancedQuote {
+                        line: text.trim().to_string(),
+                    });
                 }
                 if word.ends_with('=') {
                     value = Some(v);
@@ -133,7 +144,7 @@ fn split_words(text: &str) -> Result<Vec<(String, Option<String>)>, String> {
 }
 
 /// Split a command line into words, `"…"` grouping words with blanks (for `cmd=` of an engine).
-pub fn split_command(text: &str) -> Result<Vec<String>, String> {
+pub fn split_command(text: &str) -> Result<Vec<String>, UnbalancedQuote> {
     Ok(split_words(text)?
         .into_iter()
         .map(|(w, v)| match v {

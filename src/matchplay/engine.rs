@@ -42,19 +42,80 @@ pub struct EngineSpec {
 /// The keys an engine's settings accept, for the diagnostics.
 pub const KEYS: &str = "name, cmd, depth, nodes, movetime, tc, hash, eval, margin, option.NAME";
 
-fn number<T: std::str::FromStr>(key: &str, value: &str, what: &str) -> Result<T, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{key}={value}` is not {what}"))
+/// An engine's settings that are not one engine: the setting and what is accepted.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(code(damelab::engine), help("settings are `key=value` ({KEYS})"))]
+pub enum EngineSpecError {
+    #[error(transparent)]
+    Quote(#[from] crate::hub::protocol::UnbalancedQuote),
+    #[error("`{key}={value}` is not {what}")]
+    NotA {
+        key: String,
+        value: String,
+        what: &'static str,
+    },
+    #[error("`{key}={value}` is out of range: give seconds above 0 and at most {MAX_SECONDS}")]
+    Seconds { key: String, value: String },
+    #[error("engine `{0}` has both `movetime=` and `tc=`: give a time per move or a game clock")]
+    TimeTwice(String),
+    #[error("engine `{0}` has no limit: give `depth=`, `nodes=`, `movetime=` or `tc=`")]
+    NoLimit(String),
+    #[error("engine `{0}` is a Hub engine with `nodes=`: the Hub protocol has no node limit")]
+    HubNodes(String),
+    #[error(
+        "engine `{0}` is a Hub engine with `eval=`: give its evaluation file in its command line"
+    )]
+    HubEval(String),
+    #[error("`{0}` has no value: engine settings are `key=value` ({KEYS})")]
+    NoValue(String),
+    #[error("`cmd=` is empty: give the engine's command line")]
+    EmptyCmd,
+    #[error("`depth={0}` is out of range: give a depth from 1 to {MAX_DEPTH}")]
+    Depth(String),
+    #[error("`nodes=0` is out of range: give at least 1 node")]
+    NoNodes,
+    #[error("`tc={0}`: the increment is out of range (0 to {MAX_SECONDS} s)")]
+    Increment(String),
+    #[error("`hash={0}` is out of range: give 1 to {MAX_HASH_MIB} MiB")]
+    Hash(String),
+    #[error("`margin={0}` is out of range (0 to {MAX_SECONDS} s)")]
+    Margin(String),
+    #[error("unknown engine setting `{0}`: the settings are {KEYS}")]
+    Unknown(String),
 }
 
-fn seconds(key: &str, value: &str) -> Result<f64, String> {
+/// damelab's own engine that cannot be made from its settings: its evaluation or an option.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[diagnostic(code(damelab::engine))]
+pub enum InternalError {
+    #[error("engine `{name}`: {why}")]
+    Eval { name: String, why: miette::Report },
+    #[error("engine `{name}`: {why}")]
+    Option {
+        name: String,
+        why: crate::search::options::OptionError,
+    },
+}
+
+fn number<T: std::str::FromStr>(
+    key: &str,
+    value: &str,
+    what: &'static str,
+) -> Result<T, EngineSpecError> {
+    value.trim().parse().map_err(|_| EngineSpecError::NotA {
+        key: key.to_string(),
+        value: value.to_string(),
+        what,
+    })
+}
+
+fn seconds(key: &str, value: &str) -> Result<f64, EngineSpecError> {
     let s: f64 = number(key, value, "a number of seconds")?;
     if !(s > 0.0 && s <= MAX_SECONDS) {
-        return Err(format!(
-            "`{key}={value}` is out of range: give seconds above 0 and at most {MAX_SECONDS}"
-        ));
+        return Err(EngineSpecError::Seconds {
+            key: key.to_string(),
+            value: value.to_string(),
+        });
     }
     Ok(s)
 }
@@ -77,7 +138,7 @@ impl EngineSpec {
 
     /// An engine from its settings `key=value …` on top of `each` (settings every engine shares,
     /// given first). Values with blanks are quoted: `cmd="damelab hub dameo"`.
-    pub fn parse(each: &[String], text: &str) -> Result<EngineSpec, String> {
+    pub fn parse(each: &[String], text: &str) -> Result<EngineSpec, EngineSpecError> {
         let mut spec = EngineSpec::empty();
         for t in each.iter().map(String::as_str).chain([text]) {
             spec.apply(t)?;
@@ -88,28 +149,16 @@ impl EngineSpec {
             spec.movetime.is_some(),
         ];
         if spec.tc.is_some() && spec.movetime.is_some() {
-            return Err(format!(
-                "engine `{}` has both `movetime=` and `tc=`: give a time per move or a game clock",
-                spec.label(text)
-            ));
+            return Err(EngineSpecError::TimeTwice(spec.label(text)));
         }
         if spec.tc.is_none() && !given.iter().any(|&g| g) {
-            return Err(format!(
-                "engine `{}` has no limit: give `depth=`, `nodes=`, `movetime=` or `tc=`",
-                spec.label(text)
-            ));
+            return Err(EngineSpecError::NoLimit(spec.label(text)));
         }
         if spec.cmd.is_some() && spec.nodes.is_some() {
-            return Err(format!(
-                "engine `{}` is a Hub engine with `nodes=`: the Hub protocol has no node limit",
-                spec.label(text)
-            ));
+            return Err(EngineSpecError::HubNodes(spec.label(text)));
         }
         if spec.cmd.is_some() && spec.eval.is_some() {
-            return Err(format!(
-                "engine `{}` is a Hub engine with `eval=`: give its evaluation file in its command line",
-                spec.label(text)
-            ));
+            return Err(EngineSpecError::HubEval(spec.label(text)));
         }
         Ok(spec)
     }
@@ -122,36 +171,32 @@ impl EngineSpec {
         }
     }
 
-    fn apply(&mut self, text: &str) -> Result<(), String> {
+    fn apply(&mut self, text: &str) -> Result<(), EngineSpecError> {
         let line = super::super::hub::protocol::Line::parse(&format!("engine {text}"))?
             .unwrap_or_else(|| super::super::hub::protocol::Line::new("engine"));
         for (key, value) in &line.args {
             let Some(value) = value else {
-                return Err(format!(
-                    "`{key}` has no value: engine settings are `key=value` ({KEYS})"
-                ));
+                return Err(EngineSpecError::NoValue(key.clone()));
             };
             match key.as_str() {
                 "name" => self.name = value.clone(),
                 "cmd" => {
                     if value.trim().is_empty() {
-                        return Err("`cmd=` is empty: give the engine's command line".into());
+                        return Err(EngineSpecError::EmptyCmd);
                     }
                     self.cmd = Some(value.clone())
                 }
                 "depth" => {
                     let d: u32 = number(key, value, "a depth")?;
                     if d == 0 || d > MAX_DEPTH {
-                        return Err(format!(
-                            "`depth={value}` is out of range: give a depth from 1 to {MAX_DEPTH}"
-                        ));
+                        return Err(EngineSpecError::Depth(value.clone()));
                     }
                     self.depth = Some(d);
                 }
                 "nodes" => {
                     let n: u64 = number(key, value, "a number of nodes")?;
                     if n == 0 {
-                        return Err("`nodes=0` is out of range: give at least 1 node".into());
+                        return Err(EngineSpecError::NoNodes);
                     }
                     self.nodes = Some(n);
                 }
@@ -161,18 +206,14 @@ impl EngineSpec {
                     let base = seconds(key, base)?;
                     let inc: f64 = number(key, inc, "a number of seconds")?;
                     if !(0.0..=MAX_SECONDS).contains(&inc) {
-                        return Err(format!(
-                            "`tc={value}`: the increment is out of range (0 to {MAX_SECONDS} s)"
-                        ));
+                        return Err(EngineSpecError::Increment(value.clone()));
                     }
                     self.tc = Some((base, inc));
                 }
                 "hash" => {
                     let h: usize = number(key, value, "a table size in MiB")?;
                     if h == 0 || h > MAX_HASH_MIB {
-                        return Err(format!(
-                            "`hash={value}` is out of range: give 1 to {MAX_HASH_MIB} MiB"
-                        ));
+                        return Err(EngineSpecError::Hash(value.clone()));
                     }
                     self.hash = h;
                 }
@@ -180,9 +221,7 @@ impl EngineSpec {
                 "margin" => {
                     let m: f64 = number(key, value, "a number of seconds")?;
                     if !(0.0..=MAX_SECONDS).contains(&m) {
-                        return Err(format!(
-                            "`margin={value}` is out of range (0 to {MAX_SECONDS} s)"
-                        ));
+                        return Err(EngineSpecError::Margin(value.clone()));
                     }
                     self.margin = m;
                 }
@@ -191,11 +230,7 @@ impl EngineSpec {
                         self.options.retain(|(n, _)| n != name);
                         self.options.push((name.to_string(), value.clone()));
                     }
-                    _ => {
-                        return Err(format!(
-                            "unknown engine setting `{k}`: the settings are {KEYS}"
-                        ))
-                    }
+                    _ => return Err(EngineSpecError::Unknown(k.to_string())),
                 },
             }
         }
@@ -313,18 +348,24 @@ pub struct Internal {
 
 impl Internal {
     /// The engine of `spec` for these rules: its options and evaluation file checked now.
-    pub fn new(rules: &Arc<Rules>, spec: &EngineSpec) -> Result<Internal, String> {
+    pub fn new(rules: &Arc<Rules>, spec: &EngineSpec) -> Result<Internal, InternalError> {
         let mut searcher = Searcher::new(rules.clone(), spec.hash);
         // `eval=derived`, `eval=bundled` or a file; without it, the bundled weights of these
         // rules when there are any (as every command that runs the engine).
         let eval = spec.eval.as_ref().map(|p| p.to_string_lossy().into_owned());
-        let w = crate::search::weights::resolve(eval.as_deref(), rules)
-            .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
+        let w = crate::search::weights::resolve(eval.as_deref(), rules).map_err(|why| {
+            InternalError::Eval {
+                name: spec.name.clone(),
+                why,
+            }
+        })?;
         // The weights' tuned search settings, then the engine's own options over them.
         let mut opts = crate::search::weights::options(w.as_deref());
         for (n, v) in &spec.options {
-            opts.set(n, v)
-                .map_err(|e| format!("engine `{}`: {e}", spec.name))?;
+            opts.set(n, v).map_err(|why| InternalError::Option {
+                name: spec.name.clone(),
+                why,
+            })?;
         }
         searcher.set_options(opts);
         searcher.set_weights(w);

@@ -40,7 +40,7 @@ impl Hub {
         spec: &EngineSpec,
     ) -> Result<Box<dyn Player>, Fault> {
         let cmd = spec.cmd.as_deref().unwrap_or_default();
-        let words = split_command(cmd).map_err(Fault::Crash)?;
+        let words = split_command(cmd).map_err(|e| Fault::Crash(e.to_string()))?;
         let Some((program, args)) = words.split_first() else {
             return Err(Fault::Crash("the command line is empty".into()));
         };

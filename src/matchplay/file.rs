@@ -5,7 +5,7 @@
 use super::standings::{standings_of, Standing};
 use super::stats::Sprt;
 use super::{job_list, pair_of, GameRecord};
-use crate::runs::pdn::split_games;
+use crate::runs::pdn::{merge_by_index, split_games, Placed};
 use crate::runs::shard::{self, ShardSet, Stamp};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -275,15 +275,16 @@ pub fn merge(names: &[String], files: &[MatchFile]) -> Result<MatchFile, MatchFi
     })
 }
 
-/// The games of the shards' PDN files (`(name, text)`) in game order, as one text: each game must
-/// be one of `merged`'s (its `Round` tag is its number in the match) with the result the JSON
-/// records, none given twice or missing. The text is the PDN of the match played at once.
+/// The games of the shards' PDN files (`(name, text)`) in game order, as one text
+/// ([`merge_by_index`]): each game must be one of `merged`'s (its `Round` tag is its number in
+/// the match) with the result the JSON records, none given twice or missing. The text is the PDN
+/// of the match played at once.
 pub fn merge_pdn(
     inputs: &[(String, String)],
     merged: &MatchFile,
 ) -> Result<String, MatchFileError> {
     let mismatch = MatchFileError::PdnMismatch;
-    let mut games: Vec<(u64, &str)> = Vec::new();
+    let mut games: Vec<Placed> = Vec::new();
     for (name, text) in inputs {
         for (line, chunk) in split_games(text) {
             let at = format!("`{name}` (line {line})");
@@ -318,12 +319,13 @@ pub fn merge_pdn(
                     index + 1
                 )));
             }
-            games.push((index, chunk));
+            games.push(Placed {
+                run: 0,
+                index,
+                text: chunk,
+            });
         }
     }
-    games.sort_by_key(|g| g.0);
-    let have: Vec<u64> = games.iter().map(|g| g.0).collect();
-    shard::check_pdn_games(&have, merged.games.iter().map(|g| g.index))
-        .map_err(|e| mismatch(e.to_string()))?;
-    Ok(games.into_iter().map(|g| g.1).collect())
+    let indices = vec![merged.games.iter().map(|g| g.index).collect()];
+    merge_by_index(games, &indices, |_, e| mismatch(e.to_string()))
 }

@@ -173,7 +173,10 @@ impl Seat {
         if self.players[e].is_none() {
             let spec = &cfg.engines[e];
             let p: Box<dyn Player> = match &spec.cmd {
-                None => Box::new(engine::Internal::new(&cfg.rules, spec).map_err(Fault::Crash)?),
+                None => Box::new(
+                    engine::Internal::new(&cfg.rules, spec)
+                        .map_err(|e| Fault::Crash(e.to_string()))?,
+                ),
                 Some(_) => external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?,
             };
             self.players[e] = Some(p);
@@ -263,61 +266,14 @@ pub fn play_game(
         if abort.load(Ordering::Relaxed) || crate::interrupt::requested() {
             return None;
         }
-        if let Some(o) = game.result() {
-            end = Some(End {
-                winner: o.winner,
-                reason: game.describe_result(),
-            });
-            break;
-        }
-        if game.claimable_draw().is_some() {
-            end = Some(End {
-                winner: None,
-                reason: format!("{} (claimed)", game.describe_result()),
-            });
-            break;
-        }
-        if game.moves().len() >= cfg.max_plies as usize {
-            end = Some(End {
-                winner: None,
-                reason: format!("adjudicated: the move cap of {} plies", cfg.max_plies),
-            });
-            break;
-        }
-        let mover = game.position().turn();
-        if let Some(t) = &cfg.tables {
-            use crate::endgame::value::Value;
-            let said = match t.value(game.position()) {
-                Some(Value::Win(d)) => Some((Some(mover), format!("win in {d} plies"))),
-                Some(Value::Loss(d)) => Some((Some(1 - mover), format!("loss in {d} plies"))),
-                Some(Value::Draw) => Some((None, "draw".into())),
-                _ => None,
-            };
-            if let Some((winner, what)) = said {
-                end = Some(End {
-                    winner,
-                    reason: format!("{TABLES_REASON}: {what} for the side to move"),
-                });
-                break;
-            }
-        }
-        let legal = match game.try_legal_moves() {
-            Ok(l) if !l.is_empty() => l,
-            Ok(_) => {
-                end = Some(End {
-                    winner: None,
-                    reason: "no legal move".into(),
-                });
-                break;
-            }
+        let legal = match legal_or_end(cfg, &game) {
+            Ok(legal) => legal,
             Err(e) => {
-                end = Some(End {
-                    winner: None,
-                    reason: format!("adjudicated: {e}"),
-                });
+                end = Some(e);
                 break;
             }
         };
+        let mover = game.position().turn();
         let e = engines[mover];
         let t0 = Instant::now();
         let reply = seat.get(cfg, e).and_then(|p| {
@@ -368,48 +324,125 @@ pub fn play_game(
             }
             clocks[mover] = Some((left.saturating_sub(used) + inc, inc));
         }
-        let mut note = match (reply.score, reply.depth) {
-            (Some(s), Some(d)) => format!("{}/{d}", format_score(s)),
-            (Some(s), None) => format_score(s),
-            (None, Some(d)) => format!("depth {d}"),
-            (None, None) => String::new(),
-        };
-        // The time a move took only when the engine plays on time: with node or depth limits the
-        // record stays exactly reproducible.
-        let spec = &cfg.engines[e];
-        if spec.movetime.is_some() || spec.tc.is_some() || spec.cmd.is_some() {
-            if !note.is_empty() {
-                note.push(' ');
-            }
-            note.push_str(&format!("{:.3}s", used.as_secs_f64()));
-        }
+        let note = move_note(&cfg.engines[e], &reply, used);
         game.play(reply.mv);
         comments.push((game.moves().len(), note));
         last[mover] = reply.score;
-        if let Some((threshold, plies)) = cfg.adjudicate {
-            let agreed = (0..2).find(|&s| {
-                matches!((last[s], last[1 - s]), (Some(x), Some(y)) if x >= threshold && y <= -threshold)
-            });
-            streak = match (agreed, streak) {
-                (Some(w), (Some(v), n)) if w == v => (Some(w), n + 1),
-                (Some(w), _) => (Some(w), 1),
-                (None, _) => (None, 0),
-            };
-            if let (Some(w), n) = streak {
-                if n >= plies {
-                    end = Some(End {
-                        winner: Some(w),
-                        reason: format!(
-                            "adjudicated: both engines scored {} or more for {} for {n} plies",
-                            format_score(threshold),
-                            cfg.rules.spec.sides[w].name
-                        ),
-                    });
-                }
-            }
+        if let Some(rule) = cfg.adjudicate {
+            end = adjudicated(cfg, rule, &last, &mut streak);
         }
     }
     let end = end.expect("the loop ends only with an end");
+    Some(record(cfg, job, engines, &game, comments, end))
+}
+
+/// Why the game is over before the mover plays (its result, a claimable draw, the move cap,
+/// the endgame tables, no legal move or too many capture routes), or the mover's legal moves.
+fn legal_or_end(cfg: &Config, game: &crate::Game) -> Result<Vec<crate::engine::Move>, End> {
+    if let Some(o) = game.result() {
+        return Err(End {
+            winner: o.winner,
+            reason: game.describe_result(),
+        });
+    }
+    if game.claimable_draw().is_some() {
+        return Err(End {
+            winner: None,
+            reason: format!("{} (claimed)", game.describe_result()),
+        });
+    }
+    if game.moves().len() >= cfg.max_plies as usize {
+        return Err(End {
+            winner: None,
+            reason: format!("adjudicated: the move cap of {} plies", cfg.max_plies),
+        });
+    }
+    let mover = game.position().turn();
+    if let Some(t) = &cfg.tables {
+        use crate::endgame::value::Value;
+        let said = match t.value(game.position()) {
+            Some(Value::Win(d)) => Some((Some(mover), format!("win in {d} plies"))),
+            Some(Value::Loss(d)) => Some((Some(1 - mover), format!("loss in {d} plies"))),
+            Some(Value::Draw) => Some((None, "draw".into())),
+            _ => None,
+        };
+        if let Some((winner, what)) = said {
+            return Err(End {
+                winner,
+                reason: format!("{TABLES_REASON}: {what} for the side to move"),
+            });
+        }
+    }
+    match game.try_legal_moves() {
+        Ok(l) if !l.is_empty() => Ok(l),
+        Ok(_) => Err(End {
+            winner: None,
+            reason: "no legal move".into(),
+        }),
+        Err(e) => Err(End {
+            winner: None,
+            reason: format!("adjudicated: {e}"),
+        }),
+    }
+}
+
+/// A move's comment: the engine's score and depth, and the time it took only when the engine
+/// plays on time (with node or depth limits the record stays exactly reproducible).
+fn move_note(spec: &EngineSpec, reply: &engine::Reply, used: Duration) -> String {
+    let mut note = match (reply.score, reply.depth) {
+        (Some(s), Some(d)) => format!("{}/{d}", format_score(s)),
+        (Some(s), None) => format_score(s),
+        (None, Some(d)) => format!("depth {d}"),
+        (None, None) => String::new(),
+    };
+    if spec.movetime.is_some() || spec.tc.is_some() || spec.cmd.is_some() {
+        if !note.is_empty() {
+            note.push(' ');
+        }
+        note.push_str(&format!("{:.3}s", used.as_secs_f64()));
+    }
+    note
+}
+
+/// The adjudication by a score both engines hold (`(threshold, plies)`): each side's `last`
+/// score, and `streak`, the winner both agreed on and for how many plies in a row (updated).
+fn adjudicated(
+    cfg: &Config,
+    (threshold, plies): (Score, u32),
+    last: &[Option<Score>; 2],
+    streak: &mut (Option<usize>, u32),
+) -> Option<End> {
+    let agreed = (0..2).find(|&s| {
+        matches!((last[s], last[1 - s]), (Some(x), Some(y)) if x >= threshold && y <= -threshold)
+    });
+    *streak = match (agreed, *streak) {
+        (Some(w), (Some(v), n)) if w == v => (Some(w), n + 1),
+        (Some(w), _) => (Some(w), 1),
+        (None, _) => (None, 0),
+    };
+    match *streak {
+        (Some(w), n) if n >= plies => Some(End {
+            winner: Some(w),
+            reason: format!(
+                "adjudicated: both engines scored {} or more for {} for {n} plies",
+                format_score(threshold),
+                cfg.rules.spec.sides[w].name
+            ),
+        }),
+        _ => None,
+    }
+}
+
+/// A finished game's record and PDN (the moves' comments, and the end's reason after the last).
+fn record(
+    cfg: &Config,
+    job: Job,
+    engines: [usize; 2],
+    game: &crate::Game,
+    comments: Vec<(usize, String)>,
+    end: End,
+) -> GameRecord {
+    let name = |side: usize| cfg.engines[engines[side]].name.clone();
     let token = result_token(&cfg.rules, end.winner);
     let tags: Vec<(String, String)> = vec![
         ("Event".into(), "damelab match".into()),
@@ -421,8 +454,8 @@ pub fn play_game(
     ];
     let mut all_comments = comments;
     all_comments.push((game.moves().len(), end.reason.clone()));
-    let pdn = crate::pdn::write_game(&game, &tags, &all_comments, Some(token));
-    Some(GameRecord {
+    let pdn = crate::pdn::write_game(game, &tags, &all_comments, Some(token));
+    GameRecord {
         index: job.index,
         pairing: job.pairing,
         round: job.round,
@@ -432,7 +465,7 @@ pub fn play_game(
         reason: end.reason,
         plies: game.moves().len() as u32,
         pdn,
-    })
+    }
 }
 
 /// What the collector of [`run`] wants after a game.

@@ -495,6 +495,38 @@ pub struct Stamp<'a> {
     pub shards: &'a ShardSet,
 }
 
+/// Check that the file of `s` is of the run of `first`'s: one format and version, one build of
+/// damelab, equal settings (the shards are not looked at: see [`check_mergeable`]).
+pub fn same_run(first: &Stamp, s: &Stamp) -> Result<(), ShardError> {
+    if s.format != first.format || s.version != first.version {
+        return Err(ShardError::FormatDiffers {
+            a: first.name.into(),
+            fa: first.format.into(),
+            va: first.version,
+            b: s.name.into(),
+            fb: s.format.into(),
+            vb: s.version,
+        });
+    }
+    if s.damelab != first.damelab {
+        return Err(ShardError::BuildDiffers {
+            a: first.name.into(),
+            va: first.damelab.into(),
+            b: s.name.into(),
+            vb: s.damelab.into(),
+        });
+    }
+    let diffs = differences(&first.settings, &s.settings);
+    if !diffs.is_empty() {
+        return Err(ShardError::SettingsDiffer {
+            a: first.name.into(),
+            b: s.name.into(),
+            differences: diffs.join(", "),
+        });
+    }
+    Ok(())
+}
+
 /// Check that shard files can be merged — one format and version, one build of damelab, equal
 /// settings, one split, no shard twice — and give the shards they hold together.
 pub fn check_mergeable(stamps: &[Stamp]) -> Result<ShardSet, ShardError> {
@@ -506,32 +538,7 @@ pub fn check_mergeable(stamps: &[Stamp]) -> Result<ShardSet, ShardError> {
     };
     let mut owner: Vec<(u64, &str)> = Vec::new();
     for s in stamps {
-        if s.format != first.format || s.version != first.version {
-            return Err(ShardError::FormatDiffers {
-                a: first.name.into(),
-                fa: first.format.into(),
-                va: first.version,
-                b: s.name.into(),
-                fb: s.format.into(),
-                vb: s.version,
-            });
-        }
-        if s.damelab != first.damelab {
-            return Err(ShardError::BuildDiffers {
-                a: first.name.into(),
-                va: first.damelab.into(),
-                b: s.name.into(),
-                vb: s.damelab.into(),
-            });
-        }
-        let diffs = differences(&first.settings, &s.settings);
-        if !diffs.is_empty() {
-            return Err(ShardError::SettingsDiffer {
-                a: first.name.into(),
-                b: s.name.into(),
-                differences: diffs.join(", "),
-            });
-        }
+        same_run(first, s)?;
         if s.shards.count != first.shards.count {
             return Err(ShardError::SplitDiffers {
                 a: first.name.into(),

@@ -519,35 +519,7 @@ impl<B: BitSet> Searcher<B> {
         limits: Limits,
         report: &mut dyn FnMut(&Info<B>),
     ) -> SearchResult<B> {
-        // The clock's target: the time manager's, or (option off) the limit itself.
-        let (limits, target) = match (limits.time, limits.target) {
-            (Some(t), Some(g)) if self.options.clock => (limits, Some(g.min(t))),
-            (Some(t), Some(g)) => (
-                Limits {
-                    time: Some(g.min(t)),
-                    ..limits
-                },
-                None,
-            ),
-            _ => (limits, None),
-        };
-        self.limits = limits;
-        self.start = Instant::now();
-        self.stop = false;
-        self.routes_exceeded = false;
-        self.nodes = 0;
-        if self.thread == 0 {
-            self.tt.new_search();
-        }
-        self.killers.fill([0; 2]);
-        // What refuted moves in earlier searches counts, for half.
-        for h in self.history.iter_mut() {
-            *h /= 2;
-        }
-        self.path.clear();
-        self.path.extend_from_slice(history);
-        self.qs_left = self.options.qs_exchanges;
-        self.threats_left = self.options.qs_threats;
+        let (limits, target) = self.begin(limits, history);
         let hash = self.keys.hash(pos);
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
 
@@ -590,51 +562,11 @@ impl<B: BitSet> Searcher<B> {
         for depth in first..=max_depth {
             let base = self.path.len();
             self.path.push(hash);
-            let aspiration = self.options.aspiration;
-            let mut delta = aspiration;
-            let (mut alpha, mut beta) = (-WIN - 1, WIN + 1);
-            if depth >= 3 && result.score.abs() < WIN_BOUND {
-                alpha = result.score - delta;
-                beta = result.score + delta;
-            }
             self.root_depth = depth as i32;
-            let score = loop {
-                self.root_score = None;
-                let score = self.node(pos, hash, depth as i32, 0, alpha, beta, 0);
-                if self.stop {
-                    break score;
-                }
-                // Outside the window: search again with it widened on the side that failed.
-                if score <= alpha && alpha > -WIN - 1 {
-                    alpha = if delta >= 4 * aspiration {
-                        -WIN - 1
-                    } else {
-                        (score - delta).max(-WIN - 1)
-                    };
-                } else if score >= beta && beta < WIN + 1 {
-                    beta = if delta >= 4 * aspiration {
-                        WIN + 1
-                    } else {
-                        (score + delta).min(WIN + 1)
-                    };
-                } else {
-                    break score;
-                }
-                delta *= 2;
-            };
+            let score = self.iteration(pos, hash, depth, result.score);
             self.path.truncate(base);
             if self.stop {
-                // A root move searched to the end in the unfinished iteration beat the first
-                // one (or is the first, searched deeper): it is the better move.
-                if let (true, Some(s), Some(&m)) = (
-                    self.options.partial_root,
-                    self.root_score,
-                    self.pv[0].first(),
-                ) {
-                    result.best = Some(m);
-                    result.score = s;
-                    result.pv.clone_from(&self.pv[0]);
-                }
+                self.keep_partial_root(&mut result);
                 result.stopped = true;
                 break;
             }
@@ -658,25 +590,120 @@ impl<B: BitSet> Searcher<B> {
             if score.abs() >= WIN_BOUND && (WIN - score.abs()) as u32 <= depth {
                 break;
             }
-            if let Some(target) = target {
-                // The next iteration takes about as long as every one before it together:
-                // start it only while it can end near the target. A stable best move stops at
-                // half the target, an unstable one goes on up to twice it.
-                let share = 0.5 + 0.75 * instability.min(2.0);
-                if self.start.elapsed() >= target.mul_f64(share / 2.0) {
-                    break;
-                }
-            } else if let (Some(soft), Some(hard)) = (soft, limits.time) {
-                // An unstable search gets up to twice the share, never more than the limit.
-                let extended = soft.mul_f64(1.0 + 0.5 * instability.min(2.0)).min(hard);
-                if self.options.soft_time < 100 && self.start.elapsed() >= extended {
-                    break;
-                }
+            if self.out_of_time(target, soft, limits.time, instability) {
+                break;
             }
         }
         result.nodes = self.nodes;
         self.stats.nodes += self.nodes;
         result
+    }
+
+    /// A search's start: the clock's target (the time manager's, or with the option off the
+    /// limit itself), the counters and the stop reset, the killers cleared, the history halved
+    /// (what refuted moves in earlier searches counts, for half), the path the game's.
+    fn begin(&mut self, limits: Limits, history: &[u64]) -> (Limits, Option<Duration>) {
+        let (limits, target) = match (limits.time, limits.target) {
+            (Some(t), Some(g)) if self.options.clock => (limits, Some(g.min(t))),
+            (Some(t), Some(g)) => (
+                Limits {
+                    time: Some(g.min(t)),
+                    ..limits
+                },
+                None,
+            ),
+            _ => (limits, None),
+        };
+        self.limits = limits;
+        self.start = Instant::now();
+        self.stop = false;
+        self.routes_exceeded = false;
+        self.nodes = 0;
+        if self.thread == 0 {
+            self.tt.new_search();
+        }
+        self.killers.fill([0; 2]);
+        for h in self.history.iter_mut() {
+            *h /= 2;
+        }
+        self.path.clear();
+        self.path.extend_from_slice(history);
+        self.qs_left = self.options.qs_exchanges;
+        self.threats_left = self.options.qs_threats;
+        (limits, target)
+    }
+
+    /// One iteration of `depth` from the root (its hash on the path), in an aspiration window
+    /// around the score of the one before (`previous`) from depth 3: outside the window, searched
+    /// again with it widened on the side that failed.
+    fn iteration(&mut self, pos: &Position<B>, hash: u64, depth: u32, previous: Score) -> Score {
+        let aspiration = self.options.aspiration;
+        let mut delta = aspiration;
+        let (mut alpha, mut beta) = (-WIN - 1, WIN + 1);
+        if depth >= 3 && previous.abs() < WIN_BOUND {
+            alpha = previous - delta;
+            beta = previous + delta;
+        }
+        loop {
+            self.root_score = None;
+            let score = self.node(pos, hash, depth as i32, 0, alpha, beta, 0);
+            if self.stop {
+                return score;
+            }
+            if score <= alpha && alpha > -WIN - 1 {
+                alpha = if delta >= 4 * aspiration {
+                    -WIN - 1
+                } else {
+                    (score - delta).max(-WIN - 1)
+                };
+            } else if score >= beta && beta < WIN + 1 {
+                beta = if delta >= 4 * aspiration {
+                    WIN + 1
+                } else {
+                    (score + delta).min(WIN + 1)
+                };
+            } else {
+                return score;
+            }
+            delta *= 2;
+        }
+    }
+
+    /// An iteration stopped: a root move searched to the end in it beat the first one (or is
+    /// the first, searched deeper): it is the better move.
+    fn keep_partial_root(&self, result: &mut SearchResult<B>) {
+        if let (true, Some(s), Some(&m)) = (
+            self.options.partial_root,
+            self.root_score,
+            self.pv[0].first(),
+        ) {
+            result.best = Some(m);
+            result.score = s;
+            result.pv.clone_from(&self.pv[0]);
+        }
+    }
+
+    /// Whether no new iteration starts: with the clock's `target`, the next iteration takes
+    /// about as long as every one before it together, so it starts only while it can end near
+    /// the target (a stable best move stops at half the target, an unstable one goes on up to
+    /// twice it); with a time limit (`hard`), past its `soft` share, up to twice the share for
+    /// an unstable search, never more than the limit.
+    fn out_of_time(
+        &self,
+        target: Option<Duration>,
+        soft: Option<Duration>,
+        hard: Option<Duration>,
+        instability: f64,
+    ) -> bool {
+        if let Some(target) = target {
+            let share = 0.5 + 0.75 * instability.min(2.0);
+            self.start.elapsed() >= target.mul_f64(share / 2.0)
+        } else if let (Some(soft), Some(hard)) = (soft, hard) {
+            let extended = soft.mul_f64(1.0 + 0.5 * instability.min(2.0)).min(hard);
+            self.options.soft_time < 100 && self.start.elapsed() >= extended
+        } else {
+            false
+        }
     }
 
     #[inline]

@@ -18,6 +18,36 @@ struct Buffers<B: BitSet> {
     hashes: Vec<u64>,
 }
 
+/// What a node's move loop decides before its first move ([`Searcher::loop_plan`]).
+struct LoopPlan {
+    /// Whether late quiet moves are reduced at all (late-move reductions), and after how many.
+    reducing: bool,
+    lmr_moves: usize,
+    /// The children's nominal depth (the node's less one, or the same for a single move).
+    child_depth: i32,
+    /// Past this many moves searched, late quiet moves are pruned (late-move pruning).
+    lmp_after: usize,
+}
+
+/// Put the `n`-th move to search at `order[n]`: the first two picked one at a time (the
+/// best-ordered left; the moves stay in place, `order` names them); at the third, the rest
+/// sorted once (best first, ties in generator order) — two moves did not refute, so the rest
+/// are likely all searched.
+#[inline(always)]
+fn order_next(order: &mut [(i32, u16)], n: usize) {
+    if n == 2 {
+        order[2..].sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
+    } else if n < 2 {
+        let mut bi = n;
+        for j in n + 1..order.len() {
+            if order[j].0 > order[bi].0 {
+                bi = j;
+            }
+        }
+        order.swap(n, bi);
+    }
+}
+
 /// What [`Searcher::enter`] found.
 enum Entry {
     /// The node's score, known without searching its moves.
@@ -463,14 +493,91 @@ impl<B: BitSet> Searcher<B> {
         futile: Option<Score>,
         buf: &mut Buffers<B>,
     ) -> Option<(Score, u16)> {
-        // Late-move reductions apply from a nominal depth of three, after `lmr_moves` moves.
-        let reducing = self.options.lmr && depth >= 3;
-        let lmr_moves = self.options.lmr_moves as usize;
+        let plan = self.loop_plan(depth, ply, alpha, pv_node, buf.moves.len());
         let side = pos.turn();
+        let mut best_idx = u16::MAX;
+        let mut searched = 0;
+        let order = &mut buf.order;
+        for n in 0..order.len() {
+            order_next(order, n);
+            let mv_index = order[n].1;
+            let mv = &buf.moves[mv_index as usize];
+            if depth <= 0 && !mv.is_capture() {
+                continue;
+            }
+            // A quiet move that is neither the table move, a killer nor a promotion (ordered below
+            // the killers).
+            let late = !mv.is_capture() && order[n].0 < 1 << 26;
+            if let Some(v) = futile {
+                if late && searched > 0 {
+                    // Not searched: its score is taken as at most the futility value.
+                    best = best.max(v);
+                    continue;
+                }
+            }
+            if late && searched >= plan.lmp_after {
+                continue;
+            }
+            let child = self.rules.play(pos, mv);
+            let r = if plan.reducing
+                && late
+                && searched >= plan.lmr_moves
+                && (self.options.reduce_offers || !self.rules.has_capture(&child))
+            {
+                self.reduction(&plan, depth, searched, pv_node, order[n].0)
+            } else {
+                0
+            };
+            let ch = self.keys.with_runs(buf.hashes[mv_index as usize], &child);
+            let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
+                self.path.len()
+            } else {
+                irr
+            };
+            self.path.push(ch);
+            let window = (alpha, beta, searched == 0);
+            let score = self.search_child(&child, ch, plan.child_depth, r, ply, window, child_irr);
+            self.path.pop();
+            searched += 1;
+            if self.stop {
+                return None;
+            }
+            if score > best {
+                best = score;
+                best_idx = mv_index;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.new_pv(ply, mv, score);
+                    }
+                    if alpha >= beta {
+                        let first_cut = searched == 1;
+                        self.stats.tt_quiet_cuts +=
+                            (first_cut && depth > 0 && mv_index == tt_move && !mv.is_capture())
+                                as u64;
+                        self.refuted(side, depth, ply, first_cut, mv, &order[..n], &buf.moves);
+                        break;
+                    }
+                }
+            }
+        }
+        Some((best, best_idx))
+    }
+
+    /// What the move loop of a node of `depth` at `ply` decides once, before its first move.
+    #[inline(always)]
+    fn loop_plan(
+        &self,
+        depth: i32,
+        ply: usize,
+        alpha: Score,
+        pv_node: bool,
+        moves: usize,
+    ) -> LoopPlan {
         // A single legal move costs no depth (bounded: within twice the iteration's depth).
         let forced = self.options.single_extension
             && depth > 0
-            && buf.moves.len() == 1
+            && moves == 1
             && (ply as i32) < 2 * self.root_depth;
         let child_depth = if forced {
             depth
@@ -490,151 +597,135 @@ impl<B: BitSet> Searcher<B> {
         } else {
             usize::MAX
         };
-        let mut best_idx = u16::MAX;
-        let mut searched = 0;
-        let order = &mut buf.order;
-        for n in 0..order.len() {
-            if n == 2 {
-                // Two moves did not refute: the rest are likely all searched, sorted once
-                // (best first, ties in generator order).
-                order[2..].sort_unstable_by_key(|&(s, i)| (std::cmp::Reverse(s), i));
-            } else if n < 2 {
-                // Pick the best-ordered move left (the moves stay in place; `order` names them).
-                let mut bi = n;
-                for j in n + 1..order.len() {
-                    if order[j].0 > order[bi].0 {
-                        bi = j;
-                    }
-                }
-                order.swap(n, bi);
-            }
-            let mv_index = order[n].1;
-            let mv = &buf.moves[mv_index as usize];
-            if depth <= 0 && !mv.is_capture() {
-                continue;
-            }
-            // A quiet move that is neither the table move, a killer nor a promotion (ordered below
-            // the killers).
-            let late = !mv.is_capture() && order[n].0 < 1 << 26;
-            if let Some(v) = futile {
-                if late && searched > 0 {
-                    // Not searched: its score is taken as at most the futility value.
-                    best = best.max(v);
-                    continue;
-                }
-            }
-            if late && searched >= lmp_after {
-                continue;
-            }
-            let child = self.rules.play(pos, mv);
-            let r = if reducing
-                && late
-                && searched >= lmr_moves
-                && (self.options.reduce_offers || !self.rules.has_capture(&child))
-            {
-                let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32
-                    - pv_node as i32
-                    + if order[n].0 > 0 {
-                        0
-                    } else {
-                        self.options.lmr_unseen as i32
-                    };
-                // Never into quiescence: a reduced child keeps a nominal depth of one.
-                r.clamp(0, child_depth - 1)
-            } else {
+        LoopPlan {
+            // Late-move reductions apply from a nominal depth of three, after `lmr_moves` moves.
+            reducing: self.options.lmr && depth >= 3,
+            lmr_moves: self.options.lmr_moves as usize,
+            child_depth,
+            lmp_after,
+        }
+    }
+
+    /// The plies a late quiet move is reduced by, the `searched`-th of a node of `depth` (its
+    /// ordering score `ordered`: 0 or less for a move the history has not seen refute).
+    #[inline(always)]
+    fn reduction(
+        &self,
+        plan: &LoopPlan,
+        depth: i32,
+        searched: usize,
+        pv_node: bool,
+        ordered: i32,
+    ) -> i32 {
+        let r = self.reductions[(depth as usize).min(63)][searched.min(63)] as i32 - pv_node as i32
+            + if ordered > 0 {
                 0
-            };
-            let ch = self.keys.with_runs(buf.hashes[mv_index as usize], &child);
-            let child_irr = if mv.is_capture() || mv.kind_after != mv.kind_before {
-                self.path.len()
             } else {
-                irr
+                self.options.lmr_unseen as i32
             };
-            self.path.push(ch);
-            let mut score;
-            if searched == 0 {
-                score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
-            } else {
-                score = -self.node(
-                    &child,
-                    ch,
-                    child_depth - r,
-                    ply + 1,
-                    -alpha - 1,
-                    -alpha,
-                    child_irr,
-                );
-                if r > 0 && score > alpha && !self.stop {
-                    // A reduced move beat alpha: the full depth decides.
-                    score = -self.node(
-                        &child,
-                        ch,
-                        child_depth,
-                        ply + 1,
-                        -alpha - 1,
-                        -alpha,
-                        child_irr,
-                    );
-                }
-                if score > alpha && score < beta && !self.stop {
-                    score = -self.node(&child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
-                }
-            }
-            self.path.pop();
-            searched += 1;
-            if self.stop {
-                return None;
-            }
-            if score > best {
-                best = score;
-                best_idx = mv_index;
-                if score > alpha {
-                    alpha = score;
-                    if pv_node {
-                        if ply == 0 {
-                            self.root_score = Some(score);
-                        }
-                        // A principal-variation node: its line may reach the root. (A
-                        // zero-window node's line never does: it fails high or low.)
-                        let (head, tail) = self.pv.split_at_mut(ply + 1);
-                        let line = &mut head[ply];
-                        line.clear();
-                        line.push(*mv);
-                        line.extend_from_slice(&tail[0]);
-                    }
-                    if alpha >= beta {
-                        self.stats.cutoffs += 1;
-                        self.stats.first_cutoffs += (searched == 1) as u64;
-                        self.stats.tt_quiet_cuts +=
-                            (searched == 1 && depth > 0 && mv_index == tt_move && !mv.is_capture())
-                                as u64;
-                        if !mv.is_capture() && depth > 0 {
-                            let h = &mut self.history[history_index::<B>(side, mv)];
-                            *h = (*h + depth * depth).min(1 << 26);
-                            if self.options.history_malus {
-                                // The quiet moves tried before this one did not refute.
-                                for &(_, j) in &order[..n] {
-                                    let m = &buf.moves[j as usize];
-                                    if !m.is_capture() {
-                                        let h = &mut self.history[history_index::<B>(side, m)];
-                                        *h = (*h - depth * depth).max(-(1 << 26));
-                                    }
-                                }
-                            }
-                            if mv.kind_after == mv.kind_before {
-                                let k = &mut self.killers[ply];
-                                let key = killer_key(mv);
-                                if k[0] != key {
-                                    k[1] = k[0];
-                                    k[0] = key;
-                                }
-                            }
-                        }
-                        break;
-                    }
+        // Never into quiescence: a reduced child keeps a nominal depth of one.
+        r.clamp(0, plan.child_depth - 1)
+    }
+
+    /// A child's score for its parent (principal-variation search): the first move with the
+    /// full window `(alpha, beta)`, any other with a zero window at `child_depth - r` first,
+    /// then at the full depth if a reduced move beat alpha, then with the full window if it is
+    /// inside it.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn search_child(
+        &mut self,
+        child: &Position<B>,
+        ch: u64,
+        child_depth: i32,
+        r: i32,
+        ply: usize,
+        (alpha, beta, first): (Score, Score, bool),
+        child_irr: usize,
+    ) -> Score {
+        if first {
+            return -self.node(child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+        }
+        let mut score = -self.node(
+            child,
+            ch,
+            child_depth - r,
+            ply + 1,
+            -alpha - 1,
+            -alpha,
+            child_irr,
+        );
+        if r > 0 && score > alpha && !self.stop {
+            // A reduced move beat alpha: the full depth decides.
+            score = -self.node(
+                child,
+                ch,
+                child_depth,
+                ply + 1,
+                -alpha - 1,
+                -alpha,
+                child_irr,
+            );
+        }
+        if score > alpha && score < beta && !self.stop {
+            score = -self.node(child, ch, child_depth, ply + 1, -beta, -alpha, child_irr);
+        }
+        score
+    }
+
+    /// A move that raised alpha at a principal-variation node at `ply`: its line may reach the
+    /// root. (A zero-window node's line never does: it fails high or low.)
+    #[inline(always)]
+    fn new_pv(&mut self, ply: usize, mv: &Move<B>, score: Score) {
+        if ply == 0 {
+            self.root_score = Some(score);
+        }
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(*mv);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// A move that refuted the node (`first_cut`: the first searched): the statistics, and for a
+    /// quiet one the history (up for it, down for the quiet moves `tried` before it) and the
+    /// killers.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn refuted(
+        &mut self,
+        side: usize,
+        depth: i32,
+        ply: usize,
+        first_cut: bool,
+        mv: &Move<B>,
+        tried: &[(i32, u16)],
+        moves: &[Move<B>],
+    ) {
+        self.stats.cutoffs += 1;
+        self.stats.first_cutoffs += first_cut as u64;
+        if mv.is_capture() || depth <= 0 {
+            return;
+        }
+        let h = &mut self.history[history_index::<B>(side, mv)];
+        *h = (*h + depth * depth).min(1 << 26);
+        if self.options.history_malus {
+            // The quiet moves tried before this one did not refute.
+            for &(_, j) in tried {
+                let m = &moves[j as usize];
+                if !m.is_capture() {
+                    let h = &mut self.history[history_index::<B>(side, m)];
+                    *h = (*h - depth * depth).max(-(1 << 26));
                 }
             }
         }
-        Some((best, best_idx))
+        if mv.kind_after == mv.kind_before {
+            let k = &mut self.killers[ply];
+            let key = killer_key(mv);
+            if k[0] != key {
+                k[1] = k[0];
+                k[0] = key;
+            }
+        }
     }
 }

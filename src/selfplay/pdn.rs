@@ -4,7 +4,7 @@
 use super::{End, GameRecord, RunFile, Settings};
 use crate::engine::{BitSet, Move, Rules};
 use crate::pdn::{read_games, write_game};
-use crate::runs::pdn::split_games;
+use crate::runs::pdn::{merge_by_index, split_games, Placed};
 use crate::Game;
 use std::sync::Arc;
 
@@ -179,8 +179,7 @@ fn games_in_order(
     runs: &[RunFile],
 ) -> Result<String, PdnMismatch> {
     let events: Vec<String> = runs.iter().map(|r| event(&r.settings)).collect();
-    // (run, game index, text), for every game of every input.
-    let mut games: Vec<(usize, u64, String)> = Vec::new();
+    let mut games: Vec<Placed> = Vec::new();
     for input in inputs {
         let parsed = read_games(&input.text);
         // Each game's text from its `Event` line (none when the file is not UTF-8).
@@ -246,27 +245,15 @@ fn games_in_order(
                     want: want.to_string(),
                 });
             }
-            games.push((run, index, text.to_string()));
+            games.push(Placed { run, index, text });
         }
     }
-    games.sort_by_key(|(run, i, _)| (*run, *i));
-    for (r, merged) in runs.iter().enumerate() {
-        let have: Vec<u64> = games
-            .iter()
-            .filter(|(run, _, _)| *run == r)
-            .map(|(_, i, _)| *i)
-            .collect();
-        crate::runs::shard::check_pdn_games(&have, merged.games.iter().map(|g| g.i)).map_err(
-            |why| PdnMismatch::Games {
-                player: (runs.len() > 1).then(|| player(&merged.settings)),
-                why,
-            },
-        )?;
-    }
-    let mut out = String::new();
-    for (_, _, t) in games {
-        out.push_str(t.trim_end());
-        out.push_str("\n\n");
-    }
-    Ok(out)
+    let indices: Vec<Vec<u64>> = runs
+        .iter()
+        .map(|r| r.games.iter().map(|g| g.i).collect())
+        .collect();
+    merge_by_index(games, &indices, |r, why| PdnMismatch::Games {
+        player: (runs.len() > 1).then(|| player(&runs[r].settings)),
+        why,
+    })
 }

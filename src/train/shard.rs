@@ -14,7 +14,7 @@ use super::run::{
     RunJson,
 };
 use super::{duel, played, Data, GameData, TrainSettings};
-use crate::runs::shard::{self, ShardError, ShardSet};
+use crate::runs::shard::{self, ShardSet};
 use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::Variant;
@@ -354,28 +354,21 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     };
     let mut results = [0; 3];
     let mut played_with = String::new();
-    // One run and one build: every file against the first.
-    let lead = serde_json::to_value(&first.settings).unwrap_or_default();
-    for (i, f) in files.iter().enumerate() {
-        if f.damelab != first.damelab {
-            return Err(Report::new(ShardError::BuildDiffers {
-                a: names[0].clone(),
-                va: first.damelab.clone(),
-                b: names[i].clone(),
-                vb: f.damelab.clone(),
-            }));
-        }
-        let diffs = shard::differences(
-            &lead,
-            &serde_json::to_value(&f.settings).unwrap_or_default(),
-        );
-        if !diffs.is_empty() {
-            return Err(Report::new(ShardError::SettingsDiffer {
-                a: names[0].clone(),
-                b: names[i].clone(),
-                differences: diffs.join(", "),
-            }));
-        }
+    // One run and one build: every file against the first (the runs' kernel's refusals).
+    let stamps: Vec<shard::Stamp> = names
+        .iter()
+        .zip(files)
+        .map(|(name, f)| shard::Stamp {
+            name,
+            format: &f.format,
+            version: f.version,
+            damelab: &f.damelab,
+            settings: serde_json::to_value(&f.settings).unwrap_or_default(),
+            shards: &f.shards,
+        })
+        .collect();
+    for s in &stamps {
+        shard::same_run(&stamps[0], s).map_err(Report::new)?;
     }
     for g in 1..=last {
         let of_g: Vec<usize> = (0..files.len())
@@ -463,12 +456,25 @@ pub struct MergeOptions<'a> {
     pub l2: Option<f64>,
 }
 
-/// `damelab train merge FILES… [--from W] [-o OUT] [--json J] [--l2 X]`.
-pub fn merge_command(
-    paths: &[PathBuf],
-    o: &MergeOptions,
-    out: &mut dyn FnMut(&str),
-) -> Result<(), Report> {
+/// A merge's checked plan ([`merge_plan`]): the merged data, the fit's settings and the weights
+/// it starts from.
+struct MergePlan {
+    m: Merged,
+    /// The run's settings, or with --l2 its last fit's pull in their place.
+    fitted_with: TrainSettings,
+    /// The weights file's `made by` line.
+    made_by: String,
+    /// The weights the fit starts from (the last generation's, in the run's layout).
+    current: Weights,
+    /// The derived evaluation's values, which the fit's pull draws toward.
+    anchor: Vec<f64>,
+    threads: usize,
+}
+
+/// Every check of `train merge`'s files and options, before the fit: the threads, the outputs,
+/// --l2, the data files (read and merged, every refusal of the runs' kernel), the weights the
+/// last generation played with (--from, checked against the data's digest).
+fn merge_plan(paths: &[PathBuf], o: &MergeOptions) -> Result<MergePlan, Report> {
     let (from, weights_out, json) = (o.from, o.weights_out, o.json);
     let threads = threads(o.threads)?;
     for p in [weights_out, json].into_iter().flatten() {
@@ -487,7 +493,7 @@ pub fn merge_command(
         .map(|p| read(p))
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    let mut m = merge_files(&names, &files)?;
+    let m = merge_files(&names, &files)?;
     let (v, g) = (&m.variant, m.generation);
     let run_line = command_line(v.name(), &m.settings);
     // The run's settings, or with --l2 its last fit's pull in their place.
@@ -554,6 +560,33 @@ pub fn merge_command(
         current.values = carried.values;
         current.search = carried.search;
     }
+    Ok(MergePlan {
+        m,
+        fitted_with,
+        made_by,
+        current,
+        anchor,
+        threads,
+    })
+}
+
+/// `damelab train merge FILES… [--from W] [-o OUT] [--json J] [--l2 X]`: its plan checked, then
+/// the last generation fitted (and matched), the weights and figures written.
+pub fn merge_command(
+    paths: &[PathBuf],
+    o: &MergeOptions,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Report> {
+    let MergePlan {
+        mut m,
+        fitted_with,
+        made_by,
+        mut current,
+        anchor,
+        threads,
+    } = merge_plan(paths, o)?;
+    let (weights_out, json) = (o.weights_out, o.json);
+    let (v, g, t) = (&m.variant, m.generation, &fitted_with);
     crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!("{}: `{made_by}`: generation {g} merged", v.name()));

@@ -50,25 +50,7 @@ pub(crate) fn start_in(variant: &str, root: &Path) -> Server {
         root: root.to_path_buf(),
         cache: Some(root.join("tables")),
     };
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let (atx, arx) = std::sync::mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            damelab::web::serve(opts, move |a| atx.send(a).unwrap(), async move {
-                let _ = rx.await;
-            })
-            .await
-            .unwrap();
-        });
-    });
-    let addr = arx
-        .recv_timeout(Duration::from_secs(10))
-        .expect("server up");
+    let (addr, tx, thread) = crate::common::serve_in_thread(opts);
     Server {
         addr,
         stop: Some(tx),

@@ -340,23 +340,12 @@ fn serve_binary(bin: &Path, root: &Path, variant: &str) -> Server {
     // A relative path would be taken from `root`, the child's folder: make it whole first.
     let bin = std::fs::canonicalize(bin)
         .unwrap_or_else(|e| panic!("DAMELAB_SERVE_BIN `{}`: {e}", bin.display()));
-    let mut child = crate::common::bin_at(&bin)
-        .args(["serve", variant, "--port", "0"])
-        .current_dir(root)
-        .env("DAMELAB_CACHE", root.join("tables"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("the server binary starts");
-    let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    let _ = std::io::BufRead::read_line(&mut out, &mut line);
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|r| r.split('/').next())
-        .and_then(|a| a.parse().ok())
-        .unwrap_or_else(|| panic!("`damelab serve` printed no address: {line:?}"));
+    let (child, addr) = crate::common::serve_child(
+        crate::common::bin_at(&bin)
+            .args(["serve", variant, "--port", "0"])
+            .current_dir(root)
+            .env("DAMELAB_CACHE", root.join("tables")),
+    );
     Server {
         addr,
         stop: None,
@@ -381,24 +370,7 @@ pub(crate) fn serve_variant(root: &Path, variant: &str) -> Server {
         root: root.to_path_buf(),
         cache: Some(root.join("tables")),
     };
-    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-    let (atx, arx) = std::sync::mpsc::channel();
-    let thread = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(2)
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let stop = async move {
-                let _ = rx.await;
-            };
-            damelab::web::serve(opts, move |a| atx.send(a).unwrap(), stop)
-                .await
-                .unwrap();
-        });
-    });
-    let addr = arx.recv_timeout(Duration::from_secs(10)).unwrap();
+    let (addr, tx, thread) = crate::common::serve_in_thread(opts);
     Server {
         addr,
         stop: Some(tx),

@@ -8,7 +8,7 @@
 use crate::front::web_api::Reply;
 use serde_json::{json, Value};
 use std::net::SocketAddr;
-use std::process::{Child, Stdio};
+use std::process::Child;
 use std::time::{Duration, Instant};
 
 /// `damelab serve VARIANT --port 0` in a folder of its own; killed when dropped.
@@ -27,22 +27,11 @@ impl Drop for Served {
 impl Served {
     fn start(variant: &str) -> Served {
         let root = crate::common::scratch("web_hostile", variant);
-        let mut child = crate::common::bin()
-            .args(["serve", variant, "--port", "0"])
-            .current_dir(&root)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("the server starts");
-        let mut out = std::io::BufReader::new(child.stdout.take().expect("piped"));
-        let mut line = String::new();
-        let _ = std::io::BufRead::read_line(&mut out, &mut line);
-        let addr = line
-            .split("http://")
-            .nth(1)
-            .and_then(|r| r.split('/').next())
-            .and_then(|a| a.parse().ok())
-            .unwrap_or_else(|| panic!("`damelab serve` printed no address: {line:?}"));
+        let (child, addr) = crate::common::serve_child(
+            crate::common::bin()
+                .args(["serve", variant, "--port", "0"])
+                .current_dir(&root),
+        );
         Served { addr, child }
     }
 

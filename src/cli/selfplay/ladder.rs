@@ -1,50 +1,34 @@
 //! `selfplay VARIANT --ladder SPEC`: each rung a run, played in turn with a progress line.
 
-use super::{check_run_args, resolve_shard, RunArgs};
+use super::{plan, RunArgs, RunPlan};
 use crate::cli::console::errln;
-use crate::cli::load;
 use crate::runs::shard::ShardSet;
-use crate::selfplay::file::{bad, check_outputs, check_play_memory, check_writable, open_tables};
+use crate::selfplay::file::bad;
 use crate::selfplay::ladder::{parse, rates, Key, LadderFile};
 use crate::selfplay::{RunFile, Settings};
 use miette::Report as Diag;
 
-/// `selfplay VARIANT --ladder SPEC --games G …`: each rung a run of G games (with `--shard K/N`,
+/// `selfplay VARIANT --ladder SPEC --games G …`: the ladder and the run's plan checked (as a
+/// run's, [`plan`]), then each rung a run of G games (with `--shard K/N`,
 /// the shard's games of each rung, and the rating matches [`rates`] gives it); Ctrl-C keeps the
 /// rungs finished.
 pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     let ladder = parse(spec).map_err(Diag::new)?;
-    let v = load(&a.variant)?;
-    let threads = check_run_args(a)?;
-    let weights = crate::search::weights::resolve(a.eval.as_deref(), &v.rules)?;
-    let rate_against = crate::selfplay::strength::request(
-        &v,
-        a.rate_against.as_deref(),
-        a.rate_games,
-        false,
-        a.eval.as_deref(),
-    )?;
-    check_outputs(a.json.as_deref(), a.svg.as_deref())?;
-    if let Some(p) = &a.pdn {
-        check_writable(p)?;
-    }
-    let shard = resolve_shard(a)?;
-    check_play_memory(
-        a.games.saturating_mul(ladder.rungs.len() as u64),
-        shard.map(|s| (s.k, s.n)),
+    let RunPlan {
+        v,
         threads,
-        false,
-        a.json.is_some(),
-    )?;
-    let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
-    let aids = crate::selfplay::Aids { probe, weights };
+        shard,
+        aids,
+        rate_against,
+        tables,
+        indices,
+    } = plan(a, ladder.rungs.len() as u64, out)?;
     let eval = aids
         .weights
         .as_deref()
         .map(|w| crate::search::weights::describe(Some(w)));
     crate::interrupt::install_termination();
     crate::interrupt::reset();
-    let indices = crate::selfplay::shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let shards = shard.map_or_else(ShardSet::whole, ShardSet::of);
     let mut runs: Vec<RunFile> = Vec::new();
     let mut pdn = String::new();

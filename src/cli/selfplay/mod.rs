@@ -1,6 +1,6 @@
 //! `damelab selfplay`: a run (or a ladder of runs, or a shard of either), `selfplay merge` and
-//! `selfplay chart`: the arguments checked before any game, the progress line, the report and
-//! the files. The work is in [`crate::selfplay`].
+//! `selfplay chart`: the arguments checked into a plan before any game ([`plan`]), the progress
+//! line, the report and the files. The work is in [`crate::selfplay`].
 
 mod ladder;
 
@@ -12,7 +12,8 @@ use crate::selfplay::file::{
     bad, check_outputs, check_play_memory, check_writable, header, open_tables, read_run,
     tables_line, write_outputs, Outputs,
 };
-use crate::selfplay::{chart, shard_indices, RunFile, Settings};
+use crate::selfplay::{chart, shard_indices, RateRequest, RunFile, Settings};
+use crate::Variant;
 use miette::Report as Diag;
 use std::path::{Path, PathBuf};
 
@@ -127,7 +128,7 @@ pub struct RunArgs {
 }
 
 /// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
-pub(crate) fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
+fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
     shard::resolve(a.shard.as_deref(), a.shards, &|name| {
         std::env::var(name).ok()
     })
@@ -135,7 +136,7 @@ pub(crate) fn resolve_shard(a: &RunArgs) -> Result<Option<Shard>, Diag> {
 }
 
 /// The checks of a run's arguments every run makes before any game; gives the threads.
-pub(crate) fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
+fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
     if a.games == 0 || a.games > MAX_GAMES {
         return Err(bad(
             format!("--games {} is out of range", a.games),
@@ -205,10 +206,24 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
     }
 }
 
-fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
-    if let Some(spec) = &a.ladder {
-        return ladder::play(a, spec, out);
-    }
+/// A run's checked plan ([`plan`]): what the games are played with and which are played.
+pub(crate) struct RunPlan {
+    pub v: Variant,
+    pub threads: usize,
+    pub shard: Option<Shard>,
+    /// The endgame tables' probe and the evaluation of both engines.
+    pub aids: crate::selfplay::Aids,
+    pub rate_against: Option<RateRequest>,
+    /// The endgame tables' materials, when the engines use tables.
+    pub tables: Option<String>,
+    /// The games of the run (of each rung of a ladder) this process plays.
+    pub indices: Vec<u64>,
+}
+
+/// Every check of a run's arguments, before any game: the variant, the ranges and threads, the
+/// shard, the evaluation, the rating's reference, the outputs, the memory of `runs` runs (a
+/// ladder's rungs; 1 for a run), the endgame tables (opened, their line printed).
+pub(crate) fn plan(a: &RunArgs, runs: u64, out: &mut dyn FnMut(&str)) -> Result<RunPlan, Diag> {
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
     let shard = resolve_shard(a)?;
@@ -229,13 +244,38 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         check_writable(p)?;
     }
     check_play_memory(
-        a.games,
+        a.games.saturating_mul(runs),
         shard.map(|s| (s.k, s.n)),
         threads,
         a.random,
         a.json.is_some(),
     )?;
     let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
+    let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
+    Ok(RunPlan {
+        v,
+        threads,
+        shard,
+        aids: crate::selfplay::Aids { probe, weights },
+        rate_against,
+        tables,
+        indices,
+    })
+}
+
+fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
+    if let Some(spec) = &a.ladder {
+        return ladder::play(a, spec, out);
+    }
+    let RunPlan {
+        v,
+        threads,
+        shard,
+        aids,
+        rate_against,
+        tables,
+        indices,
+    } = plan(a, 1, out)?;
     let settings = Settings {
         variant: v.name().to_string(),
         rules_fingerprint: v.rules.fingerprint(),
@@ -250,16 +290,15 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         seed: a.seed,
         max_plies: a.max_plies,
         opening_plies: a.opening_plies,
-        eval: weights
+        eval: aids
+            .weights
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
         tables,
     };
-    let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let bar = crate::progress::Bar::new(indices.len() as u64, "games");
     let t = std::time::Instant::now();
     let pdn = a.pdn.is_some();
-    let aids = crate::selfplay::Aids { probe, weights };
     let played =
         crate::selfplay::run_games(&v.rules, &settings, &indices, threads, pdn, aids, &|| {
             bar.inc(1)

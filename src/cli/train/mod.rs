@@ -325,8 +325,20 @@ fn search_settings(
     Ok(())
 }
 
-/// `damelab train`: the whole run on this machine.
-pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+/// A whole run's checked plan ([`plan`]).
+struct TrainPlan {
+    v: Variant,
+    t: TrainSettings,
+    /// The weights of `--start`, carried into the run's layout by the first generation.
+    start: Option<Weights>,
+    threads: usize,
+    /// The weights file written after each generation.
+    path: PathBuf,
+}
+
+/// Every check of a whole run's arguments, before any game: the variant, the settings and the
+/// start weights, the threads, no flag of a generation's shard, the outputs.
+fn plan(a: &TrainArgs) -> Result<TrainPlan, Report> {
     let v = Variant::load(&a.variant).map_err(Report::new)?;
     let (t, start) = settings_with_start(a, &v)?;
     let threads = threads(a.threads)?;
@@ -353,6 +365,24 @@ pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     {
         not_folder(p)?;
     }
+    Ok(TrainPlan {
+        v,
+        t,
+        start,
+        threads,
+        path,
+    })
+}
+
+/// `damelab train`: the whole run on this machine, its plan checked first.
+pub fn run(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    let TrainPlan {
+        v,
+        t,
+        start,
+        threads,
+        path,
+    } = plan(a)?;
     crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!("{}: {}", v.name(), command_line(v.name(), &t)));

@@ -1,18 +1,35 @@
-//! `train --generation G --shard K/N --data FILE`: one generation's shard played and its
-//! positions written for `train merge`.
+//! `train --generation G --shard K/N --data FILE`: one generation's shard planned (every
+//! argument checked), played and its positions written for `train merge`.
 
 use super::{settings_with_start, TrainArgs};
 use crate::runs::shard::{self, Shard, ShardSet, DAMELAB_VERSION};
 use crate::search::weights::Weights;
 use crate::train::run::{bad, bar, command_line, not_folder, threads};
 use crate::train::shard::{digest, to_rows, DataFile, DataSettings, FORMAT, VERSION};
+use crate::train::TrainSettings;
 use crate::train::{play_games, played};
 use crate::Variant;
 use miette::Report;
+use std::path::Path;
 use std::sync::Arc;
 
-/// `damelab train … --generation G [--shard K/N|auto] [--from W] --data FILE`.
-pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+/// A generation's shard's checked plan ([`plan`]).
+struct ShardPlan<'a> {
+    v: Variant,
+    t: TrainSettings,
+    threads: usize,
+    /// The generation, from 1.
+    g: u32,
+    data: &'a Path,
+    /// The weights the generation plays with (`None`: the derived evaluation).
+    weights: Option<Weights>,
+    shard: Shard,
+}
+
+/// Every check of a generation's shard's arguments, before any game: the variant, the settings,
+/// the threads, the generation, no output of a whole run, the data file, the weights it plays
+/// with (`--from`, or the start for generation 1), the shard.
+fn plan(a: &TrainArgs) -> Result<ShardPlan<'_>, Report> {
     let v = Variant::load(&a.variant).map_err(Report::new)?;
     let (t, start) = settings_with_start(a, &v)?;
     let threads = threads(a.threads)?;
@@ -67,6 +84,29 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     })
     .map_err(Report::new)?
     .unwrap_or(Shard::WHOLE);
+    Ok(ShardPlan {
+        v,
+        t,
+        threads,
+        g,
+        data,
+        weights,
+        shard,
+    })
+}
+
+/// `damelab train … --generation G [--shard K/N|auto] [--from W] --data FILE`: its plan checked,
+/// then the shard's games played and their positions written.
+pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
+    let ShardPlan {
+        v,
+        t,
+        threads,
+        g,
+        data,
+        weights,
+        shard,
+    } = plan(a)?;
     let indices: Vec<u64> = shard.items(t.games).collect();
     crate::interrupt::install_termination();
     crate::interrupt::reset();
