@@ -1,5 +1,6 @@
 //! Runs: matches, self-play, ladders, training, their shards and merges (Slurm and Kubernetes scripts included).
 
+pub mod draws;
 pub mod k8s;
 pub mod ladder;
 pub mod ladder_shards;

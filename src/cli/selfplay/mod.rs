@@ -110,6 +110,17 @@ pub struct RunArgs {
     /// `damelab train` (default: the bundled weights of these rules when there are any).
     #[arg(long)]
     pub eval: Option<String>,
+    /// The engines' contempt for a draw by repetition or move count, in hundredths of a man
+    /// (-1000 to 1000): such a draw is scored this much below 0 for the side searching, which
+    /// steers clear of it unless it judges itself worse by more; negative: it avoids the draw
+    /// only when it judges itself better by more than that.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        conflicts_with = "random"
+    )]
+    pub contempt: i32,
     /// Measure the strength of the run's setting: its Elo in a match against this reference
     /// setting of the same engine (a match engine's settings: `nodes=1000`, `depth=4`).
     #[arg(long, value_name = "SETTINGS", conflicts_with = "random")]
@@ -171,6 +182,12 @@ pub(crate) fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
     };
     if a.max_plies == 0 {
         return Err(bad("--max-plies 0 is out of range", "give at least 1"));
+    }
+    if !(-1000..=1000).contains(&a.contempt) {
+        return Err(bad(
+            format!("--contempt {} is out of range", a.contempt),
+            "give a contempt from -1000 to 1000 (hundredths of a man)",
+        ));
     }
     Ok(threads)
 }
@@ -254,6 +271,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
         tables,
+        contempt: a.contempt,
     };
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     let bar = crate::progress::Bar::new(indices.len() as u64, "games");
