@@ -4,6 +4,7 @@
 //! merging shards gives exactly the figures of one run.
 
 pub mod chart;
+pub mod compare;
 pub mod draws;
 pub mod file;
 pub mod ladder;
@@ -12,6 +13,7 @@ pub mod ladder_merge;
 pub mod merge;
 pub mod pdn;
 pub mod playout;
+pub mod robust;
 pub mod strength;
 mod validate;
 

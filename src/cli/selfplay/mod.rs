@@ -2,6 +2,7 @@
 //! `selfplay chart`: the arguments checked before any game, the progress line, the report and
 //! the files. The work is in [`crate::selfplay`].
 
+mod configs;
 mod ladder;
 
 use crate::cli::load;
@@ -135,6 +136,12 @@ pub struct RunArgs {
           default_missing_value = crate::selfplay::ladder::DEFAULT_LADDER,
           conflicts_with_all = ["depth", "nodes", "random"])]
     pub ladder: Option<String>,
+    /// Play the same games with each of several engine configurations, `;` between them, each
+    /// `depth=D` or `nodes=N` with `eval=derived|bundled|FILE`: each figure per configuration
+    /// and as a range, flagged engine-dependent when their intervals do not meet.
+    #[arg(long, value_name = "CONFIG; CONFIG…",
+          conflicts_with_all = ["depth", "nodes", "random", "ladder", "eval", "tables", "rate_against", "shard", "pdn", "svg"])]
+    pub configs: Option<String>,
 }
 
 /// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
@@ -225,6 +232,9 @@ pub fn selfplay(args: &SelfplayArgs, out: &mut dyn FnMut(&str)) -> Result<(), Di
 fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     if let Some(spec) = &a.ladder {
         return ladder::play(a, spec, out);
+    }
+    if let Some(spec) = &a.configs {
+        return configs::play(a, spec, out);
     }
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
