@@ -30,6 +30,7 @@ fn main() {
             opening_plies: 0,
             eval: None,
             tables: None,
+            contempt: 0,
         };
         // As `selfplay::run` does: on the narrowest bit-set width the board fits.
         let (n, plies, secs) = match (&rules.narrow, &rules.mid) {
@@ -58,6 +59,7 @@ fn main() {
             opening_plies: 4,
             eval: None,
             tables: None,
+            contempt: 0,
         };
         let (plies, secs, st) = match (&rules.narrow, &rules.mid) {
             (Some(n), _) => engine_game(n, &settings),

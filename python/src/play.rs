@@ -314,6 +314,7 @@ pub fn selfplay<'py>(
             .as_deref()
             .map(|w| damelab::search::weights::describe(Some(w))),
         tables: None,
+        contempt: 0,
     };
     let rules = v.rules.clone();
     let indices = damelab::selfplay::shard_indices(games, None);

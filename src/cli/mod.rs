@@ -7,6 +7,7 @@
 
 pub mod analyse;
 pub mod check;
+pub mod compare;
 pub mod console;
 pub mod diagram;
 pub mod endgame;
@@ -152,6 +153,9 @@ pub enum Command {
     /// Play games engine against engine (or random) and report the statistics; `selfplay merge`
     /// combines the JSON files of shards.
     Selfplay(Box<selfplay::SelfplayArgs>),
+    /// Play the same games under two rules files (the same seeds, openings and engine settings)
+    /// and give each figure's difference with a paired interval and a verdict.
+    Compare(Box<compare::CompareArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
     Train(Box<train::TrainCommand>),
@@ -299,6 +303,9 @@ fn run() -> ExitCode {
             output,
         }) => diagram::diagram(&variant, fen.as_deref(), last.as_deref(), output.as_deref()),
         Some(Command::Analyse(a)) => analyse::analyse(&a, &mut |l| outln!("{l}")),
+        Some(Command::Compare(a)) => {
+            compare::compare(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
         Some(Command::Selfplay(a)) => {
             selfplay::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }

@@ -748,6 +748,19 @@ impl<B: BitSet> Searcher<B> {
         false
     }
 
+    /// The score of a draw by repetition or move count at `ply` from the root, for the side to
+    /// move there: `-contempt` on the root side's plies, `+contempt` on its opponent's (option
+    /// `contempt`; 0 without it).
+    #[inline]
+    fn draw_score(&self, ply: usize) -> Score {
+        let c = self.options.contempt;
+        if ply.is_multiple_of(2) {
+            -c
+        } else {
+            c
+        }
+    }
+
     fn end_score(&self, pos: &Position<B>, legal: usize, ply: usize) -> Option<Score> {
         let o = self.rules.outcome(pos, legal)?;
         Some(match o.winner {

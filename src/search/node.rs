@@ -141,11 +141,11 @@ impl<B: BitSet> Searcher<B> {
                 return Entry::Done(0);
             }
             if self.repetition && self.repeated(hash, irr) {
-                return Entry::Done(0);
+                return Entry::Done(self.draw_score(ply));
             }
             // A move-count draw, automatic or claimable (the side to move is taken to claim it).
             if self.move_counts && crate::engine::draws::move_count_draw(&self.rules, pos) {
-                return Entry::Done(0);
+                return Entry::Done(self.draw_score(ply));
             }
         }
         self.nodes += 1;

@@ -88,6 +88,12 @@ pub struct Options {
     /// Late-move reductions reduce this many plies more a quiet move that the history heuristic
     /// has not seen refute a node lately (its history zero or below).
     pub lmr_unseen: u32,
+    /// Contempt for a draw, in score units: a draw by repetition or by a move-count rule found in
+    /// the search is scored `-contempt` for the side the search is for (and `+contempt` for its
+    /// opponent), so that side steers clear of such a draw unless it judges itself worse by more
+    /// than the contempt; a negative contempt makes it avoid the draw only when it judges itself
+    /// better by more than `-contempt`. 0 (the default) scores these draws 0, as always.
+    pub contempt: i32,
 }
 
 impl Default for Options {
@@ -122,6 +128,7 @@ impl Default for Options {
             qs_threats: 0,
             aspiration: 40,
             lmr_unseen: 0,
+            contempt: 0,
         }
     }
 }
@@ -249,6 +256,10 @@ impl Options {
             "lmr_unseen",
             "plies more of late-move reduction for a move with no history (none that refuted lately), 0 to 3",
         ),
+        (
+            "contempt",
+            "a draw by repetition or move count in the search scored this much below 0 for the searching side, in hundredths of the first kind of piece (-1000 to 1000)",
+        ),
     ];
 
     /// The engine of commit `8d59e68`: every switch off.
@@ -312,6 +323,7 @@ impl Options {
             "qs_threats" => self.qs_threats = number(name, v, 0, 8)? as u32,
             "aspiration" => self.aspiration = number(name, v, 5, 1000)? as i32,
             "lmr_unseen" => self.lmr_unseen = number(name, v, 0, 3)? as u32,
+            "contempt" => self.contempt = number(name, v, -1000, 1000)? as i32,
             _ => {
                 let known: Vec<String> =
                     Self::NAMES.iter().map(|(n, _)| format!("`{n}`")).collect();
@@ -327,7 +339,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={} partial_root={} iir={} iir_depth={} qs_threats={} aspiration={} lmr_unseen={}",
+            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={} partial_root={} iir={} iir_depth={} qs_threats={} aspiration={} lmr_unseen={} contempt={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -356,7 +368,8 @@ impl Options {
             self.iir_depth,
             self.qs_threats,
             self.aspiration,
-            self.lmr_unseen
+            self.lmr_unseen,
+            self.contempt
         )
     }
 }

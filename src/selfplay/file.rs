@@ -126,6 +126,10 @@ pub(crate) fn header(f: &RunFile) -> String {
         Some(e) => format!("{player}, {e} evaluation"),
         None => player,
     };
+    let player = match s.contempt {
+        0 => player,
+        c => format!("{player}, contempt {c}"),
+    };
     format!(
         "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",
         s.variant,

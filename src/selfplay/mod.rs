@@ -4,6 +4,8 @@
 //! merging shards gives exactly the figures of one run.
 
 pub mod chart;
+pub mod compare;
+pub mod draws;
 pub mod file;
 pub mod ladder;
 pub mod ladder_chart;
@@ -11,6 +13,7 @@ pub mod ladder_merge;
 pub mod merge;
 pub mod pdn;
 pub mod playout;
+pub mod robust;
 pub mod strength;
 mod validate;
 
@@ -58,6 +61,14 @@ pub struct Settings {
     /// The materials of the endgame tables both engines use (`--tables`), absent without them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tables: Option<String>,
+    /// The engines' contempt for a draw by repetition or move count (search option `contempt`,
+    /// score units; 0, the default, is left out of the file).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub contempt: i32,
+}
+
+fn is_zero(c: &i32) -> bool {
+    *c == 0
 }
 
 /// How a game ended.
@@ -120,6 +131,13 @@ pub struct GameRecord {
     /// game, or would have. Absent with `tb` (and in files written before it was recorded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tb_material: Option<String>,
+    /// How a draw was drawn ([`draws::DrawClass`]); absent for a win, and in files written before
+    /// draws were classed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub draw: Option<draws::DrawClass>,
+    /// A repetition draw of a quiet position (no capture due) with the material level: shuffling.
+    #[serde(default, skip_serializing_if = "draws::is_false")]
+    pub shuffle: bool,
 }
 
 impl GameRecord {
@@ -196,6 +214,9 @@ pub fn play_game_into<B: BitSet>(
             );
             rec.tb = tb;
             rec.tb_material = tb_material;
+            if rec.w == -1 && tb == Some(-1) {
+                rec.draw = Some(draws::DrawClass::Table);
+            }
             rec
         }
         None => play_game_with(
@@ -259,7 +280,12 @@ pub fn play_game_with<B: BitSet>(
         promos: 0,
         tb: None,
         tb_material: None,
+        draw: None,
+        shuffle: false,
     };
+    // A man moved since the last capture or promotion (see `draws`).
+    let men = draws::promoting_kinds(rules);
+    let mut progress = false;
     // A material rule decides before any other end: the generator gives no move in a position it
     // decides, so it is looked at only when a game ends.
     let material = |pos: &Position<B>, rec: &mut GameRecord| match rules.material_outcome(pos) {
@@ -318,6 +344,11 @@ pub fn play_game_with<B: BitSet>(
         observe(&pos, &mv, searching);
         rec.promos += (mv.kind_after != mv.kind_before) as u32;
         let next = rules.play(&pos, &mv);
+        if mv.is_capture() || mv.kind_after != mv.kind_before {
+            progress = false;
+        } else if men & (1 << mv.kind_before) != 0 {
+            progress = true;
+        }
         if hashing {
             let nh = keys.after(&pos, hash, &mv, &next);
             if mv.is_capture() || mv.kind_after != mv.kind_before {
@@ -333,6 +364,7 @@ pub fn play_game_with<B: BitSet>(
         pos = next;
         rec.plies += 1;
     }
+    draws::classify(rules, &pos, &mut rec, progress);
     rec
 }
 
@@ -421,6 +453,13 @@ pub struct Report {
     /// tables gave the first of them ([`GameRecord::tables_decided`]).
     #[serde(default)]
     pub tables_decided: u64,
+    /// The draws by class ([`draws::DrawClass`], every class); absent in files written before
+    /// draws were classed.
+    #[serde(default)]
+    pub draw_classes: Vec<(draws::DrawClass, u64)>,
+    /// The draws by repetition of a quiet position with the material level.
+    #[serde(default)]
+    pub shuffling: u64,
 }
 
 fn percentile(sorted: &[u32], p: f64) -> u32 {
@@ -452,6 +491,7 @@ impl Report {
         let caps: u64 = games.iter().map(|g| g.caps as u64).sum();
         let promos: u64 = games.iter().map(|g| g.promos as u64).sum();
         let mean = if n == 0 { 0.0 } else { plies as f64 / n as f64 };
+        let (draw_classes, shuffling) = draws::count(games);
         let b = if plies == 0 {
             0.0
         } else {
@@ -491,6 +531,8 @@ impl Report {
             complexity_log10: if b > 0.0 { mean * b.log10() } else { 0.0 },
             tables_reached: count(&|g| g.tb.is_some()),
             tables_decided: count(&|g| g.tables_decided()),
+            draw_classes,
+            shuffling,
         }
     }
 
@@ -566,6 +608,10 @@ impl Report {
             .collect();
         out.push_str(&ends.join(","));
         out.push('\n');
+        if let Some(line) = draws::line(&self.draw_classes, self.shuffling) {
+            out.push_str(&line);
+            out.push('\n');
+        }
         out.push_str(&format!(
             "complexity       b^d = {:.2}^{:.1} ≈ 10^{:.0}\n",
             self.branching_mean, self.length_mean, self.complexity_log10
@@ -732,6 +778,11 @@ fn run_width<B: BitSet>(
                         let mut e = Searcher::new(rules.clone(), TT_MIB);
                         e.set_probe(aids.probe.clone());
                         e.set_tuned_weights(aids.weights.clone());
+                        if settings.contempt != 0 {
+                            let mut o = e.options.clone();
+                            o.contempt = settings.contempt;
+                            e.set_options(o);
+                        }
                         e
                     });
                     let moves: Vec<Move<B>> = Vec::with_capacity(if pdn { 512 } else { 0 });

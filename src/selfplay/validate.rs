@@ -116,6 +116,12 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), UnsoundRun> {
                 g.i
             ));
         }
+        if (g.draw.is_some() && g.w != -1) || (g.shuffle && g.end != End::Repetition) {
+            return bad(format!(
+                "game {} has the draw class `{:?}` (shuffling: {}) but ended `{:?}` with winner {}",
+                g.i, g.draw, g.shuffle, g.end, g.w
+            ));
+        }
         draws += (g.w == -1) as u64;
         reached += g.tb.is_some() as u64;
         decided += g.tables_decided() as u64;

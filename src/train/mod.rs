@@ -175,6 +175,7 @@ fn selfplay_settings(t: &TrainSettings, seed: u64, games: u64) -> Settings {
         opening_plies: t.opening_plies,
         eval: None,
         tables: None,
+        contempt: 0,
     }
 }
 

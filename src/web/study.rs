@@ -92,6 +92,7 @@ pub async fn start(
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
         tables: None,
+        contempt: 0,
     };
     let t = register(
         &app,

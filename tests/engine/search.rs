@@ -174,6 +174,7 @@ fn settings(variant: &str, games: u64, random: bool) -> Settings {
         opening_plies: 4,
         eval: None,
         tables: None,
+        contempt: 0,
     }
 }
 

@@ -1,10 +1,13 @@
 //! Runs: matches, self-play, ladders, training, their shards and merges (Slurm and Kubernetes scripts included).
 
+pub mod compare;
+pub mod draws;
 pub mod k8s;
 pub mod ladder;
 pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
+pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;
 pub mod train;

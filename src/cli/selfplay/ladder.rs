@@ -47,6 +47,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             opening_plies: a.opening_plies,
             eval: eval.clone(),
             tables: tables.clone(),
+            contempt: a.contempt,
         };
         let bar = crate::progress::Bar::new(
             indices.len() as u64,

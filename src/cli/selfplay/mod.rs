@@ -2,6 +2,7 @@
 //! `selfplay chart`: the arguments checked into a plan before any game ([`plan`]), the progress
 //! line, the report and the files. The work is in [`crate::selfplay`].
 
+mod configs;
 mod ladder;
 
 use crate::cli::load;
@@ -111,6 +112,17 @@ pub struct RunArgs {
     /// `damelab train` (default: the bundled weights of these rules when there are any).
     #[arg(long)]
     pub eval: Option<String>,
+    /// The engines' contempt for a draw by repetition or move count, in hundredths of a man
+    /// (-1000 to 1000): such a draw is scored this much below 0 for the side searching, which
+    /// steers clear of it unless it judges itself worse by more; negative: it avoids the draw
+    /// only when it judges itself better by more than that.
+    #[arg(
+        long,
+        default_value_t = 0,
+        allow_negative_numbers = true,
+        conflicts_with = "random"
+    )]
+    pub contempt: i32,
     /// Measure the strength of the run's setting: its Elo in a match against this reference
     /// setting of the same engine (a match engine's settings: `nodes=1000`, `depth=4`).
     #[arg(long, value_name = "SETTINGS", conflicts_with = "random")]
@@ -125,6 +137,12 @@ pub struct RunArgs {
           default_missing_value = crate::selfplay::ladder::DEFAULT_LADDER,
           conflicts_with_all = ["depth", "nodes", "random"])]
     pub ladder: Option<String>,
+    /// Play the same games with each of several engine configurations, `;` between them, each
+    /// `depth=D` or `nodes=N` with `eval=derived|bundled|FILE`: each figure per configuration
+    /// and as a range, flagged engine-dependent when their intervals do not meet.
+    #[arg(long, value_name = "CONFIG; CONFIG…",
+          conflicts_with_all = ["depth", "nodes", "random", "ladder", "eval", "tables", "rate_against", "shard", "pdn", "svg"])]
+    pub configs: Option<String>,
 }
 
 /// The shard of `--shard` and `--shards`, reading the scheduler's variables for `auto`.
@@ -172,6 +190,12 @@ fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
     };
     if a.max_plies == 0 {
         return Err(bad("--max-plies 0 is out of range", "give at least 1"));
+    }
+    if !(-1000..=1000).contains(&a.contempt) {
+        return Err(bad(
+            format!("--contempt {} is out of range", a.contempt),
+            "give a contempt from -1000 to 1000 (hundredths of a man)",
+        ));
     }
     Ok(threads)
 }
@@ -267,6 +291,9 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     if let Some(spec) = &a.ladder {
         return ladder::play(a, spec, out);
     }
+    if let Some(spec) = &a.configs {
+        return configs::play(a, spec, out);
+    }
     let RunPlan {
         v,
         threads,
@@ -295,6 +322,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             .as_deref()
             .map(|w| crate::search::weights::describe(Some(w))),
         tables,
+        contempt: a.contempt,
     };
     let bar = crate::progress::Bar::new(indices.len() as u64, "games");
     let t = std::time::Instant::now();
