@@ -287,8 +287,12 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
             .map_err(|m| bad(m.to_string(), "see `damelab match --help` for the settings"))?;
     }
     if engines.iter().any(|e| e.cmd.is_some()) {
-        crate::hub::protocol::position_to_hub(&v.rules, &v.rules.start)
-            .map_err(|m| bad(m, "play this variant with damelab's own engines only"))?;
+        crate::hub::protocol::position_to_hub(&v.rules, &v.rules.start).map_err(|m| {
+            bad(
+                m.to_string(),
+                "play this variant with damelab's own engines only",
+            )
+        })?;
     }
     let openings = match &a.openings {
         Some(p) => crate::matchplay::openings::read_file(&v.rules, p).map_err(Diag::new)?,

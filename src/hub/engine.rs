@@ -57,9 +57,9 @@ pub enum HubError {
     NoPos,
     /// A position that does not fit the variant (as [`super::protocol::Refusal`] says).
     #[error("{0}")]
-    Position(String),
+    Position(super::protocol::Refusal),
     #[error("moves: {0}")]
-    Moves(String),
+    Moves(super::protocol::Refusal),
     #[error("level: `{key}={value}` is not a number of seconds")]
     LevelSeconds { key: String, value: String },
     #[error("level: depth `{0}` is out of range (1 to {MAX_DEPTH})")]

@@ -155,16 +155,45 @@ pub fn split_command(text: &str) -> Result<Vec<String>, UnbalancedQuote> {
 }
 
 /// Why a Hub position or move does not fit the variant.
-pub type Refusal = String;
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Refusal {
+    #[error(
+        "{title} has {kinds} kinds of piece; a Hub position has letters for two (men and kings)"
+    )]
+    Kinds { title: String, kinds: usize },
+    #[error("the position `{text}` has {given} squares but {title} has {squares} (a board of {width}x{height})")]
+    Squares {
+        text: String,
+        given: usize,
+        title: String,
+        squares: usize,
+        width: usize,
+        height: usize,
+    },
+    #[error("the position starts with `{0}`: give `W` or `B`, the side to move")]
+    Turn(char),
+    #[error("the position has `{letter}` at square {square}: give w, b, W, B or e")]
+    Letter { letter: char, square: usize },
+    #[error("{0} has no kings")]
+    NoKings(String),
+    #[error(transparent)]
+    Routes(#[from] crate::engine::TooManyRoutes),
+    #[error("`{text}` is not a move: `{part}` is not a square")]
+    NotASquare { text: String, part: String },
+    #[error("`{0}` is not a move")]
+    NotAMove(String),
+    #[error("`{0}` is not a legal move here")]
+    Illegal(String),
+}
 
 /// The letters of a position: the side to move, then every playable square in numbering order.
 /// Only variants with at most two kinds of piece (men and kings) have letters for every piece.
 pub fn position_to_hub(rules: &Rules, pos: &Position) -> Result<String, Refusal> {
     if rules.kinds > 2 {
-        return Err(format!(
-            "{} has {} kinds of piece; a Hub position has letters for two (men and kings)",
-            rules.spec.title, rules.kinds
-        ));
+        return Err(Refusal::Kinds {
+            title: rules.spec.title.clone(),
+            kinds: rules.kinds,
+        });
     }
     let mut s = String::with_capacity(rules.geo.numbered.len() + 1);
     s.push(if pos.turn() == 0 { 'W' } else { 'B' });
@@ -185,22 +214,19 @@ pub fn position_from_hub(rules: &Rules, text: &str) -> Result<Position, Refusal>
     let squares = rules.geo.numbered.len();
     let letters: Vec<char> = text.chars().collect();
     if letters.len() != squares + 1 {
-        return Err(format!(
-            "the position `{text}` has {} squares but {} has {squares} (a board of {}x{})",
-            letters.len().saturating_sub(1),
-            rules.spec.title,
-            rules.geo.width,
-            rules.geo.height
-        ));
+        return Err(Refusal::Squares {
+            text: text.to_string(),
+            given: letters.len().saturating_sub(1),
+            title: rules.spec.title.clone(),
+            squares,
+            width: rules.geo.width as usize,
+            height: rules.geo.height as usize,
+        });
     }
     let turn = match letters[0] {
         'W' | 'w' => 0,
         'B' | 'b' => 1,
-        c => {
-            return Err(format!(
-                "the position starts with `{c}`: give `W` or `B`, the side to move"
-            ))
-        }
+        c => return Err(Refusal::Turn(c)),
     };
     let mut pos = Position::empty(turn);
     for (i, &c) in letters[1..].iter().enumerate() {
@@ -212,14 +238,14 @@ pub fn position_from_hub(rules: &Rules, text: &str) -> Result<Position, Refusal>
             'W' => (0, 1),
             'B' => (1, 1),
             c => {
-                return Err(format!(
-                    "the position has `{c}` at square {}: give w, b, W, B or e",
-                    i + 1
-                ))
+                return Err(Refusal::Letter {
+                    letter: c,
+                    square: i + 1,
+                })
             }
         };
         if kind >= rules.kinds {
-            return Err(format!("{} has no kings", rules.spec.title));
+            return Err(Refusal::NoKings(rules.spec.title.clone()));
         }
         pos.put(sq, side, kind);
     }
@@ -247,9 +273,7 @@ pub fn move_to_hub(rules: &Rules, mv: &Move) -> String {
 /// squares; the route does not matter), or why none does.
 pub fn move_from_hub(rules: &Rules, pos: &Position, text: &str) -> Result<Move, Refusal> {
     let mut legal = Vec::new();
-    rules
-        .try_generate(pos, &mut legal, GenOptions::default())
-        .map_err(|e| e.to_string())?;
+    rules.try_generate(pos, &mut legal, GenOptions::default())?;
     move_among(rules, &legal, text)
 }
 
@@ -261,11 +285,16 @@ pub fn move_among(rules: &Rules, legal: &[Move], text: &str) -> Result<Move, Ref
     for part in text.split(['-', 'x', 'X', ':']) {
         match geo.parse(part.trim()) {
             Some(sq) => squares.push(sq),
-            None => return Err(format!("`{text}` is not a move: `{part}` is not a square")),
+            None => {
+                return Err(Refusal::NotASquare {
+                    text: text.to_string(),
+                    part: part.to_string(),
+                })
+            }
         }
     }
     if squares.len() < 2 || (!capture && squares.len() != 2) {
-        return Err(format!("`{text}` is not a move"));
+        return Err(Refusal::NotAMove(text.to_string()));
     }
     let (from, to) = (squares[0], squares[1]);
     let mut caps = crate::engine::geometry::Bits::ZERO;
@@ -281,7 +310,7 @@ pub fn move_among(rules: &Rules, legal: &[Move], text: &str) -> Result<Move, Ref
                 && (squares.len() == 2 || m.captured == caps)
         })
         .copied()
-        .ok_or_else(|| format!("`{text}` is not a legal move here"))
+        .ok_or_else(|| Refusal::Illegal(text.to_string()))
 }
 
 #[cfg(test)]

@@ -196,7 +196,8 @@ impl Player for Hub {
     fn play(&mut self, turn: &Turn) -> Result<Reply, Fault> {
         let rules = self.rules.clone();
         let game = turn.game;
-        let start = position_to_hub(&rules, game.start()).map_err(Fault::Garbage)?;
+        let start =
+            position_to_hub(&rules, game.start()).map_err(|e| Fault::Garbage(e.to_string()))?;
         let moves: Vec<String> = game
             .moves()
             .iter()
@@ -252,7 +253,8 @@ impl Player for Hub {
                         clip(&l.to_string())
                     )));
                 };
-                let mv = move_among(&rules, legal, text).map_err(Fault::Illegal)?;
+                let mv =
+                    move_among(&rules, legal, text).map_err(|e| Fault::Illegal(e.to_string()))?;
                 reply = Some(Reply {
                     mv,
                     score,
