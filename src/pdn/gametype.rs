@@ -16,7 +16,7 @@ const fn gt(code: u32, name: &'static str, variant: Option<&'static str>) -> Gam
     }
 }
 
-/// The `GameType` numbers of the PDN standard.
+/// The `GameType` numbers of the PDN standard, then those Lidraughts uses for its own variants.
 pub const GAME_TYPES: &[GameType] = &[
     gt(20, "international draughts", Some("international")),
     gt(21, "English draughts (checkers)", Some("english")),
@@ -32,6 +32,11 @@ pub const GAME_TYPES: &[GameType] = &[
     gt(31, "Thai draughts", None),
     gt(40, "Frisian draughts", Some("frisian")),
     gt(41, "Spantsiretti", None),
+    // Not the PDN standard's: the numbers Lidraughts gives its own variants, read and written so
+    // that its games open and ours import there.
+    gt(96, "Breakthrough (Lidraughts)", Some("breakthrough")),
+    gt(97, "Frysk! (Lidraughts)", Some("frysk")),
+    gt(98, "Antidraughts (Lidraughts)", Some("antidraughts")),
 ];
 
 /// A bundled variant's name and the board size an extended `GameType` gives.

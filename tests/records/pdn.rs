@@ -741,3 +741,28 @@ fn control_characters_are_not_written_into_pdn() {
         Some("evil\u{FFFD}engine\u{FFFD}[31m")
     );
 }
+
+/// Lidraughts' own GameType numbers (96 Breakthrough, 97 Frysk!, 98 Antidraughts) are read as the
+/// bundled variants and written for them; the giveaway games no program numbers get a Rules tag.
+#[test]
+fn lidraughts_game_types_read_and_written() {
+    use damelab::pdn::{game_type_of, parse_game_type, variant_for, VariantCache};
+    for (code, name) in [(96, "breakthrough"), (97, "frysk"), (98, "antidraughts")] {
+        assert_eq!(parse_game_type(&code.to_string()).expect(name).0, name);
+        assert_eq!(game_type_of(name), Some(code));
+        let game = Game::new(load(name).rules.clone());
+        let text = write_game(&game, &[], &[], None);
+        assert!(text.contains(&format!("[GameType \"{code}\"]")), "{text}");
+    }
+    let text = "[GameType \"98\"]\n1. 32-28 19-23 2. 28x19 14x23 *\n";
+    let g = &read_games(text.as_bytes())[0];
+    let v = variant_for(g, None, &mut VariantCache::default()).expect("antidraughts");
+    assert_eq!(v.rules.spec.name, "antidraughts");
+    let r = replay(v.rules.clone(), g).expect("replays");
+    assert_eq!(r.game.moves().len(), 4);
+    for name in ["poddavki", "giveaway", "doov"] {
+        assert_eq!(game_type_of(name), None, "{name}");
+        let text = write_game(&Game::new(load(name).rules.clone()), &[], &[], None);
+        assert!(text.contains("[Rules \""), "{text}");
+    }
+}

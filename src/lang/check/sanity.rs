@@ -7,6 +7,7 @@
 //! - `lone man beats lone man`: one piece named twice, so no side could win by it;
 //! - `no man loses` where a side starts without a man: the game would be over at move 0;
 //! - `first king wins` where a side starts with a king: the game would be won at move 0;
+//! - `reaching ZONE wins` where a side starts with a piece on its goal: the same;
 //! - an ordinal with the wrong suffix (`2rd`).
 
 use super::*;
@@ -72,6 +73,7 @@ impl Checker<'_> {
                     for r in rules {
                         self.game_rule(r, &names, spec);
                     }
+                    self.goals_reached_at_start(rules, &names, spec);
                 }
                 _ => {}
             }
@@ -193,6 +195,64 @@ impl Checker<'_> {
             }
             _ => {}
         }
+    }
+}
+
+impl Checker<'_> {
+    /// `reaching ZONE wins` where a side starts with a piece on its goal: the game would be won
+    /// before the first move. The clauses pair with the spec's zones in order (when every zone
+    /// resolved).
+    fn goals_reached_at_start(
+        &mut self,
+        rules: &[Spanned<GameRule>],
+        names: &[&str],
+        spec: Option<&VariantSpec>,
+    ) {
+        let Some(spec) = spec else {
+            return;
+        };
+        let clauses: Vec<&Spanned<GameRule>> = rules
+            .iter()
+            .filter(|r| matches!(r.node, GameRule::ReachWins(_)))
+            .collect();
+        if clauses.len() != spec.game.reach_wins.len() {
+            return;
+        }
+        for (r, zone) in clauses.into_iter().zip(&spec.game.reach_wins) {
+            let on_goal = (0..2).find_map(|side| {
+                spec.setup[side]
+                    .iter()
+                    .find(|&&(_, c)| in_zone(spec, zone, side, c))
+                    .map(|&(kind, c)| (side, kind, c))
+            });
+            if let Some((side, kind, c)) = on_goal {
+                self.errors.push(RuleError::Conflict {
+                    message: format!(
+                        "`{}` starts with a `{}` on {}, on its goal: the game would be won before \
+                         the first move",
+                        spec.sides[side].name,
+                        names.get(kind as usize).copied().unwrap_or("piece"),
+                        super::board::square_name(&spec.board, c)
+                    ),
+                    span: r.span.into(),
+                    help: "a goal is a place to reach: set up no piece on it, or name other \
+                           squares"
+                        .to_string(),
+                });
+            }
+        }
+    }
+}
+
+/// Whether `c` is on `side`'s part of a goal zone: its own far rank, the named squares as that
+/// side sees the board, or where the enemy's pieces of a kind start.
+fn in_zone(spec: &VariantSpec, zone: &Zone, side: usize, c: Coord) -> bool {
+    match zone {
+        Zone::FarRank => spec.board.is_far_rank(c, side),
+        Zone::Squares(list) => list.contains(&if side == 0 { c } else { spec.board.turn(c) }),
+        Zone::EnemyStart(k) => spec.setup[1 - side]
+            .iter()
+            .any(|&(kind, e)| kind == *k && e == c),
     }
 }
 
