@@ -4,12 +4,15 @@
 //! [`spec::VariantSpec`], compiled by [`engine`] into tables, and run by one generic move generator.
 //! The modules are listed in the pipeline's order, from the foundations to the front ends; each
 //! imports only modules listed before it (docs/architecture.md, checked by `tests/layers.rs`).
+//! Modules that only the library itself uses (the progress drawer, the workbench under the REPL
+//! and the web) are `pub(crate)`; the rest are the API of the tests, the benches, the fuzz
+//! targets and the Python package.
 
 // Foundations.
 pub mod fsio;
 pub mod interrupt;
 pub mod limits;
-pub mod progress;
+pub(crate) mod progress;
 pub mod util;
 pub mod variants;
 
@@ -32,7 +35,7 @@ pub mod verify;
 
 // The workbench under the REPL and the web: a game with variations, playing or refusing a
 // typed move, position set-up.
-pub mod workbench;
+pub(crate) mod workbench;
 
 // The engine, its tables and its protocol.
 pub mod endgame;

@@ -83,31 +83,7 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         .skip(1)
         .position(|(_, f)| f.trim_start().starts_with('*'))
         .map(|i| fields.remove(i + 1));
-    // Trailing `H…` and `F…` counters, when their letter is not a side's.
-    while fields.len() > 3 {
-        let (f_at, raw) = fields[fields.len() - 1];
-        let f = raw.trim();
-        let letter = matches!(f.chars().next(), Some('H' | 'F'))
-            && side_of(rules, f.chars().next().unwrap_or(' ')).is_none();
-        if letter && f.len() > 1 && f[1..].bytes().all(|b| b.is_ascii_digit()) {
-            fields.pop();
-            continue;
-        }
-        if letter && f[1..].bytes().any(|b| b.is_ascii_digit()) {
-            // `F-1`, `H1.5`: a counter with a bad number, not a group.
-            return Err(err(
-                input,
-                f_at + (raw.len() - raw.trim_start().len()),
-                f.len(),
-                format!("`{f}` is not a move counter"),
-                "a number of moves expected after the letter",
-                "the trailing `H` (half-moves) and `F` (move number) fields take a whole number \
-                 of moves, as in `:H0:F1`"
-                    .into(),
-            ));
-        }
-        break;
-    }
+    drop_trailing_counters(rules, input, &mut fields)?;
     let (turn_at, turn_text) = fields[0];
     let turn_trim = turn_text.trim();
     let turn = turn_trim
@@ -169,71 +145,118 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     }
     let mut seen = [false; 2];
     for &(gat, group) in &fields[1..] {
-        let gtrim_start = group.len() - group.trim_start().len();
-        let g = group.trim();
-        let gat = gat + gtrim_start;
-        let Some(c) = g.chars().next() else {
-            return Err(err(
-                input,
-                gat,
-                1,
-                "empty group".into(),
-                "side letter expected",
-                format!(
-                    "each group starts with its side's letter, {}",
-                    letters(rules)
-                ),
-            ));
-        };
-        let Some(side) = side_of(rules, c.to_ascii_uppercase()) else {
-            return Err(err(
-                input,
-                gat,
-                c.len_utf8(),
-                format!("`{c}` is not a side of this variant"),
-                "unknown side",
-                format!(
-                    "each group starts with its side's letter, {}",
-                    letters(rules)
-                ),
-            ));
-        };
-        if seen[side] {
-            return Err(err(
-                input,
-                gat,
-                1,
-                format!("side `{c}` has two groups"),
-                "second group",
-                "list each side's squares in one group".into(),
-            ));
-        }
-        seen[side] = true;
-        let mut iat = gat + c.len_utf8();
-        for item in g[c.len_utf8()..].split(',') {
-            let this_at = iat + (item.len() - item.trim_start().len());
-            iat += item.len() + 1;
-            let item = item.trim();
-            if item.is_empty() {
-                if g.len() == c.len_utf8() {
-                    break; // an empty group is just the letter
-                }
-                return Err(err(
-                    input,
-                    this_at,
-                    1,
-                    "empty square in the list".into(),
-                    "square expected",
-                    "squares are separated by single commas".into(),
-                ));
-            }
-            parse_item(rules, input, this_at, item, side, &mut pos)?;
-        }
+        parse_group(rules, input, gat, group, &mut seen, &mut pos)?;
     }
     if let Some((hat, f)) = huff {
         parse_huff(rules, input, hat, f, &mut pos)?;
     }
     Ok(pos)
+}
+
+/// Drop the trailing `H…` and `F…` counters (when their letter is not a side's), or say why a
+/// counter's number is bad.
+fn drop_trailing_counters(
+    rules: &Rules,
+    input: &str,
+    fields: &mut Vec<(usize, &str)>,
+) -> Result<(), Box<InputError>> {
+    while fields.len() > 3 {
+        let (f_at, raw) = fields[fields.len() - 1];
+        let f = raw.trim();
+        let letter = matches!(f.chars().next(), Some('H' | 'F'))
+            && side_of(rules, f.chars().next().unwrap_or(' ')).is_none();
+        if letter && f.len() > 1 && f[1..].bytes().all(|b| b.is_ascii_digit()) {
+            fields.pop();
+            continue;
+        }
+        if letter && f[1..].bytes().any(|b| b.is_ascii_digit()) {
+            // `F-1`, `H1.5`: a counter with a bad number, not a group.
+            return Err(err(
+                input,
+                f_at + (raw.len() - raw.trim_start().len()),
+                f.len(),
+                format!("`{f}` is not a move counter"),
+                "a number of moves expected after the letter",
+                "the trailing `H` (half-moves) and `F` (move number) fields take a whole number \
+                 of moves, as in `:H0:F1`"
+                    .into(),
+            ));
+        }
+        break;
+    }
+    Ok(())
+}
+
+/// One side's group: its letter, then its squares (`W31,K45,33-35`), each put on `pos`.
+fn parse_group(
+    rules: &Rules,
+    input: &str,
+    gat: usize,
+    group: &str,
+    seen: &mut [bool; 2],
+    pos: &mut Position,
+) -> Result<(), Box<InputError>> {
+    let gtrim_start = group.len() - group.trim_start().len();
+    let g = group.trim();
+    let gat = gat + gtrim_start;
+    let Some(c) = g.chars().next() else {
+        return Err(err(
+            input,
+            gat,
+            1,
+            "empty group".into(),
+            "side letter expected",
+            format!(
+                "each group starts with its side's letter, {}",
+                letters(rules)
+            ),
+        ));
+    };
+    let Some(side) = side_of(rules, c.to_ascii_uppercase()) else {
+        return Err(err(
+            input,
+            gat,
+            c.len_utf8(),
+            format!("`{c}` is not a side of this variant"),
+            "unknown side",
+            format!(
+                "each group starts with its side's letter, {}",
+                letters(rules)
+            ),
+        ));
+    };
+    if seen[side] {
+        return Err(err(
+            input,
+            gat,
+            1,
+            format!("side `{c}` has two groups"),
+            "second group",
+            "list each side's squares in one group".into(),
+        ));
+    }
+    seen[side] = true;
+    let mut iat = gat + c.len_utf8();
+    for item in g[c.len_utf8()..].split(',') {
+        let this_at = iat + (item.len() - item.trim_start().len());
+        iat += item.len() + 1;
+        let item = item.trim();
+        if item.is_empty() {
+            if g.len() == c.len_utf8() {
+                return Ok(()); // an empty group is just the letter
+            }
+            return Err(err(
+                input,
+                this_at,
+                1,
+                "empty square in the list".into(),
+                "square expected",
+                "squares are separated by single commas".into(),
+            ));
+        }
+        parse_item(rules, input, this_at, item, side, pos)?;
+    }
+    Ok(())
 }
 
 /// `*33,38`: the squares of the pieces that could have captured on the last move and did not;

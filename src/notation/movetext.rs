@@ -45,13 +45,17 @@ pub(crate) fn split_mark(part: &str) -> (&str, Option<bool>) {
     (part, None)
 }
 
-/// Find the legal move (among `legal`) that `input` names.
-pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Box<InputError>> {
+/// `*23,`: the piece huffed before the move (the moves that huff it are meant, or without the
+/// prefix those that huff none), and the rest of the text.
+fn huff_prefix<'a>(
+    rules: &Rules,
+    legal: &[Move],
+    input: &'a str,
+) -> Result<(Option<Sq>, &'a str), Box<InputError>> {
     let geo = &rules.geo;
     let trimmed = input.trim_start();
-    // `*23,`: the piece huffed before the move; the moves that huff it, or those that huff none.
-    let (huff, input) = match trimmed.strip_prefix('*') {
-        None => (None, input),
+    match trimmed.strip_prefix('*') {
+        None => Ok((None, input)),
         Some(rest) => {
             let lead = input.len() - trimmed.len();
             let (name, after) = rest.split_once(',').unwrap_or((rest, ""));
@@ -79,12 +83,70 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
                     ),
                 ));
             }
-            (
+            Ok((
                 Some(sq),
                 &input[lead + 1 + name.len() + usize::from(!after.is_empty())..],
-            )
+            ))
         }
-    };
+    }
+}
+
+/// Why no legal move fits a move's squares: a compulsory capture, nothing from its origin, or
+/// the moves that start there.
+fn illegal_help(rules: &Rules, legal: &[Move], from: Sq, to: Sq, capture: bool) -> String {
+    let geo = &rules.geo;
+    let from_here: Vec<String> = legal
+        .iter()
+        .filter(|m| m.from == from)
+        .map(|m| move_to_string(rules, m))
+        .collect();
+    if legal.is_empty() {
+        "there are no legal moves in this position".to_string()
+    } else if !capture
+        && legal.iter().all(|m| m.is_capture())
+        && !legal.iter().any(|m| m.from == from && m.to == to)
+    {
+        let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
+        all.sort();
+        format!("a capture is compulsory here: {}", shorten(&all))
+    } else if from_here.is_empty() {
+        let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
+        all.sort();
+        all.dedup();
+        format!(
+            "no legal move starts on {}; legal moves: {}",
+            geo.name(from),
+            shorten(&all)
+        )
+    } else {
+        format!(
+            "legal moves from {}: {}",
+            geo.name(from),
+            shorten(&from_here)
+        )
+    }
+}
+
+/// Kept apart (`--keep-duplicates`), two orders of one route and captured set both read as
+/// these marks: the one that recorded them (`Move::way`) is the one they name.
+fn recorded_order(exact: &[&Move], marks: &[Option<bool>]) -> Option<Move> {
+    let own: Vec<&Move> = exact
+        .iter()
+        .copied()
+        .filter(|m| {
+            marks
+                .iter()
+                .enumerate()
+                .all(|(i, &w)| w.is_none() || m.way(i) == w)
+        })
+        .collect();
+    (own.len() == 1).then(|| *own[0])
+}
+
+/// Find the legal move (among `legal`) that `input` names.
+pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Box<InputError>> {
+    let geo = &rules.geo;
+    let (huff, input) = huff_prefix(rules, legal, input)?;
     let huffed: Vec<Move>;
     let legal = if rules.huffing {
         huffed = legal.iter().filter(|m| m.huff() == huff).copied().collect();
@@ -160,20 +222,8 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
         return Ok(*exact[0]);
     }
     if exact.len() > 1 && marked {
-        // Kept apart (`--keep-duplicates`), two orders of one route and captured set both read
-        // as these marks: the one that recorded them (`Move::way`) is the one they name.
-        let own: Vec<&Move> = exact
-            .iter()
-            .copied()
-            .filter(|m| {
-                marks
-                    .iter()
-                    .enumerate()
-                    .all(|(i, &w)| w.is_none() || m.way(i) == w)
-            })
-            .collect();
-        if own.len() == 1 {
-            return Ok(*own[0]);
+        if let Some(m) = recorded_order(&exact, &marks) {
+            return Ok(m);
         }
     }
     if exact.len() > 1 {
@@ -215,36 +265,7 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     match distinct.len() {
         1 => Ok(*distinct[0]),
         0 => {
-            let from_here: Vec<String> = legal
-                .iter()
-                .filter(|m| m.from == from)
-                .map(|m| move_to_string(rules, m))
-                .collect();
-            let help = if legal.is_empty() {
-                "there are no legal moves in this position".to_string()
-            } else if !capture
-                && legal.iter().all(|m| m.is_capture())
-                && !legal.iter().any(|m| m.from == from && m.to == to)
-            {
-                let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
-                all.sort();
-                format!("a capture is compulsory here: {}", shorten(&all))
-            } else if from_here.is_empty() {
-                let mut all: Vec<String> = legal.iter().map(|m| move_to_string(rules, m)).collect();
-                all.sort();
-                all.dedup();
-                format!(
-                    "no legal move starts on {}; legal moves: {}",
-                    geo.name(from),
-                    shorten(&all)
-                )
-            } else {
-                format!(
-                    "legal moves from {}: {}",
-                    geo.name(from),
-                    shorten(&from_here)
-                )
-            };
+            let help = illegal_help(rules, legal, from, to, capture);
             Err(InputError::new(
                 "move",
                 input,

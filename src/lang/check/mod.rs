@@ -196,66 +196,9 @@ impl Checker<'_> {
         }
         self.letters(sides_decl, &piece_decls);
 
-        let mut specs: Vec<PieceSpec> = piece_decls
-            .iter()
-            .map(|p| PieceSpec {
-                name: p.name.node.clone(),
-                letter: p.letter.node.chars().next().unwrap_or('?'),
-                rank: p.rank.as_ref().map_or(1, |r| r.node.clamp(0, 255) as u8),
-                value: p.value.as_ref().map_or(1, |v| v.node.clamp(0, 255) as u8),
-                quiet: Vec::new(),
-                captures: Vec::new(),
-                promotions: Vec::new(),
-                quiet_limit: None,
-                one_line: false,
-            })
-            .collect();
-        let mut forward: Angle = sides.as_ref().map_or(0, |s| s.forward);
-        // A hexagon is drawn with a corner toward each side: forward is straight up its
-        // upright diagonal, and no other forward means anything there.
-        if let Some(b) = board.as_ref().filter(|b| b.shape == Shape::Hexagon) {
-            for fd in sides_decl.iter().flat_map(|s| &s.forward_diagonal) {
-                if fd.node {
-                    self.errors.push(RuleError::Conflict {
-                        message: "`forward is diagonal` on a hexagon, whose sides face each \
-                                  other corner to corner"
-                            .to_string(),
-                        span: fd.span.into(),
-                        help: "remove it: on a hexagon forward is straight toward the far \
-                               corner, and `forward-diagonal` names the two oblique lines"
-                            .to_string(),
-                    });
-                }
-            }
-            forward = b.straight_ahead();
-        }
-
-        // Promotion zones need the board; remember them and resolve after the setup is known.
-        let mut seen_moves: HashMap<usize, Span> = HashMap::new();
-        for m in &moves {
-            let Some(idx) = self.piece_index(&pieces, &m.piece, PieceUse::MovesSection) else {
-                continue;
-            };
-            if let Some(first) = seen_moves.get(&idx) {
-                self.errors.push(RuleError::DefinedTwice {
-                    what: format!("moves section of `{}`", pieces[idx].name),
-                    first: (*first).into(),
-                    second: m.piece.span.into(),
-                    help: "write all of a piece's moves in one section".to_string(),
-                });
-                continue;
-            }
-            seen_moves.insert(idx, m.piece.span);
-            for clause in &m.clauses {
-                self.move_clause(
-                    &pieces,
-                    board.as_ref(),
-                    forward,
-                    &clause.node,
-                    &mut specs[idx],
-                );
-            }
-        }
+        let mut specs = piece_specs(&piece_decls);
+        let forward = self.forward(board.as_ref(), sides_decl, sides.as_ref());
+        self.moves_sections(&moves, &pieces, board.as_ref(), forward, &mut specs);
 
         let side_names: Vec<String> = sides
             .as_ref()
@@ -305,6 +248,84 @@ impl Checker<'_> {
             forward,
         })
     }
+
+    /// The first side's forward: as the `sides` line says, or straight ahead on a hexagon (where
+    /// `forward is diagonal` is refused).
+    fn forward(
+        &mut self,
+        board: Option<&BoardSpec>,
+        sides_decl: Option<&SidesDecl>,
+        sides: Option<&SidesInfo>,
+    ) -> Angle {
+        // A hexagon is drawn with a corner toward each side: forward is straight up its
+        // upright diagonal, and no other forward means anything there.
+        if let Some(b) = board.filter(|b| b.shape == Shape::Hexagon) {
+            for fd in sides_decl.iter().flat_map(|s| &s.forward_diagonal) {
+                if fd.node {
+                    self.errors.push(RuleError::Conflict {
+                        message: "`forward is diagonal` on a hexagon, whose sides face each \
+                                  other corner to corner"
+                            .to_string(),
+                        span: fd.span.into(),
+                        help: "remove it: on a hexagon forward is straight toward the far \
+                               corner, and `forward-diagonal` names the two oblique lines"
+                            .to_string(),
+                    });
+                }
+            }
+            return b.straight_ahead();
+        }
+        sides.map_or(0, |s| s.forward)
+    }
+
+    /// Each piece's moves section, checked into its spec (one section a piece).
+    fn moves_sections(
+        &mut self,
+        moves: &[&MovesDecl],
+        pieces: &[PieceInfo],
+        board: Option<&BoardSpec>,
+        forward: Angle,
+        specs: &mut [PieceSpec],
+    ) {
+        // Promotion zones need the board; remember them and resolve after the setup is known.
+        let mut seen_moves: HashMap<usize, Span> = HashMap::new();
+        for m in moves {
+            let Some(idx) = self.piece_index(pieces, &m.piece, PieceUse::MovesSection) else {
+                continue;
+            };
+            if let Some(first) = seen_moves.get(&idx) {
+                self.errors.push(RuleError::DefinedTwice {
+                    what: format!("moves section of `{}`", pieces[idx].name),
+                    first: (*first).into(),
+                    second: m.piece.span.into(),
+                    help: "write all of a piece's moves in one section".to_string(),
+                });
+                continue;
+            }
+            seen_moves.insert(idx, m.piece.span);
+            for clause in &m.clauses {
+                self.move_clause(pieces, board, forward, &clause.node, &mut specs[idx]);
+            }
+        }
+    }
+}
+
+/// The pieces' specs as declared, before their moves are read.
+fn piece_specs(piece_decls: &[&PieceDecl]) -> Vec<PieceSpec> {
+    piece_decls
+        .iter()
+        .map(|p| PieceSpec {
+            name: p.name.node.clone(),
+            letter: p.letter.node.chars().next().unwrap_or('?'),
+            rank: p.rank.as_ref().map_or(1, |r| r.node.clamp(0, 255) as u8),
+            value: p.value.as_ref().map_or(1, |v| v.node.clamp(0, 255) as u8),
+            quiet: Vec::new(),
+            captures: Vec::new(),
+            promotions: Vec::new(),
+            quiet_limit: None,
+            one_line: false,
+        })
+        .collect()
 }
 
 struct SidesInfo {
