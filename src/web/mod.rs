@@ -2,6 +2,7 @@
 //! script and style compiled in, and a JSON API over the library — the board, the rules editor,
 //! the engine and studies in a browser. The page draws what the server says; it knows no rules.
 
+pub mod annotate;
 pub mod api;
 pub mod client;
 pub mod endgame;
@@ -112,6 +113,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/explain", post(api::explain))
         .route("/pdn/import", post(api::pdn_import))
         .route("/pdn/export", get(api::pdn_export))
+        .route("/annotate", post(annotate::annotate))
         .route("/variants", get(api::variants))
         .route("/variant", post(api::variant))
         .route("/rules", get(rules_api::get))

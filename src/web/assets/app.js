@@ -72,6 +72,9 @@ function show(s, keepArrow) {
   $("choices").textContent = "";
   drawBoard();
   drawMoves();
+  const here = s.tree.nodes[s.tree.current];
+  if (document.activeElement !== $("note")) $("note").value = here.comment || "";
+  for (const b of document.querySelectorAll("#nags button")) b.classList.toggle("on", (here.nags || []).includes(Number(b.dataset.nag)));
   let status = s.result;
   if (s.legal_error) status += " — " + s.legal_error;
   $("status").textContent = status;
@@ -222,8 +225,10 @@ function drawBoard() {
     el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq, "pointer-events": "none" }, svg);
   }
   if (arrow) drawArrow(svg, arrow);
+  drawShapes(svg);
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
   $("board").replaceChildren(svg);
 }
 
@@ -251,6 +256,40 @@ function drawPiece(svg, p) {
     const t = el("text", { x: cx, y: cy + 8, "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: ring }, g);
     t.textContent = state.board.kinds[p.kind].letter;
   }
+}
+
+// The shapes drawn after the current move (`[%draw …]` in its comment), and the one being drawn.
+const SHAPE_COLOURS = { green: "#15781b", red: "#882020", blue: "#003088", yellow: "#e68f00" };
+function sqNamed(name) { const q = state.board.squares.find((x) => x.name === name); return q ? q.sq : null; }
+function currentShapes() { return state.tree.nodes[state.tree.current].shapes || []; }
+function drawShapes(svg) {
+  const defs = svg.querySelector("defs");
+  for (const [name, colour] of Object.entries(SHAPE_COLOURS)) {
+    defs.insertAdjacentHTML("beforeend", `<marker id="head-${name}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${colour}"/></marker>`);
+  }
+  for (const sh of currentShapes()) {
+    const a = sqNamed(sh.from), b = sh.to ? sqNamed(sh.to) : null;
+    if (a === null) continue;
+    const colour = SHAPE_COLOURS[sh.colour] || SHAPE_COLOURS.green;
+    const [x1, y1] = centre(a);
+    if (b === null) {
+      el("circle", { cx: x1, cy: y1, r: S * 0.45, fill: "none", stroke: colour, "stroke-width": 5, opacity: 0.85, class: "shape circle", "pointer-events": "none" }, svg);
+    } else {
+      const [x2, y2] = centre(b);
+      el("path", { d: `M${x1},${y1} L${x2},${y2}`, stroke: colour, "stroke-width": 10, "stroke-linecap": "round", opacity: 0.75, "marker-end": `url(#head-${sh.colour})`, class: "shape arrow-shape", "pointer-events": "none" }, svg);
+    }
+  }
+}
+
+// A right-drag draws an arrow, a right-click a circle (shift: red, alt: blue, ctrl: yellow);
+// drawing the same shape again takes it away. The shapes go into the move's comment.
+let drawFrom = null;
+function shapeColour(ev) { return ev.shiftKey ? "red" : ev.altKey ? "blue" : ev.ctrlKey ? "yellow" : "green"; }
+async function drawShape(fromSq, toSq, colour) {
+  const from = squareAt(fromSq).name, to = toSq === fromSq ? null : squareAt(toSq).name;
+  const shapes = currentShapes().filter((x) => !(x.from === from && (x.to || null) === to));
+  if (shapes.length === currentShapes().length) shapes.push({ from, to, colour });
+  try { show(await api("annotate", { node: state.tree.current, shapes }), true); } catch (e) { fail(e); }
 }
 
 function drawArrow(svg, mv) {
@@ -299,6 +338,7 @@ function sqOf(ev) {
 
 function onPointerDown(ev) {
   const sq = sqOf(ev);
+  if (ev.button === 2) { drawFrom = sq; ev.preventDefault(); return; }
   downSq = sq;
   if (sq === null) return;
   ev.preventDefault();
@@ -307,6 +347,11 @@ function onPointerDown(ev) {
 
 function onPointerUp(ev) {
   const sq = sqOf(ev);
+  if (ev.button === 2) {
+    if (drawFrom !== null && sq !== null) drawShape(drawFrom, sq, shapeColour(ev));
+    drawFrom = null;
+    return;
+  }
   // A drag: released on another square than it started on.
   if (sq !== null && downSq !== null && sq !== downSq && sel && sel.from === downSq) clickSquare(sq);
   downSq = null;
@@ -386,9 +431,20 @@ async function explainRefusal(from, to) {
 
 // ------------------------------------------------------------------- move list
 
+// NAGs as players write them: `!`, `?`, `!!`, `??`, `!?`, `?!`, else `$n`.
+const MARKS = ["", "!", "?", "!!", "??", "!?", "?!"];
+function nagText(nags) { return (nags || []).map((g) => MARKS[g] || " $" + g).join(""); }
+
 function drawMoves() {
   const box = $("moves");
   box.textContent = "";
+  const root = state.tree.nodes[0];
+  if (root.comment) {
+    const c = document.createElement("span");
+    c.className = "comment";
+    c.textContent = root.comment;
+    box.append(c, " ");
+  }
   const nodes = state.tree.nodes;
   const onPath = new Set(state.tree.path);
   const word = (id, forceNumber) => {
@@ -396,9 +452,18 @@ function drawMoves() {
     const s = document.createElement("span");
     s.className = "mv" + (id === state.tree.current ? " current" : "") + (onPath.has(id) ? " onpath" : "");
     s.dataset.node = id;
-    s.textContent = (n.white ? n.num + ". " : forceNumber ? n.num + "... " : "") + n.text;
+    s.textContent = (n.white ? n.num + ". " : forceNumber ? n.num + "... " : "") + n.text + nagText(n.nags);
     s.onclick = () => api("goto", { node: id }).then((st) => show(st)).catch(fail);
-    return s;
+    const frag = document.createDocumentFragment();
+    frag.append(s);
+    for (const [cls, text] of [["clock", n.clock], ["evalc", n.eval], ["comment", n.comment]]) {
+      if (!text) continue;
+      const c = document.createElement("span");
+      c.className = cls;
+      c.textContent = cls === "clock" ? "⏱ " + text : cls === "evalc" ? "[" + text + "]" : text;
+      frag.append(" ", c);
+    }
+    return frag;
   };
   const line = (node, force, parent) => {
     for (;;) {
@@ -705,13 +770,27 @@ function wire() {
     show(s);
     const sel = $("pdn-games");
     sel.textContent = "";
-    s.pdn.games.forEach((t, i) => sel.append(new Option(`${i + 1}. ${t}`, String(i))));
+    s.pdn.games.forEach((g, i) => sel.append(new Option(`${i + 1}. ${g.title}` + (g.result ? ` ${g.result}` : "") + (g.date ? ` (${g.date})` : ""), String(i))));
     sel.value = String(s.pdn.loaded);
-    say(`game ${s.pdn.loaded + 1} of ${s.pdn.games.length} loaded` + (s.pdn.notes.length ? "; " + s.pdn.notes.join("; ") : ""), "", $("pdn-msg"));
+    sel.hidden = s.pdn.games.length < 2;
+    if (s.pdn.switched) loadRules();
+    say(`game ${s.pdn.loaded + 1} of ${s.pdn.games.length} loaded` + (s.pdn.switched ? ` (${s.variant.title})` : "") + (s.pdn.notes.length ? "; " + s.pdn.notes.join("; ") : ""), "", $("pdn-msg"));
   }).catch((e) => fail(e, $("pdn-msg")));
   $("import").onclick = () => importGame(0);
   $("pdn-games").onchange = () => importGame(Number($("pdn-games").value));
-  $("export").onclick = () => api("pdn/export").then((r) => { $("pdn").value = r.pdn; download(state.variant.name + ".pdn", r.pdn); }).catch((e) => fail(e, $("pdn-msg")));
+  // Export into its own box (the pasted text stays), and a download on request.
+  $("export").onclick = () => api("pdn/export").then((r) => { $("pdn-out").value = r.pdn; $("pdn-out").hidden = false; }).catch((e) => fail(e, $("pdn-msg")));
+  $("pdn-download").onclick = () => api("pdn/export").then((r) => download(state.variant.name + ".pdn", r.pdn)).catch((e) => fail(e, $("pdn-msg")));
+  // The current move's comment and NAGs.
+  $("note-save").onclick = () => api("annotate", { node: state.tree.current, comment: $("note").value }).then((s) => show(s, true)).catch(fail);
+  for (const b of document.querySelectorAll("#nags button")) {
+    b.onclick = () => {
+      const n = state.tree.nodes[state.tree.current];
+      const g = Number(b.dataset.nag);
+      const nags = (n.nags || []).includes(g) ? n.nags.filter((x) => x !== g) : [g];
+      api("annotate", { node: state.tree.current, nags }).then((s) => show(s, true)).catch(fail);
+    };
+  }
   $("study").onclick = study;
   $("endgame").onclick = endgame;
   $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
