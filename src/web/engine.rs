@@ -49,6 +49,7 @@ pub enum Pending {
         cancel: Arc<AtomicBool>,
     },
     Study(super::study::StudyJob),
+    Review(super::review::ReviewJob),
     Endgame(super::endgame::EndgameJob),
 }
 
@@ -212,6 +213,7 @@ pub async fn stream(
             cancel,
         }) => Ok(analysis_stream(game, limits, cancel, search_slot(&app)?)),
         Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
+        Some(Pending::Review(job)) => Ok(super::review::run_stream(app.clone(), job)),
         Some(Pending::Endgame(job)) => Ok(super::endgame::run_stream(app.clone(), job)),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,

@@ -9,6 +9,7 @@ pub mod endgame;
 pub mod engine;
 pub mod files;
 pub mod guard;
+pub mod review;
 pub mod rules_api;
 pub mod selftest;
 pub mod study;
@@ -126,6 +127,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/probe", post(engine::probe))
         .route("/study", post(study::start))
         .route("/study/stop", post(study::stop))
+        .route("/review", post(review::start))
         .route("/endgame", post(endgame::start))
         .route("/selftest", get(selftest::results).post(selftest::record))
         .route("/stream/{token}", get(engine::stream));

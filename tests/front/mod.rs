@@ -13,4 +13,5 @@ pub mod web_browser;
 pub mod web_firefox;
 pub mod web_hostile;
 pub mod web_pdn;
+pub mod web_review;
 pub mod web_streams;
