@@ -9,6 +9,7 @@ pub mod endgame;
 pub mod engine;
 pub mod files;
 pub mod guard;
+pub mod lines;
 pub mod review;
 pub mod rules_api;
 pub mod selftest;

@@ -12,6 +12,7 @@ pub mod web_boards;
 pub mod web_browser;
 pub mod web_firefox;
 pub mod web_hostile;
+pub mod web_lines;
 pub mod web_pdn;
 pub mod web_review;
 pub mod web_streams;

@@ -64,7 +64,8 @@ function show(s, keepArrow) {
   const moved = !state || state.tree.current !== s.tree.current || state.fen !== s.fen;
   state = s;
   sel = null;
-  if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); }
+  if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); follow_(); }
+  if (reviewed.length && reviewed.some((r) => r.node >= s.tree.nodes.length)) reviewed = [];
   if (variantChanged) setupControls();
   $("title").textContent = s.variant.title;
   $("fen").value = s.fen;
@@ -490,23 +491,39 @@ function drawMoves() {
 
 // --------------------------------------------------------------------- engine
 
-function setEval(v) {
+// The bar: the first side's share, and its score in few characters (a won game as `W12`,
+// a lost one as `L12`: a win in 12 plies), readable at every score.
+function setEval(v, score) {
   const fill = $("evalfill");
   if (v === null) { fill.style.height = "50%"; $("evaltext").textContent = ""; return; }
   const share = 1 / (1 + Math.exp(-v * 0.7));
   fill.style.height = (share * 100).toFixed(1) + "%";
-  $("evaltext").textContent = (v > 0 ? "+" : "") + v.toFixed(2);
+  const m = /^(win|loss) in (\d+)/.exec(score || "");
+  const short = m ? (m[1] === "win" ? "W" : "L") + m[2] : (v > 0 ? "+" : "") + (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1));
+  $("evaltext").textContent = short;
+  $("evalbar").title = "evaluation (first side's view): " + (score || short);
 }
 
 function stopAnalysis() {
   if (analysis) { analysis.close(); analysis = null; }
 }
 
+// Analysis follows the game: once started, each new position is analysed in turn until `stop`.
+let following = false;
+let followTimer = null;
+function follow_() {
+  clearTimeout(followTimer);
+  if (following && !state.over) followTimer = setTimeout(analyse, 120);
+}
+
+function fmtNodes(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + "M" : n >= 1e3 ? (n / 1e3).toFixed(0) + "k" : String(n); }
+
 async function analyse() {
   stopAnalysis();
+  following = true;
   $("lines").textContent = "";
   try {
-    const r = await api("analyse", { seconds: Number($("secs").value) });
+    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value) });
     const es = new EventSource(r.stream);
     analysis = es;
     const node = state.tree.current;
@@ -514,18 +531,28 @@ async function analyse() {
       const i = JSON.parse(ev.data);
       if (state.tree.current !== node) return;
       arrow = i.pv[0] || null;
-      setEval(Math.abs(i.eval) > 200 ? Math.sign(i.eval) * 50 : i.eval);
-      const div = document.createElement("div");
-      div.className = "line";
-      div.append(`depth ${i.depth}  ${i.score}  `);
-      i.pv.forEach((m, k) => {
-        const s = document.createElement("span");
-        s.className = "pvmove";
-        s.textContent = m.text;
-        s.onclick = () => playMoves(i.pv.slice(0, k + 1).map((x) => x.text));
-        div.append(s, " ");
-      });
-      $("lines").prepend(div);
+      setEval(Math.abs(i.eval) > 200 ? Math.sign(i.eval) * 50 : i.eval, i.score);
+      const box = $("lines");
+      box.textContent = "";
+      const stats = document.createElement("div");
+      stats.className = "stats";
+      stats.textContent = `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
+      box.append(stats);
+      for (const l of (i.lines || [i])) {
+        const div = document.createElement("div");
+        div.className = "line";
+        const sc = document.createElement("b");
+        sc.textContent = l.score + " ";
+        div.append(sc);
+        l.pv.forEach((m, k) => {
+          const s = document.createElement("span");
+          s.className = "pvmove";
+          s.textContent = m.text;
+          s.onclick = () => playMoves(l.pv.slice(0, k + 1).map((x) => x.text));
+          div.append(s, " ");
+        });
+        box.append(div);
+      }
       drawBoard();
     });
     es.addEventListener("done", (ev) => {
@@ -807,7 +834,7 @@ function wire() {
     else if (/^[0-9a-p]$/.test(ev.key)) { $("movein").focus(); }
   });
   $("analyse").onclick = analyse;
-  $("stop").onclick = () => { api("stop", {}).catch(fail); };
+  $("stop").onclick = () => { following = false; clearTimeout(followTimer); api("stop", {}).catch(fail); };
   $("engine-move").onclick = engineMove;
   $("engine-side").onchange = maybeEngine;
   $("probe").onclick = () => api("probe", {}).then((r) => say(r.text)).catch(fail);
