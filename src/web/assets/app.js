@@ -24,6 +24,7 @@ let flipped = false;
 let arrow = null;      // the analysis' best move, drawn as an arrow
 let analysis = null;   // the open EventSource of an analysis
 let engineBusy = false;
+let edited = false;    // rules from the editor are in force
 
 async function api(path, body) {
   const opts = { method: body === undefined ? "GET" : "POST", headers: { "X-Damelab-Client": CLIENT } };
@@ -60,6 +61,7 @@ function fail(e, where) { say(e.message, e.help, where); }
 
 // A state from the server: draw it.
 function show(s, keepArrow) {
+  if (state && state.variant.name !== s.variant.name) edited = false;
   const variantChanged = !state || state.variant.name !== s.variant.name || JSON.stringify(state.board) !== JSON.stringify(s.board);
   const moved = !state || state.tree.current !== s.tree.current || state.fen !== s.fen;
   state = s;
@@ -67,7 +69,9 @@ function show(s, keepArrow) {
   if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); follow_(); }
   if (reviewed.length && reviewed.some((r) => r.node >= s.tree.nodes.length)) reviewed = [];
   if (variantChanged) setupControls();
-  $("title").textContent = s.variant.title;
+  $("title").textContent = s.variant.title + (edited ? " (edited rules)" : "");
+  // The hint in the board's own notation: one of the legal moves as the server writes it.
+  if (s.legal.length) $("movein").placeholder = "type a move: " + s.legal[0].text;
   $("fen").value = s.fen;
   $("turn").value = String(s.turn);
   $("choices").textContent = "";
@@ -847,8 +851,16 @@ function wire() {
   $("apply").onclick = () => api("rules/apply", { text: $("rules").value }).then((s) => {
     show(s);
     const a = s.applied;
+    // The edited rules in force: the title and the selector say so.
+    edited = true;
+    $("title").textContent = s.variant.title + " (edited rules)";
+    const v = $("variant");
+    let o = Array.from(v.options).find((x) => x.value === "");
+    if (!o) { o = new Option("", ""); v.append(o); }
+    o.textContent = "edited: " + s.variant.title;
+    v.value = "";
     say(a.stopped ? `kept ${a.kept} of ${a.of} moves; move ${a.stopped.ply + 1} (${a.stopped.move}) stops being legal: ${a.stopped.why}`
-      : `applied: all ${a.of} moves are still legal`, "", $("rules-msg"));
+      : a.of === 0 ? "applied: the game has no moves yet" : a.of === 1 ? "applied: the game's move is still legal" : `applied: all ${a.of} moves are still legal`, "", $("rules-msg"));
   }).catch((e) => fail(e, $("rules-msg")));
   $("save").onclick = () => api("rules/save", { text: $("rules").value, path: $("save-path").value || null })
     .then((r) => say(`saved ${r.saved}` + (r.backup ? ` (the old file is ${r.backup})` : ""), "", $("rules-msg")))
@@ -892,7 +904,8 @@ function wire() {
   $("review-stop").onclick = () => api("study/stop", {}).catch((e) => fail(e, $("review-msg")));
   $("endgame").onclick = endgame;
   $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
-  $("variant").onchange = () => api("variant", { name: $("variant").value }).then((s) => { show(s); loadRules(); }).catch(fail);
+  $("variant").onchange = () => $("variant").value && api("variant", { name: $("variant").value }).then((s) => {
+    edited = false; show(s); loadRules(); }).catch(fail);
 }
 
 async function main() {
