@@ -2,7 +2,7 @@
 //! `web_browser.rs`): a Lidraughts game with comments pasted into the Dameo page shows the
 //! international board and the comments; an arrow drawn with a right-drag is in the exported
 //! PDN (and the paste box keeps the paste); a review of a short game draws the graph and marks
-//! the blunder. Skips (saying why) when `chromium` or `chromedriver` is not installed.
+//! the blunder; `/?selftest=1` passes on a Dameo server. Skips (saying why) when `chromium` or `chromedriver` is not installed.
 
 use super::web_browser::{find, http, serve_variant};
 use serde_json::{json, Value};
@@ -195,6 +195,24 @@ fn pdn_annotation_and_review_in_headless_chromium() {
         .as_str()
         .unwrap()
         .contains("22-27??"));
+
+    // The page's self-test on a server started on Dameo: it switches to International itself.
+    http(
+        addr,
+        "POST",
+        &format!("/session/{}/url", b.session),
+        Some(&json!({ "url": format!("{url}?selftest=1") })),
+    );
+    let t = Instant::now();
+    let result = loop {
+        let r = http(srv.addr, "GET", "/api/selftest", None);
+        if let Some(first) = r["results"].as_array().and_then(|a| a.first()) {
+            break first.clone();
+        }
+        assert!(t.elapsed() < Duration::from_secs(60), "no self-test result");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(result["passed"], true, "{result}");
     drop(b);
     drop(srv);
     let _ = std::fs::remove_dir_all(&base);
