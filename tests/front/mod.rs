@@ -3,6 +3,7 @@
 pub mod cli;
 pub mod docs;
 pub mod help;
+pub mod probe_words;
 pub mod repl;
 pub mod repl_live;
 pub mod repl_polish;
