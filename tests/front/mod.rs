@@ -18,4 +18,5 @@ pub mod web_hostile;
 pub mod web_lines;
 pub mod web_pdn;
 pub mod web_review;
+pub mod web_route_marks;
 pub mod web_streams;

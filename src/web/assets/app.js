@@ -321,8 +321,9 @@ function selectionTargets() {
   if (!sel) return out;
   const ms = matching();
   for (const x of ms) if (!sel.clicked.includes(x.m.to)) out.set(x.m.to, "end");
-  const last = sel.clicked[sel.clicked.length - 1];
-  const ending = ms.filter((x) => x.m.to === last);
+  // The routes ending on a clicked square (the landing clicked first, or a square passed through
+  // after it): their marks stay until one route is left.
+  const ending = ms.filter((x) => sel.clicked.includes(x.m.to));
   if (ending.length > 1) {
     for (const x of ending) for (const sq of x.m.route) if (!sel.clicked.includes(sq)) {
       if (!ending.every((y) => y.m.route.includes(sq))) out.set(sq, "via");
