@@ -4,6 +4,7 @@ use super::material::Material;
 use super::solve::{Options, Tables};
 use super::store;
 use super::value::Value;
+use super::EndgameError;
 use crate::engine::Position;
 use crate::Variant;
 
@@ -27,7 +28,20 @@ pub fn probe_in(
         return Ok("no pieces on the board: nothing to probe\n".into());
     }
     let mut tables = Tables::new(rules);
-    let est = tables.estimate(&m).map_err(miette::Report::new)?;
+    let est = match tables.estimate(&m) {
+        Ok(est) => est,
+        // A material whose tables cannot exist (a table past any index, a board too large):
+        // say so in words; no command could build them.
+        Err(EndgameError::TableTooLarge { .. }) | Err(EndgameError::BoardTooLarge { .. }) => {
+            return Ok(format!(
+                "{}: {} pieces, far too many for endgame tables (they hold every position of \
+                 the material and of all it reaches); probe again with fewer pieces\n",
+                m.name(rules),
+                m.total()
+            ))
+        }
+        Err(e) => return Err(miette::Report::new(e)),
+    };
     let mut out = String::new();
     // The position's own table is enough when the cache has it.
     if let Some(dir) = &cache {
@@ -42,14 +56,7 @@ pub fn probe_in(
         }
     }
     if est.positions > ON_DEMAND {
-        return Ok(format!(
-            "{}: no table yet ({} positions with what it reaches); build it with \
-             `damelab endgame {} \"{}\"`\n",
-            m.name(rules),
-            est.positions,
-            variant.name(),
-            m.name(rules)
-        ));
+        return Ok(not_built(variant, &m, est.positions, est.bytes));
     }
     out.push_str(&format!(
         "building the tables for {} ({} positions)…\n",
@@ -70,4 +77,40 @@ pub fn probe_in(
     let v = tables.value(pos).unwrap_or(Value::Draw);
     out.push_str(&format!("{}: {}\n", m.name(rules), v.describe()));
     Ok(out)
+}
+
+/// The most memory a build `probe` suggests may need (with `--max-memory`): 64 GiB.
+pub const SUGGEST_MAX_MEMORY: u64 = 64 << 30;
+
+/// What `probe` says of a material too large to build on demand: the `damelab endgame` command
+/// that builds it, as that command accepts it (with `--max-memory` when the default limit is too
+/// small), or that it is too large for any build.
+fn not_built(variant: &Variant, m: &Material, positions: u64, bytes: u64) -> String {
+    let name = m.name(&variant.rules);
+    // `damelab endgame` takes a bundled variant's name or the rules file's path.
+    let which = match &variant.path {
+        Some(p) => format!("\"{}\"", p.display()),
+        None => variant.name().to_string(),
+    };
+    let size = format!(
+        "{} positions with what it reaches, about {}",
+        crate::limits::thousands(positions),
+        super::solve::human_bytes(bytes)
+    );
+    if bytes <= super::DEFAULT_MAX_MEMORY {
+        format!(
+            "{name}: no table yet ({size}); build it with `damelab endgame {which} \"{name}\"`\n"
+        )
+    } else if bytes <= SUGGEST_MAX_MEMORY {
+        let gib = bytes.div_ceil(1 << 30);
+        format!(
+            "{name}: no table yet ({size}); build it on a machine with that memory: \
+             `damelab endgame {which} \"{name}\" --max-memory {gib}G`\n"
+        )
+    } else {
+        format!(
+            "{name}: no table ({size}, far more than a machine's memory); probe again with fewer \
+             pieces\n"
+        )
+    }
 }

@@ -158,10 +158,11 @@ pub enum RuleError {
         help: String,
     },
 
-    #[error("two pieces on square `{square}`")]
+    /// Every square two lists share, in one diagnostic: `square `d1`` or `squares `a1`, `b1``.
+    #[error("two pieces on {squares}")]
     #[diagnostic(code(rules::square_taken))]
     SquareTaken {
-        square: String,
+        squares: String,
         #[label("first placed here")]
         first: SourceSpan,
         #[label("placed again here")]
@@ -170,17 +171,17 @@ pub enum RuleError {
         help: String,
     },
 
-    #[error("the turned setup puts two pieces on square `{square}`")]
+    /// Every clashing square of a pair of lists, in one diagnostic.
+    #[error("the turned setup puts two pieces on {squares}")]
     #[diagnostic(code(rules::turned_setup_clash))]
     TurnedSetupClash {
-        square: String,
-        turned_square: String,
-        side: String,
-        other: String,
-        #[label("`{side}` has a piece on `{square}`")]
+        squares: String,
+        #[label("{own_label}")]
         own: SourceSpan,
-        #[label("`{side}` has one on `{turned_square}`: turned through 180° for `{other}`, it lands on `{square}`")]
+        own_label: String,
+        #[label("{turned_label}")]
         turned: SourceSpan,
+        turned_label: String,
         #[help]
         help: String,
     },

@@ -68,6 +68,7 @@ pub fn read_acf(bytes: &[u8]) -> Vec<PdnGame> {
                 Some(sq) if sq.len() >= 2 => g.moves.push(Token {
                     text: sq.iter().map(u32::to_string).collect::<Vec<_>>().join("-"),
                     loc,
+                    notes: Default::default(),
                 }),
                 _ => g.errors.push(PdnError {
                     loc,

@@ -14,7 +14,10 @@ pub use replay::{
     describe_failure, guess_variant, recorded_result, replay, start_position, variant_and_note,
     variant_for, Failure, FenTagError, Replayed, VariantCache, VariantError,
 };
-pub use write::{finished_result, result_token, rules_tag, write_game, write_game_with, RULES_TAG};
+pub use write::{
+    comment_word, finished_result, result_token, rules_tag, wrap_words, write_game,
+    write_game_with, write_tags, RULES_TAG,
+};
 
 use std::fmt;
 
@@ -44,11 +47,68 @@ impl fmt::Display for PdnError {
     }
 }
 
-/// A move as written, and where.
+/// A move as written, and where, with what the player wrote about it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Token {
     pub text: String,
     pub loc: Loc,
+    pub notes: Notes,
+}
+
+/// What a player wrote about a move: its NAGs (`!` is `$1`, `?` `$2`, `!!` `$3`, `??` `$4`,
+/// `!?` `$5`, `?!` `$6`, or `$n` written out) and the comments after it, joined by a blank
+/// (commands such as `[%clock …]` and `[%draw …]` included, as written).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Notes {
+    pub nags: Vec<u8>,
+    pub comment: String,
+}
+
+/// The most NAGs kept on one move (more are read and dropped).
+pub const MAX_NAGS: usize = 8;
+
+impl Notes {
+    pub fn is_empty(&self) -> bool {
+        self.nags.is_empty() && self.comment.is_empty()
+    }
+
+    /// Add a comment after the ones already there.
+    pub fn add_comment(&mut self, text: &str) {
+        let text = text.trim();
+        if text.is_empty() {
+            return;
+        }
+        if !self.comment.is_empty() {
+            self.comment.push(' ');
+        }
+        self.comment.push_str(text);
+    }
+
+    pub fn add_nag(&mut self, nag: u8) {
+        if self.nags.len() < MAX_NAGS && !self.nags.contains(&nag) {
+            self.nags.push(nag);
+        }
+    }
+}
+
+/// The NAG a move's mark stands for (`!` 1, `?` 2, `!!` 3, `??` 4, `!?` 5, `?!` 6).
+pub fn nag_of_mark(mark: &str) -> Option<u8> {
+    Some(match mark {
+        "!" => 1,
+        "?" => 2,
+        "!!" => 3,
+        "??" => 4,
+        "!?" => 5,
+        "?!" => 6,
+        _ => return None,
+    })
+}
+
+/// The mark a NAG is written as, for `$1` to `$6`.
+pub fn mark_of_nag(nag: u8) -> Option<&'static str> {
+    ["!", "?", "!!", "??", "!?", "?!"]
+        .get(usize::from(nag).wrapping_sub(1))
+        .copied()
 }
 
 /// One game of a PDN text as read: not yet checked against any rules.

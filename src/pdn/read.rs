@@ -7,7 +7,7 @@
 //! the standard ones), a tag whose `[` stands alone on the line before it, a line holding a lone
 //! `[` between games, and a tag line that lost its `[`.
 
-use super::{Loc, PdnError, PdnGame, Token, Variation};
+use super::{nag_of_mark, Loc, Notes, PdnError, PdnGame, Token, Variation};
 use crate::limits::MAX_VARIATION_DEPTH;
 
 /// The longest game read: beyond it the moves are not kept (a runaway file stays small in memory).
@@ -64,6 +64,8 @@ struct Builder {
     stack: Vec<Variation<Token>>,
     /// Moves read in variations so far (bounded like the main line's).
     variation_moves: usize,
+    /// Comments kept on moves so far (bounded like the main line's list).
+    notes_kept: usize,
 }
 
 struct Reader<'a> {
@@ -350,11 +352,18 @@ impl Reader<'_> {
                 let to = self.i;
                 self.bump();
                 let text = self.text(from, to, cloc, "comment");
-                // Comments inside variations are not kept: they would land on the main line.
+                let text = printable(text.trim().to_string(), true);
+                // The main line's comments are listed by ply; every comment also goes with the
+                // move before it, in a variation too.
                 if self.cur.stack.is_empty() && self.cur.game.comments.len() < MAX_COMMENTS {
                     let ply = self.cur.game.moves.len();
-                    let text = printable(text.trim().to_string(), true);
-                    self.cur.game.comments.push((ply, text));
+                    self.cur.game.comments.push((ply, text.clone()));
+                }
+                if self.cur.notes_kept < MAX_COMMENTS {
+                    if let Some(n) = self.last_notes() {
+                        n.add_comment(&text);
+                        self.cur.notes_kept += 1;
+                    }
                 }
                 return;
             }
@@ -560,11 +569,14 @@ impl Reader<'_> {
             return;
         }
         if rest.starts_with('$') && rest[1..].bytes().all(|c| c.is_ascii_digit()) {
-            return; // a NAG
+            self.nag(rest); // a NAG
+            return;
         }
         let mv = rest.trim_end_matches(['!', '?', '+', '#', '*']);
+        let mark = &rest[mv.len()..];
         if mv.is_empty() {
-            return; // an annotation standing alone
+            self.nag(mark); // an annotation standing alone
+            return;
         }
         if let Some(res) = self.cur.result_at {
             if !self.cur.after_result_reported {
@@ -590,6 +602,7 @@ impl Reader<'_> {
                 self.cur.game.moves.push(Token {
                     text: String::new(),
                     loc: at,
+                    notes: Notes::default(),
                 });
             }
             return;
@@ -597,7 +610,31 @@ impl Reader<'_> {
         self.cur.game.moves.push(Token {
             text: mv.to_string(),
             loc: at,
+            notes: Notes::default(),
         });
+        self.nag(mark);
+    }
+
+    /// The notes of the move read last in the line being read (`None` before its first move).
+    fn last_notes(&mut self) -> Option<&mut Notes> {
+        let line = match self.cur.stack.last_mut() {
+            Some(v) => &mut v.moves,
+            None => &mut self.cur.game.moves,
+        };
+        line.last_mut().map(|t| &mut t.notes)
+    }
+
+    /// A NAG (`$6`) or a mark (`?!`, glued to a move or alone) for the move read last; other
+    /// marks (`+`, `#`) and numbers past 255 are skipped.
+    fn nag(&mut self, word: &str) {
+        let marks: String = word.chars().filter(|c| matches!(c, '!' | '?')).collect();
+        let nag = match word.strip_prefix('$') {
+            Some(n) => n.parse::<u8>().ok(),
+            None => nag_of_mark(&marks),
+        };
+        if let (Some(nag), Some(n)) = (nag, self.last_notes()) {
+            n.add_nag(nag);
+        }
     }
 }
 
@@ -605,11 +642,17 @@ impl Reader<'_> {
     /// A word inside a variation: a move of it (NAGs, marks and results are skipped; a word that
     /// is no move is an error, as on the main line).
     fn variation_word(&mut self, word: &str, at: Loc) {
-        if RESULTS.contains(&word) || word.starts_with('$') {
+        if RESULTS.contains(&word) {
+            return;
+        }
+        if word.starts_with('$') {
+            self.nag(word);
             return;
         }
         let mv = word.trim_end_matches(['!', '?', '+', '#', '*']);
+        let mark = &word[mv.len()..];
         if mv.is_empty() {
+            self.nag(mark);
             return;
         }
         if !looks_like_move(mv) {
@@ -627,8 +670,10 @@ impl Reader<'_> {
             v.moves.push(Token {
                 text: mv.to_string(),
                 loc: at,
+                notes: Notes::default(),
             });
         }
+        self.nag(mark);
     }
 }
 

@@ -81,6 +81,66 @@ pub fn write_game_with(
 ) -> String {
     let rules = &game.rules;
     let result = result.unwrap_or_else(|| result_token(game));
+    let mut out = write_tags(game, tags, result, source);
+    let numbers = Numbers {
+        offset: usize::from(game.start().turn() != rules.spec.first_to_move as usize),
+    };
+    let mut words: Vec<String> = Vec::new();
+    let push_comments = |words: &mut Vec<String>, after: usize| {
+        for (_, c) in comments.iter().filter(|(p, _)| *p == after) {
+            words.push(comment_word(c));
+        }
+    };
+    push_comments(&mut words, 0);
+    line_words(
+        rules,
+        numbers,
+        0,
+        game.moves(),
+        variations,
+        &mut words,
+        &push_comments,
+    );
+    words.push(result.to_string());
+    out.push_str(&wrap_words(words));
+    out
+}
+
+/// A comment as a word of move text: `{text}`, a `}` inside it written `)`.
+pub fn comment_word(text: &str) -> String {
+    format!("{{{}}}", printable(text, true).replace('}', ")"))
+}
+
+/// Words of move text in lines of at most 79 characters, and the blank line after the game.
+pub fn wrap_words(words: Vec<String>) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for w in words {
+        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
+            out.push_str(&line);
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&w);
+    }
+    out.push_str(&line);
+    out.push_str("\n\n");
+    out
+}
+
+/// The tags [`write_game_with`] writes before the move text: `tags` (but those the game decides),
+/// the `GameType` or [`RULES_TAG`], the `FEN` of a game that does not start at the start
+/// position, the `Result`, and the blank line.
+pub fn write_tags(
+    game: &Game,
+    tags: &[(String, String)],
+    result: &str,
+    source: Option<&str>,
+) -> String {
+    let rules = &game.rules;
     let mut out = String::new();
     let own = ["GameType", "FEN", "Result", "SetUp", RULES_TAG];
     for (n, v) in tags {
@@ -103,42 +163,6 @@ pub fn write_game_with(
         out.push_str(&format!("[FEN \"{}\"]\n", to_fen(rules, game.start())));
     }
     out.push_str(&format!("[Result \"{}\"]\n\n", quote(result)));
-
-    let numbers = Numbers {
-        offset: usize::from(game.start().turn() != rules.spec.first_to_move as usize),
-    };
-    let mut words: Vec<String> = Vec::new();
-    let push_comments = |words: &mut Vec<String>, after: usize| {
-        for (_, c) in comments.iter().filter(|(p, _)| *p == after) {
-            words.push(format!("{{{}}}", printable(c, true).replace('}', ")")));
-        }
-    };
-    push_comments(&mut words, 0);
-    line_words(
-        rules,
-        numbers,
-        0,
-        game.moves(),
-        variations,
-        &mut words,
-        &push_comments,
-    );
-    words.push(result.to_string());
-    // Lines of at most 79 characters.
-    let mut line = String::new();
-    for w in words {
-        if !line.is_empty() && line.len() + 1 + w.len() > 79 {
-            out.push_str(&line);
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line.push_str(&w);
-    }
-    out.push_str(&line);
-    out.push_str("\n\n");
     out
 }
 

@@ -4,7 +4,7 @@
 
 use super::Session;
 use crate::engine::Move;
-use crate::pdn::{self, read_acf, read_games, write_game_with, VariantCache};
+use crate::pdn::{self, read_acf, read_games, write_game_with};
 use crate::pdn::{describe_failure, looks_like_acf};
 use crate::workbench::Tree;
 use crate::Game;
@@ -221,40 +221,15 @@ fn variant_of(
     acf: bool,
     usage: &str,
 ) -> Result<(crate::Variant, Vec<String>), Report> {
-    let mut notes = Vec::new();
-    let mut cache = VariantCache::default();
     let named = pg.tag("GameType").is_some() || pg.tag(pdn::RULES_TAG).is_some();
-    let variant = if named {
-        let (v, note) = pdn::variant_and_note(pg, None, &mut cache).map_err(|m| {
-            fail(
-                m.to_string(),
-                "load the variant first; a game without GameType is read in the loaded one",
-            )
-        })?;
-        notes.extend(note);
-        v
-    } else if acf {
-        // The archive holds English draughts games (squares 1-32 once mapped).
-        notes.push("the archive's games are English draughts".to_string());
-        cache
-            .get("english")
-            .map_err(|m| fail(m.to_string(), usage))?
-    } else {
-        // No variant named: the loaded one if the game replays in it, else a guess.
-        let guess = pdn::guess_variant(pg);
-        if pdn::replay(s.variant.rules.clone(), pg).is_err() && guess.0 != s.variant.name() {
-            let v = cache.get(guess.0).map_err(|m| fail(m.to_string(), usage))?;
-            notes.push(format!("{}: read as {}", guess.1, v.rules.spec.title));
-            v
+    crate::workbench::variant_of_game(&s.variant, pg, acf, true).map_err(|m| {
+        let help = if named {
+            "load the variant first; a game without GameType is read in the loaded one"
         } else {
-            notes.push(format!(
-                "no GameType tag: read in the loaded variant, {}",
-                s.variant.rules.spec.title
-            ));
-            s.variant.clone()
-        }
-    };
-    Ok((variant, notes))
+            usage
+        };
+        fail(m.to_string(), help)
+    })
 }
 
 /// Game `index` of `path` replayed in `variant`: whole, or up to its first move that does not

@@ -28,12 +28,34 @@ pub(crate) fn drawing(e: impl std::fmt::Display) -> ChartError {
     ChartError::Draw(e.to_string())
 }
 
+/// How a chart is laid out: its two panes side by side (a file, a wide screen) or one above the
+/// other with larger text (the web page's narrow column, where the picture is scaled down).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Wide,
+    Stacked,
+}
+
 /// The SVG text of the chart for a run.
 pub fn svg(title: &str, report: &Report, games: &[GameRecord]) -> Result<String, ChartError> {
+    svg_laid_out(title, report, games, Layout::Wide)
+}
+
+/// [`svg`] in the given layout.
+pub fn svg_laid_out(
+    title: &str,
+    report: &Report,
+    games: &[GameRecord],
+    layout: Layout,
+) -> Result<String, ChartError> {
+    let size = match layout {
+        Layout::Wide => (960, 420),
+        Layout::Stacked => (480, 720),
+    };
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, (960, 420)).into_drawing_area();
-        draw(&root, title, report, games).map_err(drawing)?;
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        draw(&root, title, report, games, layout).map_err(drawing)?;
         root.present().map_err(drawing)?;
     }
     Ok(out)
@@ -46,13 +68,21 @@ fn draw<DB: DrawingBackend>(
     title: &str,
     report: &Report,
     games: &[GameRecord],
+    layout: Layout,
 ) -> DrawResult
 where
     DB::ErrorType: 'static,
 {
+    // Font sizes in the picture's pixels: larger when it is shown scaled down.
+    let big = layout == Layout::Stacked;
+    let font = |px: u32| if big { px * 2 } else { px };
+    let label = ("sans-serif", font(12));
     root.fill(&WHITE)?;
-    let root = root.titled(title, ("sans-serif", 20))?;
-    let (left, right) = root.split_horizontally(600);
+    let root = root.titled(title, ("sans-serif", font(20)))?;
+    let (left, right) = match layout {
+        Layout::Wide => root.split_horizontally(600),
+        Layout::Stacked => root.split_vertically(340),
+    };
 
     // Game lengths, in bins of a width that gives about 30 bars.
     let max = games.iter().map(|g| g.plies).max().unwrap_or(0).max(1);
@@ -64,16 +94,17 @@ where
     }
     let top = counts.iter().copied().max().unwrap_or(1).max(1);
     let mut chart = ChartBuilder::on(&left)
-        .caption("game length (plies)", ("sans-serif", 16))
+        .caption("game length (plies)", ("sans-serif", font(16)))
         .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(45)
+        .x_label_area_size(font(30))
+        .y_label_area_size(font(45))
         .build_cartesian_2d(0u32..(bins as u32 * width), 0u32..top + top / 10 + 1)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .y_desc("games")
-        .draw()?;
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_x_mesh().y_desc("games");
+    if big {
+        mesh.label_style(label);
+    }
+    mesh.draw()?;
     chart.draw_series(counts.iter().enumerate().map(|(i, &c)| {
         let x0 = i as u32 * width;
         Rectangle::new([(x0, 0), (x0 + width, c)], BLUE.mix(0.6).filled())
@@ -104,25 +135,28 @@ where
         .unwrap_or(1)
         .max(1);
     let mut chart = ChartBuilder::on(&right)
-        .caption("outcomes (95% intervals)", ("sans-serif", 16))
+        .caption("outcomes (95% intervals)", ("sans-serif", font(16)))
         .margin(10)
-        .x_label_area_size(30)
-        .y_label_area_size(45)
+        .x_label_area_size(font(30))
+        .y_label_area_size(font(45))
         .build_cartesian_2d(
             // The range is inclusive: one segment a bar.
             (0u32..bars.len() as u32 - 1).into_segmented(),
             0u64..ymax + ymax / 8 + 1,
         )?;
     let names: Vec<String> = bars.iter().map(|b| b.0.clone()).collect();
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
+    let formatter = |x: &SegmentValue<u32>| match x {
+        SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+        _ => String::new(),
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_x_mesh()
         .x_labels(bars.len())
-        .x_label_formatter(&|x| match x {
-            SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
-            _ => String::new(),
-        })
-        .draw()?;
+        .x_label_formatter(&formatter);
+    if big {
+        mesh.label_style(label);
+    }
+    mesh.draw()?;
     let seg = |i: usize| SegmentValue::Exact(i as u32);
     let centre = |i: usize| SegmentValue::CenterOf(i as u32);
     chart.draw_series(bars.iter().enumerate().map(|(i, (_, s, col))| {
@@ -142,7 +176,7 @@ where
         chart.draw_series(std::iter::once(Text::new(
             format!("{capped} capped"),
             (centre(i), capped / 2),
-            ("sans-serif", 12)
+            ("sans-serif", font(12))
                 .into_font()
                 .color(&WHITE)
                 .pos(Pos::new(HPos::Center, VPos::Center)),
@@ -162,7 +196,7 @@ where
         Text::new(
             format!("{}%", pcts[i]),
             (centre(i), s.count.max(high(s)) + ymax / 40 + 1),
-            ("sans-serif", 14)
+            ("sans-serif", font(14))
                 .into_font()
                 .color(&BLACK)
                 .pos(Pos::new(HPos::Center, VPos::Bottom)),

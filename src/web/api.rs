@@ -320,58 +320,86 @@ pub async fn pdn_import(
     blocking(&app, Weight::Parse, move || import_now(&a, &headers, body)).await
 }
 
-/// [`pdn_import`]'s reading, replay and new tree, on the blocking pool.
+/// [`pdn_import`]'s reading, replay and new tree, on the blocking pool. The game is read in the
+/// variant it names (`GameType`, `Rules` or `Variant` tag; the board switches to it), else in the
+/// page's variant when it replays there, else in the one its squares suggest.
 fn import_now(app: &App, headers: &HeaderMap, body: PdnBody) -> Reply {
-    let games = crate::pdn::read_games(body.text.as_bytes());
-    let titles: Vec<String> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| {
-            let t = g.title();
-            if t.is_empty() {
-                format!("game {}", i + 1)
-            } else {
-                t
-            }
-        })
-        .collect();
-    let (notes, mut state) = with_client(app, headers, |c| {
-        let g = games.get(body.game).ok_or_else(|| {
-            ApiError::refused(
-                format!(
-                    "the text holds {} games; there is no game {}",
-                    games.len(),
-                    body.game + 1
-                ),
-                "paste a PDN game such as `1. 32-28 19-23 *`",
-            )
-        })?;
-        let replayed = crate::pdn::replay(c.rules().clone(), g).map_err(|f| {
-            let at = f.at.map(|l| format!(" (at {l})")).unwrap_or_default();
-            let ply = f
-                .ply
-                .map(|p| format!("move {}: ", p + 1))
-                .unwrap_or_default();
-            ApiError::refused(
-                format!("{ply}{}{at}", f.message),
-                if f.legal.is_empty() {
-                    "check that the game is of this variant".to_string()
-                } else {
-                    format!("the legal moves there: {}", f.legal.join(", "))
-                },
-            )
-        })?;
-        let game = replayed.game;
-        let mut tree = crate::workbench::tree::Tree::new(c.rules().clone(), *game.start());
-        // The main line, then its variations (with theirs) as the tree's other branches.
-        tree.add_line(0, game.moves(), &replayed.variations)
-            .ok_or_else(tree_full)?;
-        c.cancel_job();
-        c.tree = tree;
-        Ok(replayed.notes)
+    let bytes = body.text.as_bytes();
+    let acf = crate::pdn::looks_like_acf(bytes);
+    let games = if acf {
+        crate::pdn::read_acf(bytes)
+    } else {
+        crate::pdn::read_games(bytes)
+    };
+    let titles: Vec<Value> = games.iter().enumerate().map(game_entry).collect();
+    let g = games.get(body.game).ok_or_else(|| {
+        ApiError::refused(
+            format!(
+                "the text holds {} games; there is no game {}",
+                games.len(),
+                body.game + 1
+            ),
+            "paste a PDN game such as `1. 32-28 19-23 *`",
+        )
     })?;
-    state["pdn"] = json!({ "games": titles, "loaded": body.game, "notes": notes });
+    let id = guard::client_id(headers)?;
+    let loaded = lock(&app.clients.get(&id)).variant.clone();
+    let (variant, mut notes) =
+        crate::workbench::variant_of_game(&loaded, g, acf, false).map_err(|e| {
+            let help = match e {
+                crate::workbench::OpenError::NotBundled(_) => {
+                    "open the rules file with the variant selector first, then import again"
+                }
+                _ => "choose the game's variant in the selector, then import again",
+            };
+            ApiError::refused(e.to_string(), help)
+        })?;
+    let replayed = crate::pdn::replay(variant.rules.clone(), g).map_err(|f| {
+        let at = f.at.map(|l| format!(" (at {l})")).unwrap_or_default();
+        let ply = f
+            .ply
+            .map(|p| format!("move {}: ", p + 1))
+            .unwrap_or_default();
+        ApiError::refused(
+            format!("{ply}{}{at} in {}", f.message, variant.rules.spec.title),
+            if f.legal.is_empty() {
+                "check that the game is of this variant".to_string()
+            } else {
+                format!("the legal moves there: {}", f.legal.join(", "))
+            },
+        )
+    })?;
+    let tree = crate::workbench::tree_of_game(&replayed, g).ok_or_else(tree_full)?;
+    notes.extend(replayed.notes);
+    let switched = variant.name() != loaded.name();
+    let (_, mut state) = with_client(app, headers, move |c| {
+        c.cancel_job();
+        if switched {
+            let text = crate::variants::bundled(variant.name())
+                .unwrap_or_default()
+                .to_string();
+            *c = Client::new(variant, text, None);
+        }
+        c.tree = tree;
+        Ok(())
+    })?;
+    state["pdn"] = json!({
+        "games": titles, "loaded": body.game, "notes": notes, "switched": switched,
+    });
     Ok(Json(state))
+}
+
+/// One game of a pasted text as the page lists it: its title (players and event, else `game N`)
+/// and the tags a player chooses by.
+fn game_entry((i, g): (usize, &crate::pdn::PdnGame)) -> Value {
+    let t = g.title();
+    let tag = |n: &str| g.tag(n).unwrap_or_default().to_string();
+    json!({
+        "title": if t.is_empty() { format!("game {}", i + 1) } else { t },
+        "date": tag("Date"),
+        "result": g.result.clone().unwrap_or_else(|| tag("Result")),
+        "moves": g.moves.len(),
+    })
 }
 
 /// PDN export of the game with its variations.

@@ -216,7 +216,13 @@ pub fn state_json(c: &Client) -> Value {
         .iter()
         .enumerate()
         .map(|(i, n)| {
+            let said = crate::workbench::notes::read(&n.notes.comment);
             json!({
+                "nags": n.notes.nags,
+                "comment": said.text,
+                "clock": said.clock,
+                "eval": said.eval,
+                "shapes": said.shapes,
                 "num": tree.number(n.parent.unwrap_or(0), depth[i].saturating_sub(1)).0,
                 "parent": n.parent,
                 "text": n.mv.map(|m| move_to_string(rules, &m)),

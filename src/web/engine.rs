@@ -38,7 +38,7 @@ fn search_slot(app: &App) -> ApiResult<tokio::sync::OwnedSemaphorePermit> {
     })
 }
 /// Transposition table of a search from the page.
-const TT_MIB: usize = 16;
+pub const TT_MIB: usize = 16;
 
 /// Work registered by a POST and started when its stream is opened (the unguessable token in the
 /// stream's URL is what lets only the page that asked open it).
@@ -46,9 +46,11 @@ pub enum Pending {
     Analysis {
         game: Game,
         limits: Limits,
+        lines: usize,
         cancel: Arc<AtomicBool>,
     },
     Study(super::study::StudyJob),
+    Review(super::review::ReviewJob),
     Endgame(super::endgame::EndgameJob),
 }
 
@@ -67,7 +69,12 @@ impl Drop for CancelOnDrop {
 pub struct ThinkBody {
     pub seconds: Option<f64>,
     pub depth: Option<u32>,
+    /// Lines of an analysis (multi-PV), 1 to [`MAX_LINES`]; an engine move ignores it.
+    pub lines: Option<usize>,
 }
+
+/// The most lines an analysis shows at once.
+pub const MAX_LINES: usize = 5;
 
 fn limits(body: &ThinkBody, default_seconds: f64) -> ApiResult<Limits> {
     let secs = body.seconds.unwrap_or(default_seconds);
@@ -132,6 +139,13 @@ pub async fn analyse(
     Json(body): Json<ThinkBody>,
 ) -> ApiResult<Json<Value>> {
     let limits = limits(&body, 10.0)?;
+    let lines = body.lines.unwrap_or(1);
+    if !(1..=MAX_LINES).contains(&lines) {
+        return Err(ApiError::refused(
+            format!("`{lines}` is not a number of lines"),
+            format!("give 1 to {MAX_LINES} lines"),
+        ));
+    }
     let (pending, _) = with_client(&app, &headers, |c| {
         let game = c.tree.game();
         game_over(&game)?;
@@ -141,6 +155,7 @@ pub async fn analyse(
         Ok(Pending::Analysis {
             game,
             limits,
+            lines,
             cancel,
         })
     })?;
@@ -159,7 +174,7 @@ pub async fn stop(State(app): State<Arc<App>>, headers: HeaderMap) -> ApiResult<
 
 /// One depth's line as the page draws it: score (for the bar, from the first side's view, in
 /// units of a man), the line's moves.
-fn info_json(rules: &Rules, turn: usize, i: &Info) -> Value {
+pub fn info_json(rules: &Rules, turn: usize, i: &Info) -> Value {
     let first = rules.spec.first_to_move as usize;
     let own = if turn == first { i.score } else { -i.score };
     json!({
@@ -168,11 +183,17 @@ fn info_json(rules: &Rules, turn: usize, i: &Info) -> Value {
         "eval": own as f64 / 100.0,
         "nodes": i.nodes,
         "ms": i.elapsed.as_millis() as u64,
+        "nps": nps(i.nodes, i.elapsed),
         "pv": i.pv.iter().map(|m| move_json(rules, m)).collect::<Vec<_>>(),
     })
 }
 
-fn event(name: &str, v: &Value) -> Event {
+/// Nodes a second.
+pub fn nps(nodes: u64, elapsed: Duration) -> u64 {
+    (nodes as f64 / elapsed.as_secs_f64().max(1e-3)) as u64
+}
+
+pub fn event(name: &str, v: &Value) -> Event {
     Event::default().event(name).data(v.to_string())
 }
 
@@ -209,9 +230,23 @@ pub async fn stream(
         Some(Pending::Analysis {
             game,
             limits,
+            lines: 1,
             cancel,
         }) => Ok(analysis_stream(game, limits, cancel, search_slot(&app)?)),
+        Some(Pending::Analysis {
+            game,
+            limits,
+            lines,
+            cancel,
+        }) => Ok(super::lines::stream(
+            game,
+            limits,
+            lines,
+            cancel,
+            search_slot(&app)?,
+        )),
         Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
+        Some(Pending::Review(job)) => Ok(super::review::run_stream(app.clone(), job)),
         Some(Pending::Endgame(job)) => Ok(super::endgame::run_stream(app.clone(), job)),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,

@@ -2,12 +2,15 @@
 //! script and style compiled in, and a JSON API over the library — the board, the rules editor,
 //! the engine and studies in a browser. The page draws what the server says; it knows no rules.
 
+pub mod annotate;
 pub mod api;
 pub mod client;
 pub mod endgame;
 pub mod engine;
 pub mod files;
 pub mod guard;
+pub mod lines;
+pub mod review;
 pub mod rules_api;
 pub mod selftest;
 pub mod study;
@@ -112,6 +115,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/explain", post(api::explain))
         .route("/pdn/import", post(api::pdn_import))
         .route("/pdn/export", get(api::pdn_export))
+        .route("/annotate", post(annotate::annotate))
         .route("/variants", get(api::variants))
         .route("/variant", post(api::variant))
         .route("/rules", get(rules_api::get))
@@ -124,6 +128,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/probe", post(engine::probe))
         .route("/study", post(study::start))
         .route("/study/stop", post(study::stop))
+        .route("/review", post(review::start))
         .route("/endgame", post(endgame::start))
         .route("/selftest", get(selftest::results).post(selftest::record))
         .route("/stream/{token}", get(engine::stream));

@@ -167,7 +167,14 @@ pub fn run_stream(app: Arc<App>, job: StudyJob) -> axum::response::Response {
             games.len(),
             if stopped { " (stopped)" } else { "" }
         );
-        let svg = selfplay::chart::svg(&title, &report, &games).unwrap_or_default();
+        // Stacked, with larger text: the page shows it in its narrow side column.
+        let svg = selfplay::chart::svg_laid_out(
+            &title,
+            &report,
+            &games,
+            selfplay::chart::Layout::Stacked,
+        )
+        .unwrap_or_default();
         let _ = tx.send(event(
             "done",
             &json!({

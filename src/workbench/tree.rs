@@ -2,7 +2,7 @@
 //! node is its main line and the others are variations; PDN out with the variations.
 
 use crate::engine::{Move, Position, Rules};
-use crate::pdn::Variation;
+use crate::pdn::{Notes, Variation};
 use crate::Game;
 use std::sync::Arc;
 
@@ -20,6 +20,9 @@ pub struct Node {
     pub children: Vec<usize>,
     /// The child `redo` goes to: the one last left by `undo` or `goto`.
     pub redo: usize,
+    /// The NAGs and comment of the move that led here (at the root: the comment before the
+    /// first move).
+    pub notes: Notes,
 }
 
 #[derive(Clone, Debug)]
@@ -27,6 +30,8 @@ pub struct Tree {
     pub rules: Arc<Rules>,
     pub nodes: Vec<Node>,
     pub current: usize,
+    /// The tags of the game it was read from (players, event…), written back by [`Tree::to_pdn`].
+    pub tags: Vec<(String, String)>,
 }
 
 impl Tree {
@@ -39,8 +44,10 @@ impl Tree {
                 pos: start,
                 children: Vec::new(),
                 redo: 0,
+                notes: Notes::default(),
             }],
             current: 0,
+            tags: Vec::new(),
         }
     }
 
@@ -95,6 +102,7 @@ impl Tree {
                     pos,
                     children: Vec::new(),
                     redo: 0,
+                    notes: Notes::default(),
                 });
                 let id = self.nodes.len() - 1;
                 self.nodes[cur].children.push(id);
@@ -351,10 +359,99 @@ impl Tree {
         main
     }
 
-    /// The tree as PDN ([`crate::pdn::write_game_with`]): the tags and result of the main line,
-    /// its moves with every other line as a variation.
+    /// The tree as PDN: its tags, the `GameType` and result of the main line, its moves with
+    /// every other line as a variation, each move's NAGs (`!`…`?!` as marks, others as `$n`)
+    /// and comment. With a stack of its own, not recursion.
     pub fn to_pdn(&self) -> String {
-        crate::pdn::write_game_with(&self.main_game(), &[], &[], None, &self.variations(), None)
+        let main = self.main_game();
+        let result = crate::pdn::result_token(&main);
+        let mut out = crate::pdn::write_tags(&main, &self.tags, result, None);
+        let mut words = Vec::new();
+        if !self.nodes[0].notes.comment.is_empty() {
+            words.push(crate::pdn::comment_word(&self.nodes[0].notes.comment));
+        }
+        let depth = self.depths();
+        /// What is left to write, the next step last.
+        enum Step {
+            /// The move leading to the node; with its number when `true`.
+            Move(usize, bool),
+            /// The line on from the node; its first move numbered when `true`.
+            Line(usize, bool),
+            Open,
+            Close,
+        }
+        let mut todo = vec![Step::Line(0, true)];
+        let mut open = 0usize;
+        while let Some(step) = todo.pop() {
+            match step {
+                Step::Open => open += 1,
+                Step::Close => {
+                    if let Some(w) = words.last_mut() {
+                        w.push(')');
+                    }
+                }
+                Step::Move(id, force) => {
+                    let mut w = "(".repeat(std::mem::take(&mut open));
+                    w.push_str(&self.move_word(id, depth[id], force));
+                    words.push(w);
+                    if !self.nodes[id].notes.comment.is_empty() {
+                        words.push(crate::pdn::comment_word(&self.nodes[id].notes.comment));
+                    }
+                }
+                Step::Line(id, force) => {
+                    let kids = &self.nodes[id].children;
+                    let Some(&main) = kids.first() else { continue };
+                    // Last: the line goes on after its variations, numbered again after one
+                    // (or after a comment).
+                    let again = kids.len() > 1 || !self.nodes[main].notes.comment.is_empty();
+                    todo.push(Step::Line(main, again));
+                    for &v in kids[1..].iter().rev() {
+                        todo.push(Step::Close);
+                        todo.push(Step::Line(v, !self.nodes[v].notes.comment.is_empty()));
+                        todo.push(Step::Move(v, true));
+                        todo.push(Step::Open);
+                    }
+                    todo.push(Step::Move(main, force));
+                }
+            }
+        }
+        words.push(result.to_string());
+        out.push_str(&crate::pdn::wrap_words(words));
+        out
+    }
+
+    /// Every node's depth (the root's is 0): parents come before their children in the tree.
+    pub fn depths(&self) -> Vec<usize> {
+        let mut depth = vec![0usize; self.nodes.len()];
+        for (i, n) in self.nodes.iter().enumerate() {
+            if let Some(p) = n.parent {
+                depth[i] = depth[p] + 1;
+            }
+        }
+        depth
+    }
+
+    /// The move leading to node `id` (at `depth`) as PDN writes it: `12.` before the first
+    /// side's move, `12...` before the other's when `force`, its NAGs after it.
+    fn move_word(&self, id: usize, depth: usize, force: bool) -> String {
+        let node = &self.nodes[id];
+        let (Some(parent), Some(mv)) = (node.parent, node.mv) else {
+            return String::new();
+        };
+        let (n, first) = self.number(parent, depth.saturating_sub(1));
+        let text = crate::notation::move_to_string(&self.rules, &mv);
+        let mut w = match (first, force) {
+            (true, _) => format!("{n}. {text}"),
+            (false, true) => format!("{n}... {text}"),
+            (false, false) => text,
+        };
+        for &nag in &node.notes.nags {
+            match crate::pdn::mark_of_nag(nag) {
+                Some(m) => w.push_str(m),
+                None => w.push_str(&format!(" ${nag}")),
+            }
+        }
+        w
     }
 }
 

@@ -69,7 +69,7 @@ fn the_workbench_tests_itself_in_headless_firefox() {
     assert_eq!(result["passed"], true, "the self-test failed: {result}");
     assert_eq!(
         result["steps"].as_array().map(Vec::len),
-        Some(9),
+        Some(10),
         "{result}"
     );
 }

@@ -31,7 +31,7 @@ fn dechunk(mut b: &[u8]) -> Vec<u8> {
 
 /// Read an event stream until the server ends it (or, for `until` other than the last event
 /// `done`, until that event comes), at most `max_secs`; the events' names and data.
-fn events(srv: &Server, path: &str, until: &str, max_secs: u64) -> Vec<(String, Value)> {
+pub(crate) fn events(srv: &Server, path: &str, until: &str, max_secs: u64) -> Vec<(String, Value)> {
     let mut s = TcpStream::connect(srv.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_millis(200)))
         .unwrap();

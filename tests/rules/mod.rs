@@ -15,4 +15,5 @@ pub mod properties;
 pub mod rules_errors;
 pub mod rules_warnings;
 pub mod scale;
+pub mod setup_clash;
 pub mod widths;

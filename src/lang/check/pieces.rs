@@ -275,6 +275,9 @@ impl Checker<'_> {
             }
             _ => {}
         }
+        // Clashing squares, grouped by the two lists (spans) that place them.
+        let mut taken_twice = Grouped::default();
+        let mut turned_clash = Grouped::default();
         // Two pieces of one side on a square: checked on the sides as written.
         for (side, list) in per_side.iter().enumerate() {
             if !written[side] {
@@ -283,14 +286,7 @@ impl Checker<'_> {
             let mut taken: HashMap<Coord, Span> = HashMap::new();
             for &(_, c, span) in list {
                 match taken.get(&c) {
-                    Some(first) => self.errors.push(RuleError::SquareTaken {
-                        square: square_name(board, c),
-                        first: (*first).into(),
-                        second: span.into(),
-                        help:
-                            "each square holds one piece; remove the square from one of the lists"
-                                .to_string(),
-                    }),
+                    Some(&first) => taken_twice.add((first, span), c),
                     None => {
                         taken.insert(c, span);
                     }
@@ -306,27 +302,54 @@ impl Checker<'_> {
                 continue;
             };
             if written == [true, true] {
-                self.errors.push(RuleError::SquareTaken {
-                    square: square_name(board, c),
-                    first: first.into(),
-                    second: span.into(),
-                    help: "each square holds one piece; remove the square from one of the lists"
-                        .to_string(),
-                });
+                taken_twice.add((first, span), c);
             } else if !reported.contains(&turn(c)) {
                 // Turned setups clash in pairs (c and its turned square); report each pair once.
                 reported.push(c);
-                let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
-                let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
-                let own_span = if own == 0 { first } else { span };
-                let turned_span = if own == 0 { span } else { first };
+                let own_span = if written[0] { first } else { span };
+                let turned_span = if written[0] { span } else { first };
+                turned_clash.add((own_span, turned_span), c);
+            }
+        }
+        // One diagnostic for each pair of lists, naming all the squares they share, rank by rank.
+        for (_, list) in taken_twice.0.iter_mut().chain(turned_clash.0.iter_mut()) {
+            list.sort_by_key(|c| (c.1, c.0));
+        }
+        for ((first, second), squares) in taken_twice.0 {
+            self.errors.push(RuleError::SquareTaken {
+                squares: square_list(board, &squares, |c| c),
+                first: first.into(),
+                second: second.into(),
+                help: "each square holds one piece; remove the square from one of the lists"
+                    .to_string(),
+            });
+        }
+        if !turned_clash.0.is_empty() {
+            let (own, other) = if written[0] { (0, 1) } else { (1, 0) };
+            let name = |i: usize| side_names.get(i).map_or("", String::as_str).to_string();
+            for ((own_span, turned_span), squares) in turned_clash.0 {
+                let (piece, one) = if squares.len() == 1 {
+                    ("a piece", "one")
+                } else {
+                    ("pieces", "pieces")
+                };
                 self.errors.push(RuleError::TurnedSetupClash {
-                    square: square_name(board, c),
-                    turned_square: square_name(board, turn(c)),
-                    side: name(own),
-                    other: name(other),
+                    squares: square_list(board, &squares, |c| c),
                     own: own_span.into(),
+                    own_label: format!(
+                        "`{}` has {piece} on {}",
+                        name(own),
+                        square_names(board, &squares, |c| c)
+                    ),
                     turned: turned_span.into(),
+                    turned_label: format!(
+                        "`{}` has {one} on {}: turned through 180° for `{}`, {} on {}",
+                        name(own),
+                        square_names(board, &squares, turn),
+                        name(other),
+                        if squares.len() == 1 { "it lands" } else { "they land" },
+                        square_names(board, &squares, |c| c)
+                    ),
                     help: format!(
                         "keep `{}`'s pieces on its own half of the board, or write `{}`'s setup too",
                         name(own),
@@ -374,4 +397,46 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// Squares grouped by a pair of spans (the two lists that clash there), in the order first met.
+#[derive(Default)]
+struct Grouped(Vec<((Span, Span), Vec<Coord>)>);
+
+impl Grouped {
+    fn add(&mut self, spans: (Span, Span), c: Coord) {
+        match self.0.iter_mut().find(|(s, _)| *s == spans) {
+            Some((_, list)) => list.push(c),
+            None => self.0.push((spans, vec![c])),
+        }
+    }
+}
+
+/// The most squares a diagnostic names before `and N more`.
+const NAMED_SQUARES: usize = 12;
+
+/// `` `a1` ``, `` `a1` and `b1` ``, `` `a1`, `b1` and `c1` `` (each square mapped by `f`).
+fn square_names(board: &BoardSpec, squares: &[Coord], f: impl Fn(Coord) -> Coord) -> String {
+    let mut shown: Vec<String> = squares
+        .iter()
+        .take(NAMED_SQUARES)
+        .map(|&c| format!("`{}`", square_name(board, f(c))))
+        .collect();
+    if squares.len() > NAMED_SQUARES {
+        shown.push(format!("{} more", squares.len() - NAMED_SQUARES));
+    }
+    match shown.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => shown.concat(),
+    }
+}
+
+/// `` square `d1` `` or `` squares `a1`, `b1` and `c1` ``.
+fn square_list(board: &BoardSpec, squares: &[Coord], f: impl Fn(Coord) -> Coord) -> String {
+    let noun = if squares.len() == 1 {
+        "square"
+    } else {
+        "squares"
+    };
+    format!("{noun} {}", square_names(board, squares, f))
 }

@@ -24,6 +24,7 @@ let flipped = false;
 let arrow = null;      // the analysis' best move, drawn as an arrow
 let analysis = null;   // the open EventSource of an analysis
 let engineBusy = false;
+let edited = false;    // rules from the editor are in force
 
 async function api(path, body) {
   const opts = { method: body === undefined ? "GET" : "POST", headers: { "X-Damelab-Client": CLIENT } };
@@ -60,18 +61,26 @@ function fail(e, where) { say(e.message, e.help, where); }
 
 // A state from the server: draw it.
 function show(s, keepArrow) {
+  if (state && state.variant.name !== s.variant.name) edited = false;
   const variantChanged = !state || state.variant.name !== s.variant.name || JSON.stringify(state.board) !== JSON.stringify(s.board);
   const moved = !state || state.tree.current !== s.tree.current || state.fen !== s.fen;
   state = s;
   sel = null;
-  if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); }
+  if (moved && !keepArrow) { arrow = null; stopAnalysis(); $("lines").textContent = ""; setEval(null); follow_(); }
+  if (reviewed.length && reviewed.some((r) => r.node >= s.tree.nodes.length)) reviewed = [];
   if (variantChanged) setupControls();
-  $("title").textContent = s.variant.title;
+  $("title").textContent = s.variant.title + (edited ? " (edited rules)" : "");
+  // The hint in the board's own notation: one of the legal moves as the server writes it.
+  if (s.legal.length) $("movein").placeholder = "type a move: " + s.legal[0].text;
   $("fen").value = s.fen;
   $("turn").value = String(s.turn);
   $("choices").textContent = "";
   drawBoard();
   drawMoves();
+  if (reviewed.length) drawGraph();
+  const here = s.tree.nodes[s.tree.current];
+  if (document.activeElement !== $("note")) $("note").value = here.comment || "";
+  for (const b of document.querySelectorAll("#nags button")) b.classList.toggle("on", (here.nags || []).includes(Number(b.dataset.nag)));
   let status = s.result;
   if (s.legal_error) status += " — " + s.legal_error;
   $("status").textContent = status;
@@ -222,8 +231,10 @@ function drawBoard() {
     el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq, "pointer-events": "none" }, svg);
   }
   if (arrow) drawArrow(svg, arrow);
+  drawShapes(svg);
   svg.addEventListener("pointerdown", onPointerDown);
   svg.addEventListener("pointerup", onPointerUp);
+  svg.addEventListener("contextmenu", (ev) => ev.preventDefault());
   $("board").replaceChildren(svg);
 }
 
@@ -253,6 +264,40 @@ function drawPiece(svg, p) {
   }
 }
 
+// The shapes drawn after the current move (`[%draw …]` in its comment), and the one being drawn.
+const SHAPE_COLOURS = { green: "#15781b", red: "#882020", blue: "#003088", yellow: "#e68f00" };
+function sqNamed(name) { const q = state.board.squares.find((x) => x.name === name); return q ? q.sq : null; }
+function currentShapes() { return state.tree.nodes[state.tree.current].shapes || []; }
+function drawShapes(svg) {
+  const defs = svg.querySelector("defs");
+  for (const [name, colour] of Object.entries(SHAPE_COLOURS)) {
+    defs.insertAdjacentHTML("beforeend", `<marker id="head-${name}" viewBox="0 0 10 10" refX="5" refY="5" markerWidth="3" markerHeight="3" orient="auto-start-reverse"><path d="M0,0 L10,5 L0,10 z" fill="${colour}"/></marker>`);
+  }
+  for (const sh of currentShapes()) {
+    const a = sqNamed(sh.from), b = sh.to ? sqNamed(sh.to) : null;
+    if (a === null) continue;
+    const colour = SHAPE_COLOURS[sh.colour] || SHAPE_COLOURS.green;
+    const [x1, y1] = centre(a);
+    if (b === null) {
+      el("circle", { cx: x1, cy: y1, r: S * 0.45, fill: "none", stroke: colour, "stroke-width": 5, opacity: 0.85, class: "shape circle", "pointer-events": "none" }, svg);
+    } else {
+      const [x2, y2] = centre(b);
+      el("path", { d: `M${x1},${y1} L${x2},${y2}`, stroke: colour, "stroke-width": 10, "stroke-linecap": "round", opacity: 0.75, "marker-end": `url(#head-${sh.colour})`, class: "shape arrow-shape", "pointer-events": "none" }, svg);
+    }
+  }
+}
+
+// A right-drag draws an arrow, a right-click a circle (shift: red, alt: blue, ctrl: yellow);
+// drawing the same shape again takes it away. The shapes go into the move's comment.
+let drawFrom = null;
+function shapeColour(ev) { return ev.shiftKey ? "red" : ev.altKey ? "blue" : ev.ctrlKey ? "yellow" : "green"; }
+async function drawShape(fromSq, toSq, colour) {
+  const from = squareAt(fromSq).name, to = toSq === fromSq ? null : squareAt(toSq).name;
+  const shapes = currentShapes().filter((x) => !(x.from === from && (x.to || null) === to));
+  if (shapes.length === currentShapes().length) shapes.push({ from, to, colour });
+  try { show(await api("annotate", { node: state.tree.current, shapes }), true); } catch (e) { fail(e); }
+}
+
 function drawArrow(svg, mv) {
   const pts = [mv.from, ...mv.route].map(centre);
   const d = pts.map((p, i) => (i ? "L" : "M") + p[0] + "," + p[1]).join(" ");
@@ -276,8 +321,9 @@ function selectionTargets() {
   if (!sel) return out;
   const ms = matching();
   for (const x of ms) if (!sel.clicked.includes(x.m.to)) out.set(x.m.to, "end");
-  const last = sel.clicked[sel.clicked.length - 1];
-  const ending = ms.filter((x) => x.m.to === last);
+  // The routes ending on a clicked square (the landing clicked first, or a square passed through
+  // after it): their marks stay until one route is left.
+  const ending = ms.filter((x) => sel.clicked.includes(x.m.to));
   if (ending.length > 1) {
     for (const x of ending) for (const sq of x.m.route) if (!sel.clicked.includes(sq)) {
       if (!ending.every((y) => y.m.route.includes(sq))) out.set(sq, "via");
@@ -299,6 +345,7 @@ function sqOf(ev) {
 
 function onPointerDown(ev) {
   const sq = sqOf(ev);
+  if (ev.button === 2) { drawFrom = sq; ev.preventDefault(); return; }
   downSq = sq;
   if (sq === null) return;
   ev.preventDefault();
@@ -307,6 +354,11 @@ function onPointerDown(ev) {
 
 function onPointerUp(ev) {
   const sq = sqOf(ev);
+  if (ev.button === 2) {
+    if (drawFrom !== null && sq !== null) drawShape(drawFrom, sq, shapeColour(ev));
+    drawFrom = null;
+    return;
+  }
   // A drag: released on another square than it started on.
   if (sq !== null && downSq !== null && sq !== downSq && sel && sel.from === downSq) clickSquare(sq);
   downSq = null;
@@ -386,9 +438,20 @@ async function explainRefusal(from, to) {
 
 // ------------------------------------------------------------------- move list
 
+// NAGs as players write them: `!`, `?`, `!!`, `??`, `!?`, `?!`, else `$n`.
+const MARKS = ["", "!", "?", "!!", "??", "!?", "?!"];
+function nagText(nags) { return (nags || []).map((g) => MARKS[g] || " $" + g).join(""); }
+
 function drawMoves() {
   const box = $("moves");
   box.textContent = "";
+  const root = state.tree.nodes[0];
+  if (root.comment) {
+    const c = document.createElement("span");
+    c.className = "comment";
+    c.textContent = root.comment;
+    box.append(c, " ");
+  }
   const nodes = state.tree.nodes;
   const onPath = new Set(state.tree.path);
   const word = (id, forceNumber) => {
@@ -396,9 +459,18 @@ function drawMoves() {
     const s = document.createElement("span");
     s.className = "mv" + (id === state.tree.current ? " current" : "") + (onPath.has(id) ? " onpath" : "");
     s.dataset.node = id;
-    s.textContent = (n.white ? n.num + ". " : forceNumber ? n.num + "... " : "") + n.text;
+    s.textContent = (n.white ? n.num + ". " : forceNumber ? n.num + "... " : "") + n.text + nagText(n.nags);
     s.onclick = () => api("goto", { node: id }).then((st) => show(st)).catch(fail);
-    return s;
+    const frag = document.createDocumentFragment();
+    frag.append(s);
+    for (const [cls, text] of [["clock", n.clock], ["evalc", n.eval], ["comment", n.comment]]) {
+      if (!text) continue;
+      const c = document.createElement("span");
+      c.className = cls;
+      c.textContent = cls === "clock" ? "⏱ " + text : cls === "evalc" ? "[" + text + "]" : text;
+      frag.append(" ", c);
+    }
+    return frag;
   };
   const line = (node, force, parent) => {
     for (;;) {
@@ -424,23 +496,39 @@ function drawMoves() {
 
 // --------------------------------------------------------------------- engine
 
-function setEval(v) {
+// The bar: the first side's share, and its score in few characters (a won game as `W12`,
+// a lost one as `L12`: a win in 12 plies), readable at every score.
+function setEval(v, score) {
   const fill = $("evalfill");
   if (v === null) { fill.style.height = "50%"; $("evaltext").textContent = ""; return; }
   const share = 1 / (1 + Math.exp(-v * 0.7));
   fill.style.height = (share * 100).toFixed(1) + "%";
-  $("evaltext").textContent = (v > 0 ? "+" : "") + v.toFixed(2);
+  const m = /^(win|loss) in (\d+)/.exec(score || "");
+  const short = m ? (m[1] === "win" ? "W" : "L") + m[2] : (v > 0 ? "+" : "") + (Math.abs(v) >= 10 ? v.toFixed(0) : v.toFixed(1));
+  $("evaltext").textContent = short;
+  $("evalbar").title = "evaluation (first side's view): " + (score || short);
 }
 
 function stopAnalysis() {
   if (analysis) { analysis.close(); analysis = null; }
 }
 
+// Analysis follows the game: once started, each new position is analysed in turn until `stop`.
+let following = false;
+let followTimer = null;
+function follow_() {
+  clearTimeout(followTimer);
+  if (following && !state.over) followTimer = setTimeout(analyse, 120);
+}
+
+function fmtNodes(n) { return n >= 1e6 ? (n / 1e6).toFixed(1) + "M" : n >= 1e3 ? (n / 1e3).toFixed(0) + "k" : String(n); }
+
 async function analyse() {
   stopAnalysis();
+  following = true;
   $("lines").textContent = "";
   try {
-    const r = await api("analyse", { seconds: Number($("secs").value) });
+    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value) });
     const es = new EventSource(r.stream);
     analysis = es;
     const node = state.tree.current;
@@ -448,18 +536,28 @@ async function analyse() {
       const i = JSON.parse(ev.data);
       if (state.tree.current !== node) return;
       arrow = i.pv[0] || null;
-      setEval(Math.abs(i.eval) > 200 ? Math.sign(i.eval) * 50 : i.eval);
-      const div = document.createElement("div");
-      div.className = "line";
-      div.append(`depth ${i.depth}  ${i.score}  `);
-      i.pv.forEach((m, k) => {
-        const s = document.createElement("span");
-        s.className = "pvmove";
-        s.textContent = m.text;
-        s.onclick = () => playMoves(i.pv.slice(0, k + 1).map((x) => x.text));
-        div.append(s, " ");
-      });
-      $("lines").prepend(div);
+      setEval(Math.abs(i.eval) > 200 ? Math.sign(i.eval) * 50 : i.eval, i.score);
+      const box = $("lines");
+      box.textContent = "";
+      const stats = document.createElement("div");
+      stats.className = "stats";
+      stats.textContent = `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
+      box.append(stats);
+      for (const l of (i.lines || [i])) {
+        const div = document.createElement("div");
+        div.className = "line";
+        const sc = document.createElement("b");
+        sc.textContent = l.score + " ";
+        div.append(sc);
+        l.pv.forEach((m, k) => {
+          const s = document.createElement("span");
+          s.className = "pvmove";
+          s.textContent = m.text;
+          s.onclick = () => playMoves(l.pv.slice(0, k + 1).map((x) => x.text));
+          div.append(s, " ");
+        });
+        box.append(div);
+      }
       drawBoard();
     });
     es.addEventListener("done", (ev) => {
@@ -644,6 +742,74 @@ function endgame() {
     .catch((e) => fail(e, $("study-text")));
 }
 
+// ------------------------------------------------------------------------ review
+
+// The review's evaluations (first side's view, in men), by node, and the marks it made.
+let reviewed = [];
+const REVIEW_CAP = 10;
+function chances(x) { return 2 / (1 + Math.exp(-x / 2)) - 1; }
+
+// The evaluation graph under the board: winning chances along the main line, a point per
+// position (click it to go there), marked moves in the colour of their mark.
+function drawGraph() {
+  const box = $("graph");
+  if (!reviewed.length) { box.textContent = ""; return; }
+  const W = 600, H = 110, n = Math.max(reviewed.length - 1, 1);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "evaluation graph", id: "graph-svg" });
+  el("rect", { x: 0, y: 0, width: W, height: H / 2, fill: "#f4efe6" }, svg);
+  el("rect", { x: 0, y: H / 2, width: W, height: H / 2, fill: "#3b3b3b" }, svg);
+  const at = (i, v) => [i / n * W, (1 - chances(v)) * H / 2];
+  const pts = reviewed.map((r, i) => at(i, r.eval));
+  el("path", { d: "M0," + H / 2 + " " + pts.map((p) => "L" + p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" ") + ` L${pts[pts.length - 1][0]},${H / 2} Z`, fill: "rgba(160, 160, 160, 0.55)", stroke: "none" }, svg);
+  el("path", { d: pts.map((p, i) => (i ? "L" : "M") + p[0].toFixed(1) + "," + p[1].toFixed(1)).join(" "), fill: "none", stroke: "#1d5fbf", "stroke-width": 2 }, svg);
+  el("line", { x1: 0, y1: H / 2, x2: W, y2: H / 2, stroke: "#888", "stroke-width": 0.5 }, svg);
+  const cur = reviewed.findIndex((r) => r.node === state.tree.current);
+  if (cur >= 0) el("line", { x1: pts[cur][0], y1: 0, x2: pts[cur][0], y2: H, stroke: "#e0a000", "stroke-width": 2, class: "graph-current" }, svg);
+  const nodes = state.tree.nodes;
+  reviewed.forEach((r, i) => {
+    const nags = (nodes[r.node] && nodes[r.node].nags) || [];
+    const m = nags.includes(4) ? "#c0161f" : nags.includes(2) ? "#e07000" : nags.includes(6) ? "#d4b000" : null;
+    const c = el("circle", { cx: pts[i][0], cy: pts[i][1], r: m ? 5 : 3, fill: m || "#1d5fbf", class: "graph-point" + (m ? " graph-mark" : ""), "data-node": r.node }, svg);
+    const t = el("title", {}, c);
+    t.textContent = (nodes[r.node] && nodes[r.node].text ? nodes[r.node].text + nagText(nags) + ": " : "start: ") + r.score;
+    c.onclick = () => api("goto", { node: r.node }).then((st) => show(st)).catch(fail);
+  });
+  box.replaceChildren(svg);
+}
+
+let reviewStream = null;
+async function review() {
+  try {
+    const r = await api("review", { seconds: Number($("review-secs").value) });
+    if (reviewStream) reviewStream.close();
+    reviewed = [];
+    drawGraph();
+    const bar = $("review-progress");
+    bar.hidden = false;
+    bar.value = 0;
+    bar.max = r.plies + 1;
+    say(`reviewing ${r.plies} moves…`, "", $("review-msg"));
+    const es = new EventSource(r.stream);
+    reviewStream = es;
+    es.addEventListener("progress", (ev) => {
+      const p = JSON.parse(ev.data);
+      bar.value = p.done;
+      reviewed.push({ node: p.node, eval: p.eval, score: p.score });
+      drawGraph();
+    });
+    es.addEventListener("done", async (ev) => {
+      const d = JSON.parse(ev.data);
+      es.close();
+      reviewStream = null;
+      const count = (g) => d.marks.filter((m) => m.nag === g).length;
+      show(await api("state"), true);
+      drawGraph();
+      say(`${d.stopped ? "stopped" : "reviewed"}: ${count(6)} inaccuracies (?!), ${count(2)} mistakes (?), ${count(4)} blunders (??)`, "", $("review-msg"));
+    });
+    es.onerror = () => { es.close(); if (reviewStream === es) reviewStream = null; };
+  } catch (e) { fail(e, $("review-msg")); }
+}
+
 // ------------------------------------------------------------------------ wiring
 
 function download(name, text) {
@@ -673,7 +839,7 @@ function wire() {
     else if (/^[0-9a-p]$/.test(ev.key)) { $("movein").focus(); }
   });
   $("analyse").onclick = analyse;
-  $("stop").onclick = () => { api("stop", {}).catch(fail); };
+  $("stop").onclick = () => { following = false; clearTimeout(followTimer); api("stop", {}).catch(fail); };
   $("engine-move").onclick = engineMove;
   $("engine-side").onchange = maybeEngine;
   $("probe").onclick = () => api("probe", {}).then((r) => say(r.text)).catch(fail);
@@ -686,8 +852,16 @@ function wire() {
   $("apply").onclick = () => api("rules/apply", { text: $("rules").value }).then((s) => {
     show(s);
     const a = s.applied;
+    // The edited rules in force: the title and the selector say so.
+    edited = true;
+    $("title").textContent = s.variant.title + " (edited rules)";
+    const v = $("variant");
+    let o = Array.from(v.options).find((x) => x.value === "");
+    if (!o) { o = new Option("", ""); v.append(o); }
+    o.textContent = "edited: " + s.variant.title;
+    v.value = "";
     say(a.stopped ? `kept ${a.kept} of ${a.of} moves; move ${a.stopped.ply + 1} (${a.stopped.move}) stops being legal: ${a.stopped.why}`
-      : `applied: all ${a.of} moves are still legal`, "", $("rules-msg"));
+      : a.of === 0 ? "applied: the game has no moves yet" : a.of === 1 ? "applied: the game's move is still legal" : `applied: all ${a.of} moves are still legal`, "", $("rules-msg"));
   }).catch((e) => fail(e, $("rules-msg")));
   $("save").onclick = () => api("rules/save", { text: $("rules").value, path: $("save-path").value || null })
     .then((r) => say(`saved ${r.saved}` + (r.backup ? ` (the old file is ${r.backup})` : ""), "", $("rules-msg")))
@@ -705,17 +879,34 @@ function wire() {
     show(s);
     const sel = $("pdn-games");
     sel.textContent = "";
-    s.pdn.games.forEach((t, i) => sel.append(new Option(`${i + 1}. ${t}`, String(i))));
+    s.pdn.games.forEach((g, i) => sel.append(new Option(`${i + 1}. ${g.title}` + (g.result ? ` ${g.result}` : "") + (g.date ? ` (${g.date})` : ""), String(i))));
     sel.value = String(s.pdn.loaded);
-    say(`game ${s.pdn.loaded + 1} of ${s.pdn.games.length} loaded` + (s.pdn.notes.length ? "; " + s.pdn.notes.join("; ") : ""), "", $("pdn-msg"));
+    sel.hidden = s.pdn.games.length < 2;
+    if (s.pdn.switched) loadRules();
+    say(`game ${s.pdn.loaded + 1} of ${s.pdn.games.length} loaded` + (s.pdn.switched ? ` (${s.variant.title})` : "") + (s.pdn.notes.length ? "; " + s.pdn.notes.join("; ") : ""), "", $("pdn-msg"));
   }).catch((e) => fail(e, $("pdn-msg")));
   $("import").onclick = () => importGame(0);
   $("pdn-games").onchange = () => importGame(Number($("pdn-games").value));
-  $("export").onclick = () => api("pdn/export").then((r) => { $("pdn").value = r.pdn; download(state.variant.name + ".pdn", r.pdn); }).catch((e) => fail(e, $("pdn-msg")));
+  // Export into its own box (the pasted text stays), and a download on request.
+  $("export").onclick = () => api("pdn/export").then((r) => { $("pdn-out").value = r.pdn; $("pdn-out").hidden = false; }).catch((e) => fail(e, $("pdn-msg")));
+  $("pdn-download").onclick = () => api("pdn/export").then((r) => download(state.variant.name + ".pdn", r.pdn)).catch((e) => fail(e, $("pdn-msg")));
+  // The current move's comment and NAGs.
+  $("note-save").onclick = () => api("annotate", { node: state.tree.current, comment: $("note").value }).then((s) => show(s, true)).catch(fail);
+  for (const b of document.querySelectorAll("#nags button")) {
+    b.onclick = () => {
+      const n = state.tree.nodes[state.tree.current];
+      const g = Number(b.dataset.nag);
+      const nags = (n.nags || []).includes(g) ? n.nags.filter((x) => x !== g) : [g];
+      api("annotate", { node: state.tree.current, nags }).then((s) => show(s, true)).catch(fail);
+    };
+  }
   $("study").onclick = study;
+  $("review").onclick = review;
+  $("review-stop").onclick = () => api("study/stop", {}).catch((e) => fail(e, $("review-msg")));
   $("endgame").onclick = endgame;
   $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
-  $("variant").onchange = () => api("variant", { name: $("variant").value }).then((s) => { show(s); loadRules(); }).catch(fail);
+  $("variant").onchange = () => $("variant").value && api("variant", { name: $("variant").value }).then((s) => {
+    edited = false; show(s); loadRules(); }).catch(fail);
 }
 
 async function main() {

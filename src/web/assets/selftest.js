@@ -2,7 +2,8 @@
 // through the page's own handlers (pointer events on the board, buttons, the move box, the PDN
 // box, the rules editor, the analysis), then the result is posted to `/api/selftest`, where a
 // test reads it. It lets any browser be checked without a WebDriver for it (Firefox's
-// geckodriver is not packaged here). It starts from International draughts' start position.
+// geckodriver is not packaged here). It switches the page to International draughts first, on any
+// variant the server was started with.
 "use strict";
 
 (function () {
@@ -33,6 +34,19 @@
     try { await fn(); log(name, true, t0); } catch (e) { log(name, false, t0, String(e.message || e)); throw e; }
   }
   async function run() {
+    // On any variant the server was started with: the test switches the page to International.
+    await step("on International", async () => {
+      await until("the state", () => typeof state !== "undefined" && state !== null, 10);
+      if (state.variant.name !== "international") {
+        await until("the variant list", () => Array.from($("variant").options).some((o) => o.value === "international"), 10);
+        $("variant").value = "international";
+        $("variant").dispatchEvent(new Event("change"));
+        await until("International", () => state.variant.name === "international", 10);
+      } else if (state.ply > 0 || state.tree.nodes.length > 1) {
+        $("new").click();
+        await until("a new game", () => state.tree.nodes.length === 1, 10);
+      }
+    });
     await step("first board", () => until("pieces", () => document.querySelectorAll("#board .piece").length === 40, 10));
     await step("click a piece: its targets", async () => {
       press("32");

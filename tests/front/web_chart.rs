@@ -1,0 +1,51 @@
+//! The study chart as the page shows it: stacked (the page's column is narrow) with text large
+//! enough to read once scaled down; the file's chart keeps its wide layout (#48).
+
+use damelab::selfplay::chart::{svg, svg_laid_out, Layout};
+use damelab::selfplay::{play_game, Report, Settings};
+
+/// The font sizes an SVG uses, in its own pixels.
+fn font_sizes(svg: &str) -> Vec<u32> {
+    svg.match_indices("font-size=\"")
+        .filter_map(|(i, m)| {
+            let rest = &svg[i + m.len()..];
+            rest[..rest.find('"')?]
+                .trim_end_matches("px")
+                .parse::<f64>()
+                .ok()
+        })
+        .map(|f| f as u32)
+        .collect()
+}
+
+#[test]
+fn the_page_chart_is_stacked_with_larger_text() {
+    let v = damelab::Variant::load("english").expect("english");
+    let settings = Settings {
+        variant: "english".into(),
+        rules_fingerprint: String::new(),
+        games: 6,
+        depth: None,
+        nodes: None,
+        random: true,
+        seed: 1,
+        max_plies: 200,
+        opening_plies: 0,
+        eval: None,
+        tables: None,
+    };
+    let mut buf = Vec::new();
+    let games: Vec<_> = (0..6)
+        .map(|i| play_game(&v.rules, &settings, None, i, &mut buf))
+        .collect();
+    let report = Report::from_games(&v.rules, &games);
+    let wide = svg("t", &report, &games).expect("a chart");
+    let page = svg_laid_out("t", &report, &games, Layout::Stacked).expect("a chart");
+    assert!(wide.contains("width=\"960\""), "{}", &wide[..200]);
+    assert!(page.contains("width=\"480\""), "{}", &page[..200]);
+    let (w, p) = (font_sizes(&wide), font_sizes(&page));
+    assert!(!p.is_empty(), "no text in the page's chart");
+    // Shown at about 320 px wide, 18 px text still reads at 12 px.
+    assert!(p.iter().all(|&f| f >= 18), "page fonts {p:?}");
+    assert!(w.iter().min() < p.iter().min(), "wide {w:?}, page {p:?}");
+}
