@@ -33,6 +33,7 @@ fn the_page_chart_is_stacked_with_larger_text() {
         opening_plies: 0,
         eval: None,
         tables: None,
+        contempt: 0,
     };
     let mut buf = Vec::new();
     let games: Vec<_> = (0..6)
