@@ -3,8 +3,8 @@
 //! and the files. The work is in [`crate::selfplay::compare`].
 
 use crate::cli::load;
-use crate::limits::{MAX_RUN_THREADS as MAX_THREADS, MAX_SELFPLAY_GAMES as MAX_GAMES};
-use crate::search::MAX_DEPTH;
+use crate::cli::selfplay::{check_game_args, check_limits, check_threads};
+use crate::limits::MAX_SELFPLAY_GAMES as MAX_GAMES;
 use crate::selfplay::compare::{self, CompareFile, CompareSettings, Engines, Pair};
 use crate::selfplay::file::{bad, check_writable};
 use crate::selfplay::Settings;
@@ -72,40 +72,15 @@ fn check_args(a: &CompareArgs) -> Result<usize, Diag> {
             &format!("give from 2 to {MAX_GAMES} games (pairs need two to give an interval)"),
         ));
     }
-    if let Some(d) = a.depth {
-        if d == 0 || d > MAX_DEPTH {
-            return Err(bad(
-                format!("--depth {d} is out of range"),
-                &format!("give a depth from 1 to {MAX_DEPTH}"),
-            ));
-        }
-    }
-    if a.nodes == Some(0) {
-        return Err(bad("--nodes 0 is out of range", "give at least 1 node"));
-    }
-    if a.max_plies == 0 {
-        return Err(bad("--max-plies 0 is out of range", "give at least 1"));
-    }
-    if !(-1000..=1000).contains(&a.contempt) {
-        return Err(bad(
-            format!("--contempt {} is out of range", a.contempt),
-            "give a contempt from -1000 to 1000 (hundredths of a man)",
-        ));
-    }
+    check_limits(a.depth, a.nodes)?;
+    check_game_args(a.max_plies, a.contempt)?;
     if a.eval != "derived" && a.eval != "bundled" {
         return Err(bad(
             format!("--eval `{}` is not an evaluation of both files", a.eval),
             "give `derived` or `bundled` (a weights file belongs to one rules file)",
         ));
     }
-    match a.threads {
-        Some(t) if t == 0 || t > MAX_THREADS => Err(bad(
-            format!("--threads {t} is out of range"),
-            &format!("give from 1 to {MAX_THREADS} threads"),
-        )),
-        Some(t) => Ok(t),
-        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
-    }
+    check_threads(a.threads)
 }
 
 /// `damelab compare`.

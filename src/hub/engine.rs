@@ -12,7 +12,7 @@ use crate::search::{Limits, Searcher, MAX_DEPTH};
 use crate::{Game, Rules, Variant};
 use miette::Report;
 use std::io::{BufRead, Write};
-use std::sync::{mpsc, Arc, Mutex};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
@@ -370,22 +370,7 @@ pub fn run(
     output: Box<dyn Write + Send>,
 ) -> Result<(), Report> {
     let out: Out = Arc::new(Mutex::new(output));
-    let (tx, rx) = mpsc::channel::<String>();
-    std::thread::spawn(move || {
-        let mut input = input;
-        let mut buf = String::new();
-        loop {
-            buf.clear();
-            match input.read_line(&mut buf) {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {
-                    if tx.send(buf.clone()).is_err() {
-                        break;
-                    }
-                }
-            }
-        }
-    });
+    let rx = super::protocol::read_lines(input);
     let mut e = Engine {
         variant: variant.to_string(),
         hash: DEFAULT_HASH_MIB,

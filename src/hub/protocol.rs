@@ -5,7 +5,10 @@
 //! Square names are the variant's own (numbers on a numbered board, `c3` on an algebraic one).
 
 use crate::engine::bits::{BitIter, BitSet};
-use crate::engine::{GenOptions, Move, Position, Rules};
+use crate::engine::geometry::Bits;
+use crate::engine::{GenOptions, Move, Position, Rules, Sq};
+use std::io::BufRead;
+use std::sync::mpsc;
 
 /// A line whose `"` opens a value that it never closes.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, miette::Diagnostic)]
@@ -154,6 +157,27 @@ pub fn split_command(text: &str) -> Result<Vec<String>, UnbalancedQuote> {
         .collect())
 }
 
+/// The lines of a GUI's input, read on a thread of their own (so that a search can be stopped
+/// while the engine waits for input); the channel ends with the input.
+pub fn read_lines(mut input: Box<dyn BufRead + Send>) -> mpsc::Receiver<String> {
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let mut buf = String::new();
+        loop {
+            buf.clear();
+            match input.read_line(&mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx.send(buf.clone()).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
 /// Why a Hub position or move does not fit the variant.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Refusal {
@@ -277,38 +301,66 @@ pub fn move_from_hub(rules: &Rules, pos: &Position, text: &str) -> Result<Move, 
     move_among(rules, &legal, text)
 }
 
-/// [`move_from_hub`] among the given legal moves.
-pub fn move_among(rules: &Rules, legal: &[Move], text: &str) -> Result<Move, Refusal> {
-    let geo = &rules.geo;
-    let capture = text.contains(['x', 'X', ':']);
-    let mut squares = Vec::new();
-    for part in text.split(['-', 'x', 'X', ':']) {
-        match geo.parse(part.trim()) {
-            Some(sq) => squares.push(sq),
-            None => {
-                return Err(Refusal::NotASquare {
-                    text: text.to_string(),
-                    part: part.to_string(),
-                })
+/// A Hub move text read: origin, destination and, when listed, the captured squares (as a set:
+/// their order does not matter).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HubMove {
+    pub from: Sq,
+    pub to: Sq,
+    /// Whether the text is a capture (`x` or `:`).
+    pub capture: bool,
+    /// The captured squares, when the text lists them.
+    pub captured: Option<Bits>,
+}
+
+impl HubMove {
+    /// Read `from-to` or `fromxto[xcaptured…]`.
+    pub fn read(rules: &Rules, text: &str) -> Result<HubMove, Refusal> {
+        let geo = &rules.geo;
+        let capture = text.contains(['x', 'X', ':']);
+        let mut squares = Vec::new();
+        for part in text.split(['-', 'x', 'X', ':']) {
+            match geo.parse(part.trim()) {
+                Some(sq) => squares.push(sq),
+                None => {
+                    return Err(Refusal::NotASquare {
+                        text: text.to_string(),
+                        part: part.to_string(),
+                    })
+                }
             }
         }
+        if squares.len() < 2 || (!capture && squares.len() != 2) {
+            return Err(Refusal::NotAMove(text.to_string()));
+        }
+        let captured = (squares.len() > 2).then(|| {
+            squares[2..]
+                .iter()
+                .fold(Bits::ZERO, |caps, &sq| caps | Bits::bit(sq))
+        });
+        Ok(HubMove {
+            from: squares[0],
+            to: squares[1],
+            capture,
+            captured,
+        })
     }
-    if squares.len() < 2 || (!capture && squares.len() != 2) {
-        return Err(Refusal::NotAMove(text.to_string()));
+
+    /// Whether the legal move `m` is one this text names.
+    pub fn names(&self, m: &Move) -> bool {
+        m.from == self.from
+            && m.to == self.to
+            && m.is_capture() == self.capture
+            && self.captured.is_none_or(|c| m.captured == c)
     }
-    let (from, to) = (squares[0], squares[1]);
-    let mut caps = crate::engine::geometry::Bits::ZERO;
-    for &sq in &squares[2..] {
-        caps |= crate::engine::geometry::Bits::bit(sq);
-    }
+}
+
+/// [`move_from_hub`] among the given legal moves.
+pub fn move_among(rules: &Rules, legal: &[Move], text: &str) -> Result<Move, Refusal> {
+    let hub = HubMove::read(rules, text)?;
     legal
         .iter()
-        .find(|m| {
-            m.from == from
-                && m.to == to
-                && m.is_capture() == capture
-                && (squares.len() == 2 || m.captured == caps)
-        })
+        .find(|m| hub.names(m))
         .copied()
         .ok_or_else(|| Refusal::Illegal(text.to_string()))
 }

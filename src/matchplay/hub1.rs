@@ -18,10 +18,8 @@
 
 use super::engine::{EngineSpec, Fault, Player, Reply, Turn};
 use super::external::{Hub, DEPTH_MOVE};
-use crate::engine::bits::BitSet;
-use crate::engine::geometry::Bits;
 use crate::engine::Move;
-use crate::hub::protocol::{move_to_hub, position_to_hub, Line};
+use crate::hub::protocol::{move_to_hub, position_to_hub, HubMove, Line, Refusal};
 use crate::Rules;
 use std::sync::Arc;
 use std::time::Duration;
@@ -68,37 +66,14 @@ pub fn position_to_hub1(
 /// The legal move a Hub-1 move text names: origin, destination and, when given, the set of
 /// captured squares in any order (`-` and `x` both separate; `x` makes it a capture).
 pub fn move_from_hub1(rules: &Rules, legal: &[Move], text: &str) -> Result<Move, MoveError> {
-    let geo = &rules.geo;
-    let capture = text.contains(['x', 'X', ':']);
-    let mut squares = Vec::new();
-    for part in text.split(['-', 'x', 'X', ':']) {
-        match geo.parse(part.trim()) {
-            Some(sq) => squares.push(sq),
-            None => {
-                return Err(MoveError::NotASquare {
-                    text: text.to_string(),
-                    part: part.to_string(),
-                })
-            }
-        }
-    }
-    if squares.len() < 2 || (!capture && squares.len() != 2) {
-        return Err(MoveError::NotAMove(text.to_string()));
-    }
-    let (from, to) = (squares[0], squares[1]);
-    let mut caps = Bits::ZERO;
-    for &sq in &squares[2..] {
-        caps |= Bits::bit(sq);
-    }
+    let hub = HubMove::read(rules, text).map_err(|e| match e {
+        Refusal::NotASquare { text, part } => MoveError::NotASquare { text, part },
+        _ => MoveError::NotAMove(text.to_string()),
+    })?;
     // Moves that differ only in their route (the same pieces taken) leave the same position:
     // one move for the protocol.
     let mut fits: Vec<Move> = Vec::new();
-    for m in legal.iter().filter(|m| {
-        m.from == from
-            && m.to == to
-            && m.is_capture() == capture
-            && (squares.len() == 2 || m.captured == caps)
-    }) {
+    for m in legal.iter().filter(|m| hub.names(m)) {
         let same = |f: &Move| f.captured == m.captured && f.kind_after == m.kind_after;
         if !fits.iter().any(same) {
             fits.push(*m);
@@ -242,6 +217,8 @@ impl Player for Hub1 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::bits::BitSet;
+    use crate::engine::geometry::Bits;
 
     fn international() -> Arc<Rules> {
         crate::Variant::load("international").unwrap().rules

@@ -161,7 +161,15 @@ fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
             &format!("give a number of games from 1 to {MAX_GAMES}"),
         ));
     }
-    if let Some(d) = a.depth {
+    check_limits(a.depth, a.nodes)?;
+    let threads = check_threads(a.threads)?;
+    check_game_args(a.max_plies, a.contempt)?;
+    Ok(threads)
+}
+
+/// `--depth` and `--nodes`, the search limits of a run's games.
+pub(crate) fn check_limits(depth: Option<u32>, nodes: Option<u64>) -> Result<(), Diag> {
+    if let Some(d) = depth {
         if d == 0 || d > MAX_DEPTH {
             return Err(bad(
                 format!("--depth {d} is out of range"),
@@ -169,35 +177,36 @@ fn check_run_args(a: &RunArgs) -> Result<usize, Diag> {
             ));
         }
     }
-    if a.nodes == Some(0) {
+    if nodes == Some(0) {
         return Err(bad("--nodes 0 is out of range", "give at least 1 node"));
     }
-    let threads = match a.threads {
-        Some(0) => {
-            return Err(bad(
-                "--threads 0 is out of range",
-                &format!("give from 1 to {MAX_THREADS} threads"),
-            ))
-        }
-        Some(t) if t > MAX_THREADS => {
-            return Err(bad(
-                format!("--threads {t} is out of range"),
-                &format!("give from 1 to {MAX_THREADS} threads"),
-            ))
-        }
-        Some(t) => t,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    if a.max_plies == 0 {
+    Ok(())
+}
+
+/// `--threads`, or all the cores when it is not given.
+pub(crate) fn check_threads(threads: Option<usize>) -> Result<usize, Diag> {
+    match threads {
+        Some(t) if t == 0 || t > MAX_THREADS => Err(bad(
+            format!("--threads {t} is out of range"),
+            &format!("give from 1 to {MAX_THREADS} threads"),
+        )),
+        Some(t) => Ok(t),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// `--max-plies` and `--contempt`.
+pub(crate) fn check_game_args(max_plies: u32, contempt: i32) -> Result<(), Diag> {
+    if max_plies == 0 {
         return Err(bad("--max-plies 0 is out of range", "give at least 1"));
     }
-    if !(-1000..=1000).contains(&a.contempt) {
+    if !(-1000..=1000).contains(&contempt) {
         return Err(bad(
-            format!("--contempt {} is out of range", a.contempt),
+            format!("--contempt {contempt} is out of range"),
             "give a contempt from -1000 to 1000 (hundredths of a man)",
         ));
     }
-    Ok(threads)
+    Ok(())
 }
 
 /// `damelab selfplay`: play, or merge.
