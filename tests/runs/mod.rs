@@ -7,6 +7,7 @@ pub mod ladder;
 pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
+pub mod openings;
 pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;

@@ -84,6 +84,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             &v.rules,
         )?);
     }
+    let openings = super::opening_set(a, &v)?;
     let mut runs = Vec::new();
     for (c, w) in configs.iter().zip(weights) {
         let settings = Settings {
@@ -99,6 +100,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             eval: Some(crate::search::weights::describe(w.as_deref())),
             tables: None,
             contempt: a.contempt,
+            openings: openings.clone(),
         };
         let indices: Vec<u64> = (0..a.games).collect();
         let bar = crate::progress::Bar::new(a.games, &c.label);
