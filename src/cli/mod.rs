@@ -11,6 +11,7 @@ pub mod compare;
 pub mod console;
 pub mod diagram;
 pub mod endgame;
+pub mod explore;
 pub mod matches;
 pub mod moves;
 pub mod openings;
@@ -160,6 +161,10 @@ pub enum Command {
     /// Write a ballot of openings (one a line, as moves from the start) for `selfplay --openings`
     /// and `match --openings`: seeded random plies, balanced by a short search when asked.
     Openings(Box<openings::OpeningsArgs>),
+    /// Explore a space of rules around a base: clauses varied (`--vary 'captures: priority most
+    /// pieces | free'`), every combination checked, the legal ones played, a ranked table
+    /// (balance, draws, decisiveness, length, drama); `explore merge` combines shards.
+    Explore(Box<explore::ExploreArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
     Train(Box<train::TrainCommand>),
@@ -309,6 +314,9 @@ fn run() -> ExitCode {
         Some(Command::Analyse(a)) => analyse::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Compare(a)) => {
             compare::compare(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Explore(a)) => {
+            explore::explore(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Openings(a)) => {
             openings::openings(&a, &mut |l| out_keep_going(&format!("{l}\n")))

@@ -9,6 +9,7 @@
 pub mod chart;
 pub mod compare;
 pub mod draws;
+pub mod explore;
 pub mod file;
 mod game;
 pub mod ladder;

@@ -2,6 +2,7 @@
 
 pub mod compare;
 pub mod draws;
+pub mod explore;
 pub mod k8s;
 pub mod ladder;
 pub mod ladder_shards;

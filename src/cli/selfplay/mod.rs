@@ -2,7 +2,7 @@
 //! `selfplay chart`: the arguments checked into a plan before any game ([`plan`]), the progress
 //! line, the report and the files. The work is in [`crate::selfplay`].
 
-mod configs;
+pub(crate) mod configs;
 mod ladder;
 
 use crate::cli::load;
