@@ -1,7 +1,7 @@
 //! `damelab explore` (issue 45): a space of rules around a base, every combination checked, the
 //! legal ones played and ranked; resumable, sharded and merged.
 
-use crate::common::{damelab, fails, ok, p, scratch};
+use crate::common::{damelab, damelab_with, fails, ok, p, scratch};
 
 fn base(dir: &std::path::Path) -> String {
     let f = dir.join("t.rules");
@@ -65,9 +65,25 @@ fn every_combination_is_checked_and_the_legal_ones_ranked() {
     let (again, doc2) = explore(&dir, &[], "e.json");
     assert!(again.contains("2 combinations kept"), "{again}");
     assert_eq!(doc2["table"], doc["table"]);
-    // Two shards merged give the whole run's table.
+    // Two shards merged give the whole run's games and table; shard 2 finds itself from Slurm's
+    // variables (task 1 of an array of 0-1).
     let (_, _) = explore(&dir, &["--shard", "1/2"], "s1.json");
-    let (_, _) = explore(&dir, &["--shard", "2/2"], "s2.json");
+    let b = base(&dir);
+    let s2 = p(&dir.join("s2.json"));
+    let mut args = vec!["explore", &b];
+    args.extend_from_slice(&VARY);
+    args.extend_from_slice(&["--games", "4", "--depth", "1", "--threads", "2"]);
+    args.extend_from_slice(&["--shard", "auto", "--json", &s2]);
+    let slurm = [
+        ("SLURM_JOB_ID", "7"),
+        ("SLURM_ARRAY_TASK_ID", "1"),
+        ("SLURM_ARRAY_TASK_MIN", "0"),
+        ("SLURM_ARRAY_TASK_MAX", "1"),
+        ("SLURM_ARRAY_TASK_STEP", "1"),
+        ("SLURM_ARRAY_TASK_COUNT", "2"),
+    ];
+    ok(&damelab_with(&args, &slurm));
+    assert_eq!(json(&dir.join("s2.json"))["shards"]["held"][0], 2);
     let merged = dir.join("m.json");
     ok(&damelab(&[
         "explore",
@@ -77,7 +93,9 @@ fn every_combination_is_checked_and_the_legal_ones_ranked() {
         "--json",
         &p(&merged),
     ]));
-    assert_eq!(json(&merged)["table"], doc["table"]);
+    let merged = json(&merged);
+    assert_eq!(merged["table"], doc["table"]);
+    assert_eq!(merged["variants"], doc["variants"]);
     fails(
         &damelab(&["explore", "merge", &p(&dir.join("s1.json"))]),
         1,
