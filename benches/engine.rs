@@ -31,6 +31,7 @@ fn main() {
             eval: None,
             tables: None,
             contempt: 0,
+            openings: None,
         };
         // As `selfplay::run` does: on the narrowest bit-set width the board fits.
         let (n, plies, secs) = match (&rules.narrow, &rules.mid) {
@@ -60,6 +61,7 @@ fn main() {
             eval: None,
             tables: None,
             contempt: 0,
+            openings: None,
         };
         let (plies, secs, st) = match (&rules.narrow, &rules.mid) {
             (Some(n), _) => engine_game(n, &settings),

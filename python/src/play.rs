@@ -315,6 +315,7 @@ pub fn selfplay<'py>(
             .map(|w| damelab::search::weights::describe(Some(w))),
         tables: None,
         contempt: 0,
+        openings: None,
     };
     let rules = v.rules.clone();
     let indices = damelab::selfplay::shard_indices(games, None);

@@ -126,6 +126,7 @@ pub fn compare(a: &CompareArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         eval: Some(crate::search::weights::describe(w.as_deref())),
         tables: None,
         contempt: a.contempt,
+        openings: None,
     };
     let settings = CompareSettings {
         files: [a.a.clone(), a.b.clone()],

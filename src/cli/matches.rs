@@ -223,37 +223,45 @@ fn parse_engines(a: &MatchArgs) -> Result<Vec<EngineSpec>, Diag> {
     Ok(engines)
 }
 
+/// `--balanced MEN` with `--balance-depth PLIES` over `plies` random plies (given by the option
+/// `plies_flag`): the bound in hundredths of a man and the depth, checked.
+pub(crate) fn check_balanced(
+    balanced: Option<f64>,
+    depth: u32,
+    plies: u32,
+    plies_flag: &str,
+) -> Result<Option<(i32, u32)>, Diag> {
+    match balanced {
+        None => Ok(None),
+        Some(m) if m > 0.0 && m <= 250.0 && (1..=30).contains(&depth) => {
+            if plies == 0 {
+                return Err(bad(
+                    format!("--balanced with {plies_flag} 0: every opening is the start position"),
+                    "give the random plies that --balanced should choose among (e.g. 6)",
+                ));
+            }
+            Ok(Some(((m * 100.0).round() as i32, depth)))
+        }
+        Some(m) => Err(bad(
+            format!("--balanced {m} with --balance-depth {depth} is out of range"),
+            "give a score above 0 men (e.g. 0.5) and a depth from 1 to 30",
+        )),
+    }
+}
+
 /// Every check of a match's arguments, before any game or file: the ranges, the engines (and
 /// damelab's own engines' options and evaluation files), the openings, the tables, the outputs,
 /// the shard; the match's configuration and the games this process plays.
 fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
     let v = Variant::load(&a.variant).map_err(Diag::new)?;
     check_numbers(a)?;
-    let balance = match a.balanced {
-        None => None,
-        Some(m) if m > 0.0 && m <= 250.0 && (1..=30).contains(&a.balance_depth) => {
-            if a.random_plies == 0 {
-                return Err(bad(
-                    "--balanced with --random-plies 0: every opening is the start position",
-                    "give the random plies that --balanced should choose among (e.g. 6)",
-                ));
-            }
-            Some(Balance::new(
-                &v.rules,
-                (m * 100.0).round() as i32,
-                a.balance_depth,
-            ))
-        }
-        Some(m) => {
-            return Err(bad(
-                format!(
-                    "--balanced {m} with --balance-depth {} is out of range",
-                    a.balance_depth
-                ),
-                "give a score above 0 men (e.g. 0.5) and a depth from 1 to 30",
-            ))
-        }
-    };
+    let balance = check_balanced(
+        a.balanced,
+        a.balance_depth,
+        a.random_plies,
+        "--random-plies",
+    )?
+    .map(|(score, depth)| Balance::new(&v.rules, score, depth));
     let adjudicate = match a.adjudicate_score {
         None => None,
         Some(s) if s > 0.0 && s <= 250.0 && a.adjudicate_plies > 0 => {

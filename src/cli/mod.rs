@@ -11,8 +11,10 @@ pub mod compare;
 pub mod console;
 pub mod diagram;
 pub mod endgame;
+pub mod explore;
 pub mod matches;
 pub mod moves;
+pub mod openings;
 pub mod perft;
 pub mod repl;
 pub mod replay;
@@ -156,6 +158,13 @@ pub enum Command {
     /// Play the same games under two rules files (the same seeds, openings and engine settings)
     /// and give each figure's difference with a paired interval and a verdict.
     Compare(Box<compare::CompareArgs>),
+    /// Write a ballot of openings (one a line, as moves from the start) for `selfplay --openings`
+    /// and `match --openings`: seeded random plies, balanced by a short search when asked.
+    Openings(Box<openings::OpeningsArgs>),
+    /// Explore a space of rules around a base: clauses varied (`--vary 'captures: priority most
+    /// pieces | free'`), every combination checked, the legal ones played, a ranked table
+    /// (balance, draws, decisiveness, length, drama); `explore merge` combines shards.
+    Explore(Box<explore::ExploreArgs>),
     /// Train a learned evaluation by self-play and write its weights file (`--eval FILE` of
     /// `analyse`, `selfplay` and the engine).
     Train(Box<train::TrainCommand>),
@@ -305,6 +314,12 @@ fn run() -> ExitCode {
         Some(Command::Analyse(a)) => analyse::analyse(&a, &mut |l| outln!("{l}")),
         Some(Command::Compare(a)) => {
             compare::compare(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Explore(a)) => {
+            explore::explore(&a, &mut |l| out_keep_going(&format!("{l}\n")))
+        }
+        Some(Command::Openings(a)) => {
+            openings::openings(&a, &mut |l| out_keep_going(&format!("{l}\n")))
         }
         Some(Command::Selfplay(a)) => {
             selfplay::selfplay(&a, &mut |l| out_keep_going(&format!("{l}\n")))

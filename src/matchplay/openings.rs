@@ -1,6 +1,7 @@
-//! The openings of a match: read from a file (one FEN a line, or the games of a PDN file, their
-//! moves played out), or made of seeded random plies from the start position. Each is played twice,
-//! colours reversed.
+//! The openings of a match or a self-play run: read from a file (one opening a line — a FEN, moves
+//! from the start as a ballot gives them, or a FEN followed by moves — or the games of a PDN file,
+//! their moves played out), or made of seeded random plies from the start position. A match plays
+//! each twice, colours reversed.
 
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::parse_fen;
@@ -33,7 +34,10 @@ impl Opening {
 
 /// An openings file that gives no openings to play: why (the file named in the message).
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
-#[diagnostic(help("give a file of FEN lines or of PDN games of this variant"))]
+#[diagnostic(help(
+    "give a file of PDN games of this variant, or one opening a line: a FEN, moves from the \
+     start (`32-28 19-23`), or a FEN and moves"
+))]
 pub enum OpeningsError {
     #[error("cannot read `{file}`: {why}")]
     Unreadable {
@@ -62,8 +66,9 @@ pub enum OpeningsError {
     },
 }
 
-/// Read openings from a file: PDN when it holds a tag or a numbered move, else one FEN a line
-/// (blank lines and lines starting with `#` skipped). Every opening must leave a game that goes on.
+/// Read openings from a file: PDN when it holds a tag or a numbered move, else one opening a line
+/// ([`parse_line`]; blank lines and lines starting with `#` skipped). Every opening must leave a
+/// game that goes on.
 pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, OpeningsError> {
     let file = path.display().to_string();
     let bytes = crate::fsio::read_file(path, crate::fsio::Kind::Pdn).map_err(|why| {
@@ -96,15 +101,11 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, Openin
             if l.is_empty() || l.starts_with('#') {
                 continue;
             }
-            let pos = parse_fen(rules, l).map_err(|e| OpeningsError::BadFen {
+            out.push(parse_line(rules, l).map_err(|why| OpeningsError::BadFen {
                 file: file.clone(),
                 line: n + 1,
-                why: e.message,
-            })?;
-            out.push(Opening {
-                start: pos,
-                moves: Vec::new(),
-            });
+                why: why.0,
+            })?);
         }
     }
     if out.is_empty() {
@@ -123,6 +124,78 @@ pub fn read_file(rules: &Arc<Rules>, path: &Path) -> Result<Vec<Opening>, Openin
         }
     }
     Ok(out)
+}
+
+/// One opening as a line of an openings file gives it: a FEN; or moves from the start position,
+/// separated by spaces (a ballot: `32-28 19-23 28-19`); or a FEN, then moves from it. Every move
+/// must be legal where it is played. The error says which token is wrong and why.
+pub fn parse_line(rules: &Arc<Rules>, line: &str) -> Result<Opening, BadLine> {
+    let line = line.trim();
+    let fen_error = match parse_fen(rules, line) {
+        Ok(start) => {
+            return Ok(Opening {
+                start,
+                moves: Vec::new(),
+            })
+        }
+        Err(e) => e.message,
+    };
+    let mut tokens = line.split_whitespace().peekable();
+    let first = tokens.peek().copied().unwrap_or("");
+    let start = match parse_fen(rules, first) {
+        Ok(p) => {
+            tokens.next();
+            p
+        }
+        // A first token that looks like a FEN and is not one: the FEN's own message is the one
+        // to give.
+        Err(_) if first.chars().nth(1) == Some(':') || first.starts_with('[') => {
+            return Err(BadLine(fen_error))
+        }
+        Err(_) => rules.start,
+    };
+    let mut g = Game::from_position(rules.clone(), start);
+    for (i, t) in tokens.enumerate() {
+        if g.result().is_some() {
+            return Err(BadLine(format!(
+                "move {} `{t}` comes after the game is over",
+                i + 1
+            )));
+        }
+        let legal = g
+            .try_legal_moves()
+            .map_err(|e| BadLine(format!("move {} `{t}`: {e}", i + 1)))?;
+        let m = crate::notation::parse_move(rules, &legal, t)
+            .map_err(|e| BadLine(format!("move {} `{t}`: {}", i + 1, e.message)))?;
+        g.play(m);
+    }
+    Ok(Opening {
+        start,
+        moves: g.moves().to_vec(),
+    })
+}
+
+/// A line of an openings file that is no opening: why (which move, or the FEN's message).
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+#[error("{0}")]
+#[diagnostic(help(
+    "write an opening as moves from the start (`32-28 19-23`), a FEN, or a FEN and moves"
+))]
+pub struct BadLine(pub String);
+
+/// An opening as one line of an openings file ([`parse_line`] reads it back): its moves from the
+/// start position, or the FEN it starts from and its moves.
+pub fn line_of(rules: &Rules, o: &Opening) -> String {
+    let mut parts: Vec<String> = Vec::with_capacity(o.moves.len() + 1);
+    if o.start != rules.start {
+        parts.push(crate::notation::to_fen(rules, &o.start));
+    }
+    parts.extend(
+        o.moves
+            .iter()
+            .map(|m| crate::notation::move_to_string(rules, m)),
+    );
+    parts.join(" ")
 }
 
 /// Opening `index` of a match seeded with `seed`: `plies` uniformly random legal moves from the
@@ -235,3 +308,34 @@ fn draw(rules: &Arc<Rules>, seed: u64, index: u64, plies: u32, attempt: u64) -> 
         moves: g.moves().to_vec(),
     })
 }
+
+/// A ballot of `count` different openings of `plies` plies each (different move sequences), drawn
+/// along the seeded streams of [`random`] (or of [`balanced`] when `balance` is given), in the
+/// order drawn: at most `count` × [`BALLOT_TRIES`] draws are made, so a variant with fewer
+/// openings than asked gives fewer. The same seed, rules and build give the same ballot.
+pub fn ballot(
+    rules: &Arc<Rules>,
+    seed: u64,
+    count: usize,
+    plies: u32,
+    balance: Option<&Balance>,
+) -> Vec<Opening> {
+    let mut out: Vec<Opening> = Vec::with_capacity(count);
+    let mut seen = std::collections::HashSet::new();
+    for index in 0..(count as u64).saturating_mul(BALLOT_TRIES) {
+        if out.len() >= count || crate::interrupt::requested() {
+            break;
+        }
+        let o = match balance {
+            Some(b) => balanced(rules, seed, index, plies, b),
+            None => random(rules, seed, index, plies),
+        };
+        if o.moves.len() == plies as usize && seen.insert(line_of(rules, &o)) {
+            out.push(o);
+        }
+    }
+    out
+}
+
+/// Draws a ballot makes for each opening it asks for, before it gives what it found.
+pub const BALLOT_TRIES: u64 = 20;

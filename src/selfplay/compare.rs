@@ -273,7 +273,7 @@ pub fn play_side(
         .filter(|&s| s != 0)
         .collect();
     let lead_changes = signs.windows(2).filter(|w| w[0] != w[1]).count() as u32;
-    let text = pdn.then(|| super::pdn::game_text(rules, settings, &record, &played));
+    let text = pdn.then(|| super::pdn::game_text(rules, settings, &rules.start, &record, &played));
     SideGame {
         mid_leader_won: record.w == leader,
         lead_changes,

@@ -130,13 +130,17 @@ pub(crate) fn header(f: &RunFile) -> String {
         0 => player,
         c => format!("{player}, contempt {c}"),
     };
+    let plies = match &s.openings {
+        Some(o) if o.balanced.is_some() => format!("{} of {} plies", o.describe(), s.opening_plies),
+        Some(o) => format!("{}, then {} random plies", o.describe(), s.opening_plies),
+        None => format!("{} random opening plies", s.opening_plies),
+    };
     format!(
-        "{}: {} of {} games, {player}, seed {}, {} random opening plies, cap {} plies{shards}",
+        "{}: {} of {} games, {player}, seed {}, {plies}, cap {} plies{shards}",
         s.variant,
         f.games.len(),
         s.games,
         s.seed,
-        s.opening_plies,
         s.max_plies
     )
 }

@@ -17,16 +17,39 @@ pub fn play_game<B: BitSet>(
     index: u64,
     buf: &mut Vec<Move<B>>,
 ) -> GameRecord {
-    play_game_into(rules, settings, engine, index, buf, None)
+    let begin = Begin::plies(rules, settings);
+    play_game_into(rules, settings, engine, index, &begin, buf, None)
 }
 
-/// [`play_game`], and the moves played pushed onto `moves` when given (cleared first; for the
-/// PDN of the game).
+/// Where a game begins: a position, the moves of its opening played from it, then this many
+/// random plies before the engines search.
+#[derive(Clone, Debug)]
+pub struct Begin<'a, B: BitSet> {
+    pub start: Position<B>,
+    pub moves: &'a [Move<B>],
+    pub random_plies: u32,
+}
+
+impl<B: BitSet> Begin<'_, B> {
+    /// The start position and the run's random opening plies: the game of a run without
+    /// `--openings` or `--balanced`.
+    pub fn plies(rules: &Rules<B>, settings: &Settings) -> Self {
+        Begin {
+            start: rules.start,
+            moves: &[],
+            random_plies: settings.opening_plies,
+        }
+    }
+}
+
+/// [`play_game`] from `begin`, and the moves played pushed onto `moves` when given (cleared
+/// first; for the PDN of the game; the opening's moves among them).
 pub fn play_game_into<B: BitSet>(
     rules: &Rules<B>,
     settings: &Settings,
     engine: Option<&mut Searcher<B>>,
     index: u64,
+    begin: &Begin<'_, B>,
     buf: &mut Vec<Move<B>>,
     mut moves: Option<&mut Vec<Move<B>>>,
 ) -> GameRecord {
@@ -57,11 +80,12 @@ pub fn play_game_into<B: BitSet>(
     match engine {
         Some(e) => {
             e.clear();
-            let mut rec = play_game_with(
+            let mut rec = play_game_from(
                 rules,
                 settings,
                 true,
                 index,
+                begin,
                 buf,
                 &mut |pos, history, limits| e.search(pos, history, limits, &mut |_| {}).best,
                 &mut record,
@@ -73,11 +97,12 @@ pub fn play_game_into<B: BitSet>(
             }
             rec
         }
-        None => play_game_with(
+        None => play_game_from(
             rules,
             settings,
             false,
             index,
+            begin,
             buf,
             &mut |_, _, _| None,
             &mut record,
@@ -106,6 +131,24 @@ pub fn play_game_with<B: BitSet>(
     choose: &mut Chooser<'_, B>,
     observe: &mut Observer<'_, B>,
 ) -> GameRecord {
+    let begin = Begin::plies(rules, settings);
+    play_game_from(rules, settings, engine, index, &begin, buf, choose, observe)
+}
+
+/// [`play_game_with`] from `begin`: its opening's moves first (as random plies are: seen by
+/// `observe` as not the engine's), then its random plies, then the engines.
+// The arguments are `play_game_with`'s and where the game begins.
+#[allow(clippy::too_many_arguments)]
+pub fn play_game_from<B: BitSet>(
+    rules: &Rules<B>,
+    settings: &Settings,
+    engine: bool,
+    index: u64,
+    begin: &Begin<'_, B>,
+    buf: &mut Vec<Move<B>>,
+    choose: &mut Chooser<'_, B>,
+    observe: &mut Observer<'_, B>,
+) -> GameRecord {
     let mut rng = ChaCha8Rng::seed_from_u64(game_seed(settings.seed, index));
     let keys = crate::search::zobrist::Keys::shared();
     let limits = Limits {
@@ -118,7 +161,9 @@ pub fn play_game_with<B: BitSet>(
     let move_counts = !rules.spec.game.move_count_draws.is_empty();
     // Hashes serve repetition, and the engine's search (its history).
     let hashing = rep > 0 || engine;
-    let mut pos: Position<B> = rules.start;
+    let mut pos: Position<B> = begin.start;
+    let forced = begin.moves.len() as u32;
+    let engine_from = forced.saturating_add(begin.random_plies);
     let mut hash = if hashing { keys.hash(&pos) } else { 0 };
     let mut history: Vec<u64> = Vec::with_capacity(256);
     // How many positions of `history` fall in each slot of their hash: a position repeats only if
@@ -167,7 +212,7 @@ pub fn play_game_with<B: BitSet>(
             }
             break;
         }
-        let searching = engine && !settings.random && rec.plies >= settings.opening_plies;
+        let searching = engine && !settings.random && rec.plies >= engine_from;
         // A random move needs the number of moves and the one drawn, not the whole list.
         let n = if searching {
             rules.generate(&pos, buf, GenOptions::default());
@@ -190,7 +235,9 @@ pub fn play_game_with<B: BitSet>(
         }
         rec.moves += n as u64;
         rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
-        let mv = if searching {
+        let mv = if rec.plies < forced {
+            begin.moves[rec.plies as usize]
+        } else if searching {
             choose(&pos, &history, limits).unwrap_or(buf[0])
         } else {
             playout::nth(rules, &pos, buf, rng.random_range(0..n))

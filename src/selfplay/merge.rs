@@ -169,6 +169,10 @@ pub(crate) fn merge(
     };
     out(&header(&merged));
     out(merged.report.text().trim_end());
+    let table = super::openings::file_text(&merged);
+    if !table.is_empty() {
+        out(table.trim_end());
+    }
     if let Some(line) = tables_line(&merged) {
         out(&line);
     }

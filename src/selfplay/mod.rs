@@ -9,12 +9,14 @@
 pub mod chart;
 pub mod compare;
 pub mod draws;
+pub mod explore;
 pub mod file;
 mod game;
 pub mod ladder;
 pub mod ladder_chart;
 pub mod ladder_merge;
 pub mod merge;
+pub mod openings;
 pub mod pdn;
 pub mod playout;
 mod report;
@@ -73,6 +75,10 @@ pub struct Settings {
     /// score units; 0, the default, is left out of the file).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub contempt: i32,
+    /// The openings the games begin from before their random plies (`--openings`,
+    /// `--balanced`); absent: the start position.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub openings: Option<openings::OpeningSet>,
 }
 
 fn is_zero(c: &i32) -> bool {
@@ -175,6 +181,10 @@ pub struct RunFile {
     #[serde(default)]
     pub rating: Option<Rating>,
     pub report: Report,
+    /// The first player's score by opening, for a run of a fixed set of openings
+    /// ([`openings::table`]); empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub opening_table: Vec<openings::OpeningRow>,
     pub games: Vec<GameRecord>,
 }
 
@@ -186,7 +196,9 @@ impl RunFile {
         shards: ShardSet,
         games: Vec<GameRecord>,
     ) -> Self {
+        let report = Report::from_games(rules, &games);
         RunFile {
+            opening_table: openings::table(&settings, report.first_side, &games),
             format: FORMAT.into(),
             version: VERSION,
             damelab: crate::runs::shard::DAMELAB_VERSION.into(),
@@ -194,7 +206,7 @@ impl RunFile {
             shards,
             rate_against: None,
             rating: None,
-            report: Report::from_games(rules, &games),
+            report,
             games,
         }
     }
@@ -216,7 +228,7 @@ pub fn run(
     indices: &[u64],
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameRecord>>, ThreadsError> {
+) -> Result<Option<Vec<GameRecord>>, RunError> {
     run_games(
         rules,
         settings,
@@ -248,6 +260,17 @@ impl<B: BitSet> Default for Aids<B> {
     }
 }
 
+/// Why a run's games could not be played.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum RunError {
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Threads(#[from] ThreadsError),
+    #[error(transparent)]
+    #[diagnostic(transparent)]
+    Openings(#[from] crate::matchplay::openings::OpeningsError),
+}
+
 /// What [`run_games`] played: the records, and each game's PDN text when asked for.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Played {
@@ -265,7 +288,7 @@ pub fn run_games(
     pdn: bool,
     aids: Aids,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, ThreadsError> {
+) -> Result<Option<Played>, RunError> {
     // The oracle reads wide positions; the games are played in the narrowest width that fits.
     fn narrowed<C: BitSet>(a: &Aids) -> Aids<C> {
         Aids {
@@ -302,9 +325,10 @@ fn run_width<B: BitSet>(
     pdn: bool,
     aids: Aids<B>,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, ThreadsError> {
+) -> Result<Option<Played>, RunError> {
     use rayon::prelude::*;
-    let pool = crate::runs::pool(threads)?;
+    let pool = crate::runs::pool(threads).map_err(RunError::Threads)?;
+    let starts = openings::Starts::new(wide, settings).map_err(RunError::Openings)?;
     let games: Vec<Option<(GameRecord, Option<String>)>> = pool.install(|| {
         indices
             .par_iter()
@@ -328,9 +352,21 @@ fn run_width<B: BitSet>(
                     if crate::interrupt::requested() {
                         return None;
                     }
+                    let (opening, random_plies) = starts.of(wide, settings, i);
+                    let (start, prefix) = match &opening {
+                        Some(o) => openings::narrowed(o),
+                        None => (rules.start, Vec::new()),
+                    };
+                    let begin = Begin {
+                        start,
+                        moves: &prefix,
+                        random_plies,
+                    };
                     let record = pdn.then_some(&mut *moves);
-                    let g = play_game_into(rules, settings, engine.as_mut(), i, buf, record);
-                    let text = pdn.then(|| pdn::game_text(wide, settings, &g, moves));
+                    let g =
+                        play_game_into(rules, settings, engine.as_mut(), i, &begin, buf, record);
+                    let wide_start = opening.as_ref().map_or(wide.start, |o| o.start);
+                    let text = pdn.then(|| pdn::game_text(wide, settings, &wide_start, &g, moves));
                     progress();
                     Some((g, text))
                 },

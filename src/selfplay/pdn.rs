@@ -11,8 +11,12 @@ use std::sync::Arc;
 /// The `Event` tag of every game of a run: the settings that decide the games, so that games of
 /// another run are noticed when shard files are merged.
 pub fn event(s: &Settings) -> String {
+    let openings = s
+        .openings
+        .as_ref()
+        .map_or(String::new(), |o| format!("{}, ", o.describe()));
     format!(
-        "damelab selfplay {}: {}, seed {}, {} random opening plies, cap {} plies",
+        "damelab selfplay {}: {}, seed {}, {openings}{} random opening plies, cap {} plies",
         s.variant,
         player(s),
         s.seed,
@@ -42,14 +46,15 @@ pub fn result_token(rules: &Rules, g: &GameRecord) -> &'static str {
 
 /// A game as PDN: `Event` (the run), `Round` (the game's index from 1), `White` and `Black` (the
 /// players), `Termination` (how it ended), the variant's `GameType`, the moves and the result.
-/// `moves` are in any width; `wide` are the same rules in the usual one.
+/// `moves` (from `start`) are in any width; `wide` are the same rules in the usual one.
 pub fn game_text<B: BitSet>(
     wide: &Arc<Rules>,
     settings: &Settings,
+    start: &crate::engine::Position,
     g: &GameRecord,
     moves: &[Move<B>],
 ) -> String {
-    let mut game = Game::new(wide.clone());
+    let mut game = Game::from_position(wide.clone(), *start);
     for m in moves {
         game.play(m.to_width());
     }

@@ -154,5 +154,8 @@ pub fn check_run(path: &Path, f: &RunFile) -> Result<(), UnsoundRun> {
             return bad("its win counts do not match their rates".into());
         }
     }
+    if f.opening_table != super::openings::table(s, r.first_side, &f.games) {
+        return bad("its table of scores by opening is not that of its records".into());
+    }
     Ok(())
 }

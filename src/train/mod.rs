@@ -176,6 +176,7 @@ fn selfplay_settings(t: &TrainSettings, seed: u64, games: u64) -> Settings {
         eval: None,
         tables: None,
         contempt: 0,
+        openings: None,
     }
 }
 

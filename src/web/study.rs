@@ -93,6 +93,7 @@ pub async fn start(
             .map(|w| crate::search::weights::describe(Some(w))),
         tables: None,
         contempt: 0,
+        openings: None,
     };
     let t = register(
         &app,

@@ -175,6 +175,7 @@ fn settings(variant: &str, games: u64, random: bool) -> Settings {
         eval: None,
         tables: None,
         contempt: 0,
+        openings: None,
     }
 }
 

@@ -34,6 +34,7 @@ fn the_page_chart_is_stacked_with_larger_text() {
         eval: None,
         tables: None,
         contempt: 0,
+        openings: None,
     };
     let mut buf = Vec::new();
     let games: Vec<_> = (0..6)

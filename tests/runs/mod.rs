@@ -2,11 +2,13 @@
 
 pub mod compare;
 pub mod draws;
+pub mod explore;
 pub mod k8s;
 pub mod ladder;
 pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
+pub mod openings;
 pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;

@@ -11,17 +11,28 @@ use crate::selfplay::{Aids, RunFile, Settings};
 use miette::Report as Diag;
 
 /// One configuration: its label (as given), depth or nodes, and evaluation.
-struct Config {
-    label: String,
-    depth: Option<u32>,
-    nodes: Option<u64>,
-    eval: Option<String>,
+pub(crate) struct Config {
+    pub label: String,
+    pub depth: Option<u32>,
+    pub nodes: Option<u64>,
+    pub eval: Option<String>,
 }
 
 fn parse(spec: &str) -> Result<Vec<Config>, Diag> {
-    let help = "give configurations separated by `;`, each `KEY=VALUE,…` with `depth` or `nodes` \
-                and optionally `eval` (`derived`, `bundled` or a weights file): \
-                `eval=derived,nodes=3000; eval=bundled,nodes=30000`";
+    let out = parse_list(spec)?;
+    if out.len() < 2 {
+        return Err(bad("--configs needs at least two configurations", HELP));
+    }
+    Ok(out)
+}
+
+const HELP: &str = "give configurations separated by `;`, each `KEY=VALUE,…` with `depth` or \
+                    `nodes` and optionally `eval` (`derived`, `bundled` or a weights file): \
+                    `eval=derived,nodes=3000; eval=bundled,nodes=30000`";
+
+/// The configurations of `spec`, one or more.
+pub(crate) fn parse_list(spec: &str) -> Result<Vec<Config>, Diag> {
+    let help = HELP;
     let mut out = Vec::new();
     for part in spec.split(';').map(str::trim).filter(|p| !p.is_empty()) {
         let mut c = Config {
@@ -62,8 +73,8 @@ fn parse(spec: &str) -> Result<Vec<Config>, Diag> {
         }
         out.push(c);
     }
-    if out.len() < 2 {
-        return Err(bad("--configs needs at least two configurations", help));
+    if out.is_empty() {
+        return Err(bad("--configs gives no configuration", help));
     }
     Ok(out)
 }
@@ -84,6 +95,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             &v.rules,
         )?);
     }
+    let openings = super::opening_set(a, &v)?;
     let mut runs = Vec::new();
     for (c, w) in configs.iter().zip(weights) {
         let settings = Settings {
@@ -99,6 +111,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             eval: Some(crate::search::weights::describe(w.as_deref())),
             tables: None,
             contempt: a.contempt,
+            openings: openings.clone(),
         };
         let indices: Vec<u64> = (0..a.games).collect();
         let bar = crate::progress::Bar::new(a.games, &c.label);

@@ -22,6 +22,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         rate_against,
         tables,
         indices,
+        openings,
     } = plan(a, ladder.rungs.len() as u64, out)?;
     let eval = aids
         .weights
@@ -48,6 +49,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
             eval: eval.clone(),
             tables: tables.clone(),
             contempt: a.contempt,
+            openings: openings.clone(),
         };
         let bar = crate::progress::Bar::new(
             indices.len() as u64,

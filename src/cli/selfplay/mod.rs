@@ -2,7 +2,7 @@
 //! `selfplay chart`: the arguments checked into a plan before any game ([`plan`]), the progress
 //! line, the report and the files. The work is in [`crate::selfplay`].
 
-mod configs;
+pub(crate) mod configs;
 mod ladder;
 
 use crate::cli::load;
@@ -13,6 +13,7 @@ use crate::selfplay::file::{
     bad, check_outputs, check_play_memory, check_writable, header, open_tables, read_run,
     tables_line, write_outputs, Outputs,
 };
+use crate::selfplay::openings::OpeningSet;
 use crate::selfplay::{chart, shard_indices, RateRequest, RunFile, Settings};
 use crate::Variant;
 use miette::Report as Diag;
@@ -84,9 +85,23 @@ pub struct RunArgs {
     /// Games longer than this many plies end as draws (reported apart).
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
-    /// Random plies at the start of each game, for varied openings.
+    /// Random plies at the start of each game, for varied openings (with --openings: after the
+    /// file's opening; with --balanced: the plies balanced openings are drawn from).
     #[arg(long, default_value_t = 4)]
     pub opening_plies: u32,
+    /// Openings fixed in a file, used in turn (game i plays opening i mod n), each followed by
+    /// --opening-plies random plies: one a line — moves from the start (`32-28 19-23`), a FEN,
+    /// or a FEN and moves — or PDN games. The report adds the first player's score by opening.
+    #[arg(long, value_name = "FILE", conflicts_with = "random")]
+    pub openings: Option<PathBuf>,
+    /// Keep only random openings (of --opening-plies plies) that a search of --balance-depth
+    /// plies with the rules' default evaluation scores within this many men either way, as
+    /// `match --balanced` draws them.
+    #[arg(long, value_name = "MEN", conflicts_with_all = ["openings", "random"])]
+    pub balanced: Option<f64>,
+    /// The depth of --balanced's search.
+    #[arg(long, default_value_t = 8, value_name = "PLIES", requires = "balanced")]
+    pub balance_depth: u32,
     /// Play only the K-th of N disjoint slices of the games (K from 1): `--shard 2/8`; or
     /// `--shard auto`: the shard of this task of a Slurm array job or Kubernetes indexed job.
     #[arg(long)]
@@ -251,6 +266,42 @@ pub(crate) struct RunPlan {
     pub tables: Option<String>,
     /// The games of the run (of each rung of a ladder) this process plays.
     pub indices: Vec<u64>,
+    /// The openings of `--openings` or `--balanced`.
+    pub openings: Option<OpeningSet>,
+}
+
+/// The openings of `--openings FILE` (read and checked) or `--balanced`, for a run's settings.
+pub(crate) fn opening_set(a: &RunArgs, v: &Variant) -> Result<Option<OpeningSet>, Diag> {
+    if let Some(b) = crate::cli::matches::check_balanced(
+        a.balanced,
+        a.balance_depth,
+        a.opening_plies,
+        "--opening-plies",
+    )? {
+        return Ok(Some(OpeningSet {
+            file: None,
+            lines: Vec::new(),
+            balanced: Some(b),
+        }));
+    }
+    let Some(path) = &a.openings else {
+        return Ok(None);
+    };
+    let openings = crate::matchplay::openings::read_file(&v.rules, path).map_err(Diag::new)?;
+    if openings.len() as u64 > crate::limits::MAX_SELFPLAY_GAMES {
+        return Err(bad(
+            format!("`{}` holds {} openings", path.display(), openings.len()),
+            &format!(
+                "give at most {} openings",
+                crate::limits::MAX_SELFPLAY_GAMES
+            ),
+        ));
+    }
+    Ok(Some(OpeningSet::of_file(
+        &v.rules,
+        &path.display().to_string(),
+        &openings,
+    )))
 }
 
 /// Every check of a run's arguments, before any game: the variant, the ranges and threads, the
@@ -283,6 +334,7 @@ pub(crate) fn plan(a: &RunArgs, runs: u64, out: &mut dyn FnMut(&str)) -> Result<
         a.random,
         a.json.is_some(),
     )?;
+    let openings = opening_set(a, &v)?;
     let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     Ok(RunPlan {
@@ -293,6 +345,7 @@ pub(crate) fn plan(a: &RunArgs, runs: u64, out: &mut dyn FnMut(&str)) -> Result<
         rate_against,
         tables,
         indices,
+        openings,
     })
 }
 
@@ -311,6 +364,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
         rate_against,
         tables,
         indices,
+        openings,
     } = plan(a, 1, out)?;
     let settings = Settings {
         variant: v.name().to_string(),
@@ -332,6 +386,7 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
             .map(|w| crate::search::weights::describe(Some(w))),
         tables,
         contempt: a.contempt,
+        openings,
     };
     let bar = crate::progress::Bar::new(indices.len() as u64, "games");
     let t = std::time::Instant::now();
@@ -370,6 +425,10 @@ fn play(a: &RunArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag> {
     file.rating = rating;
     out(&header(&file));
     out(file.report.text().trim_end());
+    let table = crate::selfplay::openings::file_text(&file);
+    if !table.is_empty() {
+        out(table.trim_end());
+    }
     if let Some(line) = tables_line(&file) {
         out(&line);
     }
