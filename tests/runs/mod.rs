@@ -10,5 +10,6 @@ pub mod matches;
 pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;
+pub mod stacks;
 pub mod train;
 pub mod train_shards;
