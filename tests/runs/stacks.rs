@@ -83,3 +83,22 @@ fn the_hash_tells_columns_apart() {
     let officer = hash("W:Wc3(BO):Bg7");
     assert!(plain != one && one != two && two != officer && plain != two);
 }
+
+#[test]
+fn the_web_state_lists_a_column_under_its_top() {
+    use crate::front::web_api::{ok as ok_json, post, start};
+    let srv = start("lasca");
+    let s = ok_json(post(
+        &srv,
+        "/api/fen",
+        serde_json::json!({ "fen": "W:Wc3:Bd4(WO),g7" }),
+    ));
+    let pieces = s["pieces"].as_array().expect("pieces");
+    let d4 = pieces
+        .iter()
+        .find(|p| p["under"].is_array())
+        .expect("a piece with a column under it");
+    assert_eq!(d4["side"], 1);
+    assert_eq!(d4["under"], serde_json::json!([[0, 1]]));
+    assert_eq!(pieces.iter().filter(|p| p["under"].is_array()).count(), 1);
+}
