@@ -4,6 +4,7 @@
 //! officer on c3 over two Black soldiers and a White officer.
 
 use super::InputError;
+use crate::engine::bits::BitSet;
 use crate::engine::{Position, Rules};
 
 fn err(
@@ -142,4 +143,26 @@ pub(super) fn column_text(rules: &Rules, pos: &Position, sq: u8) -> String {
     } else {
         format!("({s})")
     }
+}
+
+/// Under `take top`: at most as many pieces (tops and prisoners) as a setup may hold, so that
+/// every capture finds room under its column.
+pub(super) fn check_total(
+    rules: &Rules,
+    input: &str,
+    pos: &Position,
+) -> Result<(), Box<InputError>> {
+    let max = crate::engine::stacks::MAX_PRISONERS + 1;
+    let n = pos.occupied().count() as usize + pos.stacks.len();
+    if rules.stacks && n > max {
+        return Err(err(
+            input,
+            0,
+            input.len(),
+            format!("{n} pieces on the board; a variant with stacks holds at most {max}"),
+            "too many pieces",
+            "columns keep every prisoner in a few bytes: give fewer pieces".into(),
+        ));
+    }
+    Ok(())
 }

@@ -150,6 +150,7 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     if let Some((hat, f)) = huff {
         parse_huff(rules, input, hat, f, &mut pos)?;
     }
+    super::columns::check_total(rules, input, &pos)?;
     Ok(pos)
 }
 

@@ -102,3 +102,13 @@ fn the_web_state_lists_a_column_under_its_top() {
     assert_eq!(d4["under"], serde_json::json!([[0, 1]]));
     assert_eq!(pieces.iter().filter(|p| p["under"].is_array()).count(), 1);
 }
+
+#[test]
+fn a_position_with_more_pieces_than_columns_hold_is_refused() {
+    let v = Variant::load("lasca").expect("bundled");
+    // 26 pieces: 25 tops and one prisoner.
+    let fen = "W:Wa1,c1,e1,g1,b2,d2,f2,a3,c3,e3,g3,b4,d4(B):Ba5,c5,e5,g5,b6,d6,f6,a7,c7,e7,g7,f4";
+    let err = parse_fen(&v.rules, fen).expect_err("too many pieces");
+    assert!(err.message.contains("at most 25"), "{}", err.message);
+    assert!(parse_fen(&v.rules, "W:Wd4(B):Bg7").is_ok());
+}
