@@ -324,7 +324,7 @@ fn captures(w: &mut String, rules: &Rules) {
     } else {
         let _ = writeln!(
             w,
-            "  {}; a piece is never jumped twice",
+            "  {}; {}",
             if c.single_jump {
                 "a capture is a single jump: it takes one piece and ends there, even where it \
                  could jump on"
@@ -333,7 +333,21 @@ fn captures(w: &mut String, rules: &Rules) {
                  a move of its own)"
             } else {
                 "a capturing piece goes on jumping while it can"
+            },
+            if c.stacks && c.removal == Removal::Immediate {
+                "a column may be jumped again while an enemy piece tops it"
+            } else {
+                "a piece is never jumped twice"
             }
+        );
+    }
+    if c.stacks {
+        let _ = writeln!(
+            w,
+            "  pieces stack into columns: a capture takes only the top piece of the jumped \
+             column and puts it under the capturing column (at the bottom, in the order taken); \
+             the piece under it, if any, tops the jumped column; a column belongs to the side of \
+             its top piece and moves, captures and promotes as that piece"
         );
     }
     let _ = writeln!(
@@ -341,6 +355,10 @@ fn captures(w: &mut String, rules: &Rules) {
         "  {}",
         match c.removal {
             _ if steps => "each line taken is removed at once (its squares are free again)",
+            Removal::Immediate if c.stacks =>
+                "each jumped column gives up its top at once (its square is free again if nothing was under it)",
+            Removal::EndOfTurn if c.stacks =>
+                "jumped columns give up their tops at the end of the move (until then they block)",
             Removal::Immediate => "each jumped piece is removed at once (its square is free again)",
             Removal::EndOfTurn =>
                 "jumped pieces are removed at the end of the move (until then they block)",

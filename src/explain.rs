@@ -305,6 +305,9 @@ fn explain_legal(
             names.join(", ")
         ));
     }
+    if mv.is_capture() && rules.stacks {
+        out.push_str(&columns_taken(rules, pos, mv));
+    }
     if mv.is_capture() {
         let others = legal
             .iter()
@@ -565,4 +568,45 @@ fn shorten(list: &[String]) -> String {
     } else {
         format!("{}, … ({} in all)", list[..8].join(", "), list.len())
     }
+}
+
+/// Under `take top`: what a capture does to the columns it jumps and to its own.
+fn columns_taken(rules: &Rules, pos: &Position, mv: &Move) -> String {
+    let child = pos.play(mv);
+    let name = |(side, kind): (usize, usize)| {
+        format!(
+            "{} {}",
+            rules.spec.sides[side].name, rules.spec.pieces[kind].name
+        )
+    };
+    let jumped: Vec<String> = mv.jumps().iter().map(|&s| rules.geo.name(s)).collect();
+    let height = 1 + child.stacks.under(mv.to).count();
+    let mut out = format!(
+        "it takes the top of each column it jumps ({}) and puts it under its own column, which \
+         ends on {} {height} piece{} high\n",
+        jumped.join(", "),
+        rules.geo.name(mv.to),
+        if height == 1 { "" } else { "s" }
+    );
+    let mut seen = Vec::new();
+    for &j in mv.jumps() {
+        if seen.contains(&j) {
+            continue;
+        }
+        seen.push(j);
+        match child.at(j) {
+            Some(top) if top.0 == pos.turn() => out.push_str(&format!(
+                "on {} a {} is set free and tops the column\n",
+                rules.geo.name(j),
+                name(top)
+            )),
+            Some(top) => out.push_str(&format!(
+                "on {} a {} now tops the column\n",
+                rules.geo.name(j),
+                name(top)
+            )),
+            None => out.push_str(&format!("{} is empty now\n", rules.geo.name(j))),
+        }
+    }
+    out
 }

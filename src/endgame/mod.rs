@@ -68,6 +68,13 @@ pub enum EndgameError {
          not index; search such endgames with `damelab analyse`, or play them out by self-play"
     ))]
     Huffing { variant: String },
+    #[error("endgame tables do not handle stacks ({variant})")]
+    #[diagnostic(help(
+        "under `take top` a position also carries the pieces under the columns' tops, which the \
+         tables do not index; search such endgames with `damelab analyse`, or play them out by \
+         self-play"
+    ))]
+    Stacks { variant: String },
     #[error("cannot read the material `{text}`")]
     #[diagnostic(help(
         "write the first side's pieces, `v`, then the second side's, with the piece letters \

@@ -211,6 +211,11 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 variant: rules.spec.name.clone(),
             });
         }
+        if rules.stacks {
+            return Err(EndgameError::Stacks {
+                variant: rules.spec.name.clone(),
+            });
+        }
         let mut seen: HashSet<Material> = HashSet::new();
         let mut stack = vec![*root];
         seen.insert(*root);

@@ -12,6 +12,7 @@ pub mod perft;
 pub mod position;
 pub mod query;
 pub mod rules;
+pub mod stacks;
 
 pub use bits::{BitSet, U256};
 pub use geometry::{Geometry, Sq};

@@ -205,7 +205,9 @@ impl<B: BitSet> Rules<B> {
             return Ok(());
         }
         if self.special {
-            return if self.huffing {
+            return if self.stacks {
+                self.stack_moves(pos, out, opts, budget)
+            } else if self.huffing {
                 self.huff_moves(pos, out, opts, budget)
             } else {
                 self.step_capture_moves(pos, out, opts, budget)
@@ -231,7 +233,9 @@ impl<B: BitSet> Rules<B> {
             return false;
         }
         if self.special {
-            return if self.huffing {
+            return if self.stacks {
+                self.stack_has_moves(pos)
+            } else if self.huffing {
                 self.huff_has_moves(pos)
             } else {
                 self.step_capture_has_moves(pos)
@@ -292,7 +296,9 @@ impl<B: BitSet> Rules<B> {
             return Ok(0);
         }
         if SPECIAL && self.special {
-            return if self.huffing {
+            return if self.stacks {
+                self.stack_count(pos, buf, budget)
+            } else if self.huffing {
                 self.huff_count(pos, buf, opts, budget)
             } else {
                 self.step_capture_count(pos, buf, opts, budget, counting)
@@ -592,6 +598,9 @@ impl<B: BitSet> Rules<B> {
     pub fn nth_quiet(&self, pos: &Position<B>, mut k: usize) -> Move<B> {
         if self.huffing {
             return self.huff_nth_quiet(pos, k);
+        }
+        if self.stacks {
+            return self.stack_nth_quiet(pos, k);
         }
         let rules = self;
         let next = &rules.geo.next;
@@ -1172,6 +1181,9 @@ impl<B: BitSet> Rules<B> {
     /// The pieces a capture takes, in the order it takes them: on each leg of the route, the
     /// captured square between the two landing squares.
     pub fn capture_order(&self, mv: &Move<B>) -> Vec<Sq> {
+        if self.stacks {
+            return mv.jumps().to_vec();
+        }
         if self.approach {
             return self
                 .step_legs(mv)

@@ -5,6 +5,7 @@ use super::bits::{BitIter, BitSet};
 use super::geometry::{Bits, Sq};
 use super::moves::Move;
 use super::rules::MAX_KINDS;
+use super::stacks::Stacks;
 use crate::spec::MAX_MOVE_COUNT_RULES;
 
 /// Generic over the width of its bit sets (see [`BitSet`]); `Position` alone is the `u128` one
@@ -29,6 +30,9 @@ pub struct Position<B: BitSet = Bits> {
     /// move and did not; the side to move may huff one of them with its move. Always empty in
     /// variants without huffing.
     pub huff: B,
+    /// Under `take top`: the pieces under the columns' tops (`sides` and `kinds` hold the tops).
+    /// Always empty in variants without stacks.
+    pub stacks: Stacks,
 }
 
 /// A run of quiet moves in a row by one piece: where it stands now, and how many moves.
@@ -54,6 +58,7 @@ impl<B: BitSet> Position<B> {
             runs: [Run::default(); 2],
             counters: [0; MAX_MOVE_COUNT_RULES],
             huff: B::ZERO,
+            stacks: Stacks::default(),
         }
     }
 
@@ -65,6 +70,7 @@ impl<B: BitSet> Position<B> {
             && self.turn == other.turn
             && self.runs == other.runs
             && self.huff == other.huff
+            && self.stacks == other.stacks
     }
 
     #[inline(always)]
@@ -128,9 +134,13 @@ impl<B: BitSet> Position<B> {
     /// The position after `mv` (which must be legal here).
     #[inline(always)]
     pub fn play(&self, mv: &Move<B>) -> Position<B> {
-        // One test of the two huffing fields, which no other variant sets: their work is out of
-        // line, and the common path builds the position with nothing more to read or test.
-        if (mv.due | (mv.flags & Move::<B>::HUFFS)) != 0 {
+        // One test of the two huffing fields and the stacks' flag, which no other variant sets:
+        // their work is out of line, and the common path builds the position with nothing more
+        // to read or test.
+        if (mv.due | (mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS))) != 0 {
+            if mv.flags & Move::<B>::STACKS != 0 {
+                return self.play_stacks(mv);
+            }
             return self.play_huffing(mv);
         }
         self.play_plain(mv)
@@ -140,7 +150,7 @@ impl<B: BitSet> Position<B> {
     /// for loops that tested the rules once (perft).
     #[inline(always)]
     fn play_plain(&self, mv: &Move<B>) -> Position<B> {
-        debug_assert!(mv.due == 0 && mv.flags & Move::<B>::HUFFS == 0);
+        debug_assert!(mv.due == 0 && mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS) == 0);
         self.play_with(mv, mv.captured, B::ZERO)
     }
 
@@ -174,7 +184,7 @@ impl<B: BitSet> Position<B> {
     /// The position after `mv`, taking the pieces of `cap` and leaving those of `huff` open to a
     /// huff.
     #[inline(always)]
-    fn play_with(&self, mv: &Move<B>, cap: B, huff: B) -> Position<B> {
+    pub(super) fn play_with(&self, mv: &Move<B>, cap: B, huff: B) -> Position<B> {
         let me = self.turn as usize;
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
@@ -234,6 +244,7 @@ impl<B: BitSet> Position<B> {
             runs,
             counters: self.counters,
             huff,
+            stacks: self.stacks,
         }
     }
 }
@@ -248,6 +259,7 @@ impl<B: BitSet> Position<B> {
             runs: self.runs,
             counters: self.counters,
             huff: self.huff.to::<C>(),
+            stacks: self.stacks,
         }
     }
 }

@@ -182,7 +182,11 @@ pub struct Rules<B: BitSet = Bits> {
     pub approach: bool,
     /// `no return to a visited square` (captures by approach and withdrawal).
     pub no_revisit: bool,
-    /// `huffing` or `approach`: the generator leaves its common path, at the cost of one test.
+    /// `take top`: pieces stack into columns; the generator takes its own path
+    /// ([`Rules::stack_moves`](super::stacks)).
+    pub stacks: bool,
+    /// `huffing`, `approach` or `stacks`: the generator leaves its common path, at the cost of
+    /// one test.
     pub special: bool,
     pub mid_capture: MidCapturePromotion,
     pub key: Vec<KeyField>,
@@ -403,7 +407,8 @@ impl<B: BitSet> Rules<B> {
             huffing: spec.captures.huffing,
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
-            special: spec.captures.huffing || Self::any_step_capture(spec),
+            stacks: spec.captures.stacks,
+            special: spec.captures.huffing || Self::any_step_capture(spec) || spec.captures.stacks,
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,

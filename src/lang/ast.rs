@@ -231,6 +231,8 @@ pub enum CaptureRule {
     SingleJump,
     /// `huffing`.
     Huffing,
+    /// `take top`: pieces stack into columns; a capture takes the jumped column's top piece.
+    TakeTop,
     Priority(Vec<Spanned<CriterionText>>),
 }
 

@@ -150,6 +150,7 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     if let Some((hat, f)) = huff {
         parse_huff(rules, input, hat, f, &mut pos)?;
     }
+    super::columns::check_total(rules, input, &pos)?;
     Ok(pos)
 }
 
@@ -395,6 +396,14 @@ fn parse_item(
     } else {
         (0, item, at)
     };
+    // A column: the pieces under the top in parentheses after the square (`Oc3(BBWO)`).
+    let (sq_text, column) = match sq_text.split_once('(') {
+        Some((sq, rest)) => (
+            sq,
+            Some(super::columns::parse_column(rules, input, at, item, rest)?),
+        ),
+        None => (sq_text, None),
+    };
     let squares: Vec<u8> = if let Some((a, b)) = sq_text.split_once('-') {
         let (na, nb) = (a.trim().parse::<usize>(), b.trim().parse::<usize>());
         match (geo.notation, na, nb) {
@@ -452,6 +461,9 @@ fn parse_item(
             ));
         }
         pos.put(sq, side, kind);
+        if let Some(column) = &column {
+            super::columns::lay(input, at, item, pos, sq, column)?;
+        }
     }
     Ok(())
 }
@@ -498,10 +510,12 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
                 rules.piece_letter(kind).to_string()
             };
             let mut j = i;
-            if geo.notation == Notation::Numbered {
+            let column = super::columns::column_text(rules, pos, items[i].1);
+            if geo.notation == Notation::Numbered && column.is_empty() {
                 while j + 1 < items.len()
                     && items[j + 1].0 == items[j].0 + 1
                     && pos.kind_at(items[j + 1].1) == kind
+                    && pos.stacks.under(items[j + 1].1).next().is_none()
                 {
                     j += 1;
                 }
@@ -510,7 +524,7 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
                 parts.push(format!("{prefix}{}-{}", items[i].0, items[j].0));
                 i = j + 1;
             } else {
-                parts.push(format!("{prefix}{}", geo.name(items[i].1)));
+                parts.push(format!("{prefix}{}{column}", geo.name(items[i].1)));
                 i += 1;
             }
         }

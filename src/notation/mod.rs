@@ -1,6 +1,7 @@
 //! Text forms of positions and moves: the FEN (docs/notation.md) and move notation (`c3-c4`, `c3xe5xc7`,
 //! `32-28`), both printed and parsed, with diagnostics that point into the text.
 
+mod columns;
 mod fen;
 mod movetext;
 

@@ -194,6 +194,24 @@ impl<B: BitSet> Eval<B> {
         }
     }
 
+    /// Under `take top`, what the columns hold: a piece under a top of its own side is a reserve
+    /// (three quarters of its value to that side: it tops the column again if the top is taken);
+    /// an enemy prisoner is half its value to the side on top (it stays out of play while the
+    /// column is not taken, and goes back to its side when it is).
+    #[cold]
+    #[inline(never)]
+    fn columns(&self, pos: &Position<B>, score: &mut [i32; 2]) {
+        for sq in pos.stacks.squares() {
+            let Some((top, _)) = pos.at(sq) else {
+                continue;
+            };
+            for (side, kind) in pos.stacks.under(sq) {
+                let v = self.values.get(kind).copied().unwrap_or(100);
+                score[top] += if side == top { v * 3 / 4 } else { v / 2 };
+            }
+        }
+    }
+
     #[inline]
     fn evaluate_derived(&self, pos: &Position<B>) -> i32 {
         let empty = self.playable & !pos.occupied();
@@ -214,6 +232,10 @@ impl<B: BitSet> Eval<B> {
                 }
                 *s += MOBILITY * reach.count() as i32;
             }
+        }
+        // One byte's test in variants without stacks, which never hold a column.
+        if pos.has_columns() {
+            self.columns(pos, &mut score);
         }
         let me = pos.turn();
         (score[me] - score[1 - me]) * self.sign

@@ -81,7 +81,33 @@ impl Keys {
                 }
             }
         }
-        h ^ self.runs(pos)
+        h ^ self.runs(pos) ^ self.columns(pos)
+    }
+
+    /// Under `take top`, the pieces under the tops: one key per (square, depth, side, kind),
+    /// mixed like the runs (0 in variants without stacks).
+    fn columns<B: BitSet>(&self, pos: &Position<B>) -> u64 {
+        let mut h = 0;
+        for sq in pos.stacks.squares() {
+            for (depth, (side, kind)) in pos.stacks.under(sq).enumerate() {
+                let mut st = (sq as u64)
+                    | (depth as u64) << 8
+                    | (side as u64) << 16
+                    | (kind as u64) << 24
+                    | 0x3C3C_0000_0000_0000;
+                h ^= splitmix(&mut st);
+            }
+        }
+        h
+    }
+
+    /// [`Keys::after_placement`] of a move under `take top`: the child's tops and columns hashed
+    /// from scratch (a jump changes the jumped column's top, not only the squares of the move).
+    #[cold]
+    #[inline(never)]
+    fn after_stacks<B: BitSet>(&self, parent: &Position<B>, mv: &Move<B>) -> u64 {
+        let child = parent.play(mv);
+        self.hash(&child) ^ self.runs(&child)
     }
 
     /// The hash of `parent.play(mv)`, given the parent's hash and the child (copy-make).
@@ -111,6 +137,9 @@ impl Keys {
         parent_hash: u64,
         mv: &Move<B>,
     ) -> u64 {
+        if mv.flags & Move::<B>::STACKS != 0 {
+            return self.after_stacks(parent, mv);
+        }
         let me = parent.turn();
         let mut h = parent_hash ^ self.turn ^ self.runs(parent);
         h ^= self.piece[me][mv.kind_before as usize][mv.from as usize];

@@ -335,6 +335,11 @@ pub struct CaptureSpec {
     /// then remove (huff) one of the pieces that could have captured, together with its own move.
     #[serde(default, skip_serializing_if = "is_false")]
     pub huffing: bool,
+    /// `take top`: pieces stack into columns. A capture does not remove the jumped piece: it takes
+    /// the top piece of the jumped column and puts it under the capturing column; a column's top
+    /// piece decides who owns it and how it moves (see `engine::stacks`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub stacks: bool,
     /// Ordered lexicographic criteria; empty = free choice among all complete sequences.
     pub priority: Vec<Criterion>,
 }

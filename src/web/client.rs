@@ -184,7 +184,13 @@ fn pieces_json(pos: &Position) -> Vec<Value> {
     let mut out = Vec::new();
     for side in 0..2 {
         for (sq, kind) in pos.pieces(side) {
-            out.push(json!({ "sq": sq, "side": side, "kind": kind }));
+            // Under `take top`, a column's pieces under its top, top first.
+            let under: Vec<[usize; 2]> = pos.stacks.under(sq).map(|(s, k)| [s, k]).collect();
+            if under.is_empty() {
+                out.push(json!({ "sq": sq, "side": side, "kind": kind }));
+            } else {
+                out.push(json!({ "sq": sq, "side": side, "kind": kind, "under": under }));
+            }
         }
     }
     out

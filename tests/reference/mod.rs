@@ -66,8 +66,10 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
 
 struct Board<'a> {
     spec: &'a VariantSpec,
-    /// (side, kind) of every piece.
+    /// (side, kind) of every piece (under `take top`, of every column's top).
     pieces: BTreeMap<C, (usize, u8)>,
+    /// Under `take top`: every column, top first.
+    columns: BTreeMap<C, Vec<(usize, u8)>>,
     side: usize,
 }
 
@@ -203,12 +205,27 @@ struct Seq {
 }
 
 impl Board<'_> {
+    /// Under `take top` and immediate removal: the column on `c` as the sequence left it, its
+    /// tops taken so far gone (`None`: no column there, or nothing left of it).
+    fn top_now(&self, s: &Seq, c: C) -> Option<(usize, u8)> {
+        let times = s.taken.iter().filter(|&&(t, _)| t == c).count();
+        self.columns.get(&c).and_then(|col| col.get(times).copied())
+    }
+
+    /// Whether columns are taken from at once (`take top` with `removed immediately`).
+    fn columns_now(&self) -> bool {
+        self.spec.captures.stacks && self.spec.captures.removal == Removal::Immediate
+    }
+
     fn empty(&self, s: &Seq, c: C) -> bool {
         if !self.playable(c) {
             return false;
         }
         if c == s.origin {
             return true;
+        }
+        if self.columns_now() {
+            return self.top_now(s, c).is_none();
         }
         match self.pieces.get(&c) {
             None => true,
@@ -220,6 +237,11 @@ impl Board<'_> {
     }
 
     fn capturable(&self, s: &Seq, c: C) -> bool {
+        if self.columns_now() && c != s.origin {
+            return self
+                .top_now(s, c)
+                .is_some_and(|(side, _)| side != self.side);
+        }
         let Some(&(side, kind)) = self.pieces.get(&c) else {
             return false;
         };
@@ -317,7 +339,12 @@ impl Board<'_> {
     /// The sequence after taking `over` and landing on `land` going `d`.
     fn step(&self, s: &Seq, d: u8, over: C, land: C) -> Seq {
         let mut n = s.clone();
-        n.taken.push((over, self.pieces[&over].1));
+        let kind = if self.columns_now() {
+            self.top_now(s, over).map_or(0, |(_, k)| k)
+        } else {
+            self.pieces[&over].1
+        };
+        n.taken.push((over, kind));
         n.route.push(land);
         n.cur = land;
         n.last = Some(d);
@@ -508,13 +535,22 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
     let spec = &rules.spec;
     let side = pos.turn();
     let mut pieces = BTreeMap::new();
+    let mut columns = BTreeMap::new();
     for s in 0..2 {
         for (sq, kind) in pos.pieces(s) {
             let (f, r) = rules.geo.coord(sq);
             pieces.insert((f as i32, r as i32), (s, kind as u8));
+            let mut col = vec![(s, kind as u8)];
+            col.extend(pos.stacks.under(sq).map(|(s, k)| (s, k as u8)));
+            columns.insert((f as i32, r as i32), col);
         }
     }
-    let board = Board { spec, pieces, side };
+    let board = Board {
+        spec,
+        pieces,
+        columns,
+        side,
+    };
     if board.lost_by_material() {
         return Vec::new();
     }

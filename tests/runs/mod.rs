@@ -12,5 +12,6 @@ pub mod openings;
 pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;
+pub mod stacks;
 pub mod train;
 pub mod train_shards;

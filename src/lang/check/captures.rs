@@ -25,6 +25,7 @@ impl Checker<'_> {
                 CaptureRule::MayStop => "`may stop after any jump`",
                 CaptureRule::SingleJump => "`single jump`",
                 CaptureRule::Huffing => "`huffing`",
+                CaptureRule::TakeTop => "`take top`",
                 CaptureRule::Priority(_) => "the capture priority",
             };
             if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
@@ -65,6 +66,7 @@ impl Checker<'_> {
                 CaptureRule::MayStop => spec.may_stop = true,
                 CaptureRule::SingleJump => spec.single_jump = true,
                 CaptureRule::Huffing => spec.huffing = true,
+                CaptureRule::TakeTop => spec.stacks = true,
                 CaptureRule::Priority(list) => {
                     spec.priority = self.priority(list, pieces, any_rank);
                 }
@@ -265,6 +267,7 @@ pub(crate) fn default_captures() -> CaptureSpec {
         mid_capture_promotion: MidCapturePromotion::AtEnd,
         may_stop: false,
         single_jump: false,
+        stacks: false,
         huffing: false,
         no_revisit: false,
         no_same_direction: false,

@@ -20,6 +20,7 @@ mod game;
 mod moves;
 mod pieces;
 mod sanity;
+mod stacks;
 mod warnings;
 
 use captures::default_captures;
@@ -223,6 +224,13 @@ impl Checker<'_> {
             &moves,
             capture_rules.map_or(&[][..], |c| &c[..]),
             &mut capture_spec,
+        );
+        self.stacks(
+            &moves,
+            capture_rules.map_or(&[][..], |c| &c[..]),
+            piece_decls.len(),
+            board.as_ref(),
+            setup.as_ref(),
         );
         let game = match first_of(
             self,

@@ -407,6 +407,7 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
         Rule::may_stop => CaptureRule::MayStop,
         Rule::single_jump => CaptureRule::SingleJump,
         Rule::huffing => CaptureRule::Huffing,
+        Rule::take_top => CaptureRule::TakeTop,
         Rule::mid_capture => {
             let form = significant(inner)
                 .next()

@@ -256,11 +256,25 @@ function drawPiece(svg, p) {
   const light = luminance(side.colour) > 0.3;
   const ring = light ? "#262626" : "#fafaf5";
   const g = el("g", { class: "piece", "data-side": p.side, "data-kind": p.kind, "pointer-events": "none" }, svg);
+  // A column (`take top`): the pieces under the top as discs showing below it, the bottom one
+  // lowest, and the column's height beside it.
+  const under = p.under || [];
+  for (let i = under.length - 1; i >= 0; i--) {
+    const u = state.board.sides[under[i][0]];
+    const uring = luminance(u.colour) > 0.3 ? "#262626" : "#fafaf5";
+    const dy = Math.min(6, 24 / under.length) * (i + 1);
+    el("circle", { cx, cy: cy + dy, r: S * 0.37, fill: u.colour, stroke: uring, "stroke-width": 2, class: "under", "data-side": under[i][0], "data-kind": under[i][1] }, g);
+  }
   el("circle", { cx, cy, r: S * 0.37, fill: side.colour, stroke: ring, "stroke-width": 3 }, g);
   el("circle", { cx, cy, r: S * 0.26, fill: "none", stroke: ring, "stroke-width": 1.5, opacity: 0.6 }, g);
   if (p.kind > 0) {
     const t = el("text", { x: cx, y: cy + 8, "text-anchor": "middle", "font-size": 24, "font-weight": "bold", fill: ring }, g);
     t.textContent = state.board.kinds[p.kind].letter;
+  }
+  if (under.length > 0) {
+    g.setAttribute("data-height", under.length + 1);
+    const h = el("text", { x: cx + S * 0.3, y: cy - S * 0.22, "text-anchor": "middle", "font-size": 16, "font-weight": "bold", fill: ring, class: "height" }, g);
+    h.textContent = String(under.length + 1);
   }
 }
 

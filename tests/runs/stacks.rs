@@ -1,0 +1,114 @@
+//! Variants with columns (`take top`: Lasca, Bashni) through the engine and the runs: self-play,
+//! a match, an analysis and a PDN replay run without panic and finish; the search's incremental
+//! hash of a capture that changes columns is the hash from scratch; a column's FEN reads back.
+
+use crate::common::{damelab, ok, p, scratch};
+use damelab::engine::GenOptions;
+use damelab::notation::{parse_fen, to_fen};
+use damelab::search::zobrist::Keys;
+use damelab::Variant;
+
+#[test]
+fn selfplay_match_analyse_and_replay_run_on_columns() {
+    let dir = scratch("stacks", "runs");
+    for v in ["lasca", "bashni"] {
+        let pdn = dir.join(format!("{v}.pdn"));
+        let out = ok(&damelab(&[
+            "selfplay",
+            v,
+            "--games",
+            "2",
+            "--depth",
+            "2",
+            "--threads",
+            "1",
+            "--max-plies",
+            "120",
+            "--pdn",
+            &p(&pdn),
+        ]));
+        assert!(out.contains("time"), "{v}: {out}");
+        let out = ok(&damelab(&["replay", &p(&pdn)]));
+        assert!(out.contains("2 replayed, 0 failed"), "{v}: {out}");
+        let out = ok(&damelab(&[
+            "match",
+            v,
+            "--engine",
+            "name=a depth=1",
+            "--engine",
+            "name=b depth=2",
+            "--games",
+            "2",
+            "--max-plies",
+            "80",
+            "--no-tables",
+        ]));
+        assert!(out.contains('a') && out.contains('b'), "{v}: {out}");
+        let out = ok(&damelab(&["analyse", v, "--depth", "4", "--no-tables"]));
+        assert!(out.contains("best "), "{v}: {out}");
+    }
+}
+
+#[test]
+fn the_hash_of_a_capture_of_columns_is_the_hash_from_scratch() {
+    let v = Variant::load("lasca").expect("bundled");
+    let rules = &v.rules;
+    let keys = Keys::shared();
+    for fen in [
+        "W:Wa1(B):Bb2,d4(W),g7",
+        "W:WOc3:Bd4(B),g7",
+        "W:Wc5(BB):Bd6,f6",
+    ] {
+        let pos = parse_fen(rules, fen).expect("valid FEN");
+        assert_eq!(to_fen(rules, &pos), fen, "a column's FEN reads back");
+        let mut moves = Vec::new();
+        rules.generate(&pos, &mut moves, GenOptions::default());
+        assert!(!moves.is_empty());
+        let h = keys.hash(&pos);
+        for mv in &moves {
+            let child = pos.play(mv);
+            assert_eq!(keys.after(&pos, h, mv, &child), keys.hash(&child), "{fen}");
+        }
+    }
+}
+
+#[test]
+fn the_hash_tells_columns_apart() {
+    let v = Variant::load("lasca").expect("bundled");
+    let keys = Keys::shared();
+    let hash = |fen: &str| keys.hash(&parse_fen(&v.rules, fen).expect("valid FEN"));
+    let plain = hash("W:Wc3:Bg7");
+    let one = hash("W:Wc3(B):Bg7");
+    let two = hash("W:Wc3(BB):Bg7");
+    let officer = hash("W:Wc3(BO):Bg7");
+    assert!(plain != one && one != two && two != officer && plain != two);
+}
+
+#[test]
+fn the_web_state_lists_a_column_under_its_top() {
+    use crate::front::web_api::{ok as ok_json, post, start};
+    let srv = start("lasca");
+    let s = ok_json(post(
+        &srv,
+        "/api/fen",
+        serde_json::json!({ "fen": "W:Wc3:Bd4(WO),g7" }),
+    ));
+    let pieces = s["pieces"].as_array().expect("pieces");
+    let d4 = pieces
+        .iter()
+        .find(|p| p["under"].is_array())
+        .expect("a piece with a column under it");
+    assert_eq!(d4["side"], 1);
+    assert_eq!(d4["under"], serde_json::json!([[0, 1]]));
+    assert_eq!(pieces.iter().filter(|p| p["under"].is_array()).count(), 1);
+}
+
+#[test]
+fn a_position_with_more_pieces_than_columns_hold_is_refused() {
+    let v = Variant::load("lasca").expect("bundled");
+    // 26 pieces: 25 tops and one prisoner.
+    let fen = "W:Wa1,c1,e1,g1,b2,d2,f2,a3,c3,e3,g3,b4,d4(B):Ba5,c5,e5,g5,b6,d6,f6,a7,c7,e7,g7,f4";
+    let err = parse_fen(&v.rules, fen).expect_err("too many pieces");
+    assert!(err.message.contains("at most 25"), "{}", err.message);
+    assert!(parse_fen(&v.rules, "W:Wd4(B):Bg7").is_ok());
+}
