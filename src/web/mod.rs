@@ -5,6 +5,7 @@
 pub mod annotate;
 pub mod api;
 pub mod client;
+pub mod collection;
 pub mod endgame;
 pub mod engine;
 pub mod files;
@@ -53,6 +54,8 @@ pub struct App {
     /// The request parses running at once (PDN imports, rules, variants, move lists): at most
     /// [`work::MAX_PARSES`], each on the blocking pool, never on the async threads.
     pub parses: Arc<tokio::sync::Semaphore>,
+    /// The PDN files searched from the page, indexed (see [`collection`]).
+    pub collections: collection::Indexes,
 }
 
 /// What `damelab serve` was asked for.
@@ -89,6 +92,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         selftests: Mutex::new(Vec::new()),
         searches: Arc::new(tokio::sync::Semaphore::new(engine::MAX_SEARCHES)),
         parses: Arc::new(tokio::sync::Semaphore::new(work::MAX_PARSES)),
+        collections: collection::Indexes::default(),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {
@@ -116,6 +120,9 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/pdn/import", post(api::pdn_import))
         .route("/pdn/export", get(api::pdn_export))
         .route("/annotate", post(annotate::annotate))
+        .route("/collection/list", post(collection::list))
+        .route("/collection/search", post(collection::search))
+        .route("/collection/open", post(collection::open))
         .route("/variants", get(api::variants))
         .route("/variant", post(api::variant))
         .route("/rules", get(rules_api::get))

@@ -13,6 +13,7 @@ pub mod web_boards;
 pub mod web_browser;
 pub mod web_browser_review;
 pub mod web_chart;
+pub mod web_collection;
 pub mod web_firefox;
 pub mod web_hostile;
 pub mod web_lines;
