@@ -21,3 +21,4 @@ pub mod web_pdn;
 pub mod web_review;
 pub mod web_route_marks;
 pub mod web_streams;
+pub mod webdriver;
