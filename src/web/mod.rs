@@ -8,6 +8,7 @@ pub mod client;
 pub mod collection;
 pub mod endgame;
 pub mod engine;
+pub mod external;
 pub mod files;
 pub mod guard;
 pub mod lines;
@@ -56,6 +57,8 @@ pub struct App {
     pub parses: Arc<tokio::sync::Semaphore>,
     /// The PDN files searched from the page, indexed (see [`collection`]).
     pub collections: collection::Indexes,
+    /// The external Hub engine named on the command line, if any (see [`external`]).
+    pub engine: Option<crate::matchplay::engine::EngineSpec>,
 }
 
 /// What `damelab serve` was asked for.
@@ -70,6 +73,8 @@ pub struct Options {
     pub root: PathBuf,
     /// The endgame table cache (`damelab endgame`'s default: [`crate::endgame::store::default_dir`]).
     pub cache: Option<PathBuf>,
+    /// An external Hub engine the page may analyse with (`--engine 'cmd=… name=…'`).
+    pub engine: Option<crate::matchplay::engine::EngineSpec>,
 }
 
 /// The router of the page and the API, with the checks of [`guard::guard`] on every request.
@@ -93,6 +98,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         searches: Arc::new(tokio::sync::Semaphore::new(engine::MAX_SEARCHES)),
         parses: Arc::new(tokio::sync::Semaphore::new(work::MAX_PARSES)),
         collections: collection::Indexes::default(),
+        engine: opts.engine.clone(),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {
@@ -131,6 +137,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/rules/save", post(rules_api::save))
         .route("/analyse", post(engine::analyse))
         .route("/stop", post(engine::stop))
+        .route("/engines", get(external::engines))
         .route("/engine/move", post(engine::engine_move))
         .route("/probe", post(engine::probe))
         .route("/study", post(study::start))

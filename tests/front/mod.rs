@@ -14,6 +14,7 @@ pub mod web_browser;
 pub mod web_browser_review;
 pub mod web_chart;
 pub mod web_collection;
+pub mod web_external;
 pub mod web_firefox;
 pub mod web_hostile;
 pub mod web_lines;

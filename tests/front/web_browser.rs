@@ -81,6 +81,7 @@ pub(crate) fn serve_variant(root: &Path, variant: &str) -> Server {
         port: 0,
         root: root.to_path_buf(),
         cache: Some(root.join("tables")),
+        engine: None,
     };
     let (addr, tx, thread) = crate::common::serve_in_thread(opts);
     Server {

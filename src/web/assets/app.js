@@ -528,7 +528,8 @@ async function analyse() {
   following = true;
   $("lines").textContent = "";
   try {
-    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value) });
+    const engine = $("engine-choice").value || "damelab";
+    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value), engine });
     const es = new EventSource(r.stream);
     analysis = es;
     const node = state.tree.current;
@@ -541,7 +542,7 @@ async function analyse() {
       box.textContent = "";
       const stats = document.createElement("div");
       stats.className = "stats";
-      stats.textContent = `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
+      stats.textContent = (i.engine ? i.engine + ": " : "") + `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
       box.append(stats);
       for (const l of (i.lines || [i])) {
         const div = document.createElement("div");
@@ -564,7 +565,8 @@ async function analyse() {
       const d = JSON.parse(ev.data);
       const div = document.createElement("div");
       div.className = "line done";
-      div.textContent = d.best ? `best ${d.best.text}  ${d.score}  depth ${d.depth}${d.stopped ? "  (stopped)" : ""}` : "no move";
+      div.textContent = d.best ? (d.engine ? d.engine + ": " : "") + `best ${d.best.text}  ${d.score}  depth ${d.depth}${d.stopped ? "  (stopped)" : ""}` : (d.error || "no move");
+      if (d.error) { div.classList.add("engine-error"); following = false; }
       $("lines").prepend(div);
       es.close();
       if (analysis === es) analysis = null;
@@ -969,6 +971,11 @@ async function main() {
       v.value = state.variant.name;
     }).catch(fail);
     loadRules();
+    api("engines").then((r) => {
+      const sel = $("engine-choice");
+      for (const e of r.engines) sel.append(new Option(e.name, e.name));
+      $("engine-choice-label").hidden = r.engines.length < 2;
+    }).catch(fail);
   } catch (e) { fail(e); }
 }
 
