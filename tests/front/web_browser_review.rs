@@ -169,6 +169,58 @@ fn pdn_annotation_and_review_in_headless_chromium() {
         "the board is at the ply found"
     );
 
+    // A phone's screen, 375 x 740: the board fits its width, the buttons under it are on the
+    // first screen, and every control is within the width (the rest is reached by scrolling
+    // down, never sideways).
+    b.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({ "width": 375, "height": 740 })),
+    );
+    b.go(&url);
+    b.wait(
+        "typeof state !== 'undefined' && state && document.querySelector('#board svg')",
+        10,
+    );
+    b.js("window.scrollTo(0, 0);");
+    std::thread::sleep(Duration::from_millis(300));
+    let view = b
+        .js("return [window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]");
+    let (w, h) = (view[0].as_f64().unwrap(), view[1].as_f64().unwrap());
+    assert!(w <= 400.0, "a phone's width: {view}");
+    assert!(view[2].as_f64().unwrap() <= w, "no sideways scroll: {view}");
+    let rect = |css: &str| {
+        b.js(&format!(
+            "const r = document.querySelector('{css}').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+        ))
+    };
+    let board = rect("#board svg");
+    assert!(
+        board[0].as_f64().unwrap() >= 0.0 && board[2].as_f64().unwrap() <= w,
+        "the board fits: {board}"
+    );
+    for key in ["#flip", "#undo", "#redo", "#new", "#movein"] {
+        let r = rect(key);
+        assert!(
+            r[0].as_f64().unwrap() >= 0.0 && r[2].as_f64().unwrap() <= w,
+            "{key} within the width: {r}"
+        );
+        assert!(
+            r[3].as_f64().unwrap() <= h,
+            "{key} on the first screen: {r} (height {h})"
+        );
+    }
+    let wide = b.js(
+        "return Array.from(document.querySelectorAll('button, input, select, textarea')).filter(e => e.getClientRects().length && (e.getBoundingClientRect().right > window.innerWidth + 1 || e.getBoundingClientRect().left < -1)).map(e => e.id);",
+    );
+    assert_eq!(wide, json!([]), "every control within the width");
+    b.shot("docs-phone");
+    b.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({ "width": 1200, "height": 1600 })),
+    );
+
     // The page's self-test on a server started on Dameo: it switches to International itself.
     b.go(&format!("{url}?selftest=1"));
     let t = Instant::now();
