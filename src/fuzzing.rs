@@ -364,6 +364,7 @@ pub fn web(data: &[u8]) {
         // `variant` reads `.rules` files of this folder; nothing is written (`save` is skipped).
         root: std::env::temp_dir(),
         cache: None,
+        engine: None,
     };
     let Ok(router) = crate::web::router(&opts, 8421) else {
         return;

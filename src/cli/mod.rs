@@ -195,6 +195,10 @@ pub enum Command {
         /// Open the page in the desktop's browser.
         #[arg(long)]
         open: bool,
+        /// An external Hub engine the page may analyse with, as `damelab match` names one:
+        /// `--engine 'name=scan cmd="scan hub"'` (Hub-1 or Hub-2; the page gives the time).
+        #[arg(long)]
+        engine: Option<String>,
     },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
@@ -342,11 +346,13 @@ fn run() -> ExitCode {
             port,
             host,
             open,
+            engine,
         }) => serve::serve(
             variant.as_deref().unwrap_or(variants::DEFAULT),
             &host,
             port,
             open,
+            engine.as_deref(),
         ),
         Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
             if dump {

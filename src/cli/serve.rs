@@ -3,14 +3,22 @@
 //! Ctrl-C for a clean stop.
 
 use super::console::{errln, outln};
+use crate::matchplay::engine::EngineSpec;
 use crate::web::Options;
 use crate::Variant;
 use std::path::PathBuf;
 
 /// `damelab serve VARIANT`: load the variant (a bundled name or a rules file), warn when the
 /// address is not the loopback one, and serve.
-pub fn serve(variant: &str, host: &str, port: u16, open: bool) -> Result<(), miette::Report> {
+pub fn serve(
+    variant: &str,
+    host: &str,
+    port: u16,
+    open: bool,
+    engine: Option<&str>,
+) -> Result<(), miette::Report> {
     let v = Variant::load(variant).map_err(miette::Report::new)?;
+    let engine = engine.map(external_engine).transpose()?;
     let (text, path) = match crate::variants::bundled(variant) {
         Some(t) => (t.to_string(), None),
         None => {
@@ -42,6 +50,7 @@ pub fn serve(variant: &str, host: &str, port: u16, open: bool) -> Result<(), mie
         port,
         root,
         cache: crate::endgame::store::default_dir(),
+        engine,
     };
     run(opts, open).map_err(|e| {
         miette::miette!(
@@ -49,6 +58,21 @@ pub fn serve(variant: &str, host: &str, port: u16, open: bool) -> Result<(), mie
             "cannot serve on {host}:{port}: {e}"
         )
     })
+}
+
+/// `--engine SETTINGS`: an external Hub engine, its settings read as `damelab match` reads an
+/// engine's (a time per move is there by default: the page gives its own).
+fn external_engine(text: &str) -> Result<EngineSpec, miette::Report> {
+    let spec =
+        EngineSpec::parse(&["movetime=10".to_string()], text).map_err(miette::Report::new)?;
+    if spec.cmd.is_none() {
+        return Err(miette::miette!(
+            help = "e.g. --engine 'name=scan cmd=\"scan hub\"'",
+            "`--engine {text}` names no command: the page's own engine needs no `--engine`; give \
+             an external Hub engine's `cmd=`"
+        ));
+    }
+    Ok(spec)
 }
 
 /// `damelab serve` from the command line: a runtime of two worker threads (searches run on their

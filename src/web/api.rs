@@ -323,7 +323,7 @@ pub async fn pdn_import(
 /// [`pdn_import`]'s reading, replay and new tree, on the blocking pool. The game is read in the
 /// variant it names (`GameType`, `Rules` or `Variant` tag; the board switches to it), else in the
 /// page's variant when it replays there, else in the one its squares suggest.
-fn import_now(app: &App, headers: &HeaderMap, body: PdnBody) -> Reply {
+pub fn import_now(app: &App, headers: &HeaderMap, body: PdnBody) -> Reply {
     let bytes = body.text.as_bytes();
     let acf = crate::pdn::looks_like_acf(bytes);
     let games = if acf {

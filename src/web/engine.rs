@@ -51,6 +51,7 @@ pub enum Pending {
     },
     Study(super::study::StudyJob),
     Review(super::review::ReviewJob),
+    External(super::external::ExternalJob),
     Endgame(super::endgame::EndgameJob),
 }
 
@@ -71,6 +72,9 @@ pub struct ThinkBody {
     pub depth: Option<u32>,
     /// Lines of an analysis (multi-PV), 1 to [`MAX_LINES`]; an engine move ignores it.
     pub lines: Option<usize>,
+    /// The engine of an analysis: `damelab` (the default) or the name of the external engine
+    /// given to `damelab serve --engine`; an engine move ignores it.
+    pub engine: Option<String>,
 }
 
 /// The most lines an analysis shows at once.
@@ -146,17 +150,27 @@ pub async fn analyse(
             format!("give 1 to {MAX_LINES} lines"),
         ));
     }
+    let external = super::external::chosen(&app, body.engine.as_deref())?;
     let (pending, _) = with_client(&app, &headers, |c| {
         let game = c.tree.game();
         game_over(&game)?;
         c.cancel_job();
         let cancel = Arc::new(AtomicBool::new(false));
         c.job = Some(cancel.clone());
-        Ok(Pending::Analysis {
-            game,
-            limits,
-            lines,
-            cancel,
+        Ok(match external {
+            Some(spec) => Pending::External(super::external::ExternalJob {
+                game,
+                variant: c.variant.name().to_string(),
+                seconds: body.seconds.unwrap_or(10.0),
+                spec,
+                cancel,
+            }),
+            None => Pending::Analysis {
+                game,
+                limits,
+                lines,
+                cancel,
+            },
         })
     })?;
     let t = register(&app, pending);
@@ -247,6 +261,7 @@ pub async fn stream(
         )),
         Some(Pending::Study(job)) => Ok(super::study::run_stream(app.clone(), job)),
         Some(Pending::Review(job)) => Ok(super::review::run_stream(app.clone(), job)),
+        Some(Pending::External(job)) => Ok(super::external::stream(job, search_slot(&app)?)),
         Some(Pending::Endgame(job)) => Ok(super::endgame::run_stream(app.clone(), job)),
         None => Err(ApiError::new(
             StatusCode::NOT_FOUND,

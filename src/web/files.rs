@@ -10,11 +10,19 @@ use std::path::{Component, Path, PathBuf};
 #[derive(Clone, Debug)]
 pub struct Root(pub PathBuf);
 
+const RULES_HELP: &str =
+    "name a .rules file inside the folder `damelab serve` was started in, e.g. `my.rules`";
+
 fn forbidden(path: &str, why: &str) -> ApiError {
+    forbidden_with(path, why, RULES_HELP)
+}
+
+/// A path refused (403), with the help line of what the page was asking for.
+pub fn forbidden_with(path: &str, why: &str, help: &str) -> ApiError {
     ApiError::new(
         StatusCode::FORBIDDEN,
         format!("`{path}` is not a file the workbench may use: {why}"),
-        "name a .rules file inside the folder `damelab serve` was started in, e.g. `my.rules`",
+        help,
     )
 }
 
@@ -22,13 +30,27 @@ impl Root {
     /// The real path of `rel`, a `.rules` file under the root. Refused: absolute paths, `..`,
     /// any symlink on the way (it could point out of the root), other extensions.
     pub fn resolve(&self, rel: &str) -> ApiResult<PathBuf> {
-        let p = Path::new(rel);
-        if rel.is_empty() || rel.len() > 1024 {
-            return Err(forbidden(rel, "it is empty or too long"));
-        }
-        if p.extension().and_then(|e| e.to_str()) != Some("rules") {
+        if Path::new(rel).extension().and_then(|e| e.to_str()) != Some("rules") {
             return Err(forbidden(rel, "it does not end in `.rules`"));
         }
+        self.walk(rel, RULES_HELP)
+    }
+
+    /// The real path of `rel` under the root, whatever it names (an empty `rel` is the root
+    /// itself). Refused with 403 and words: absolute paths, `..`, any symbolic link on the way,
+    /// a path that leaves the root once made canonical; with 400, a path over 1024 bytes.
+    pub fn walk(&self, rel: &str, help: &str) -> ApiResult<PathBuf> {
+        let refuse = |why: &str| forbidden_with(rel, why, help);
+        if rel.len() > 1024 {
+            return Err(ApiError::bad(
+                format!("the path is {} bytes long, more than 1024", rel.len()),
+                help,
+            ));
+        }
+        if rel.contains('\\') || rel.contains('\0') {
+            return Err(refuse("only `/` separates folders, and no NUL"));
+        }
+        let p = Path::new(rel);
         let mut full = self.0.clone();
         for c in p.components() {
             match c {
@@ -37,16 +59,22 @@ impl Root {
                     // Each step on the way, the file included, must not be a symlink.
                     if let Ok(meta) = std::fs::symlink_metadata(&full) {
                         if meta.file_type().is_symlink() {
-                            return Err(forbidden(rel, "it goes through a symbolic link"));
+                            return Err(refuse("it goes through a symbolic link"));
                         }
                     }
                 }
                 Component::CurDir => {}
-                _ => return Err(forbidden(rel, "only paths inside the folder, without `..`")),
+                _ => return Err(refuse("only paths inside the folder, without `..`")),
+            }
+        }
+        // Made canonical, it must still be inside the root (a rename racing the walk).
+        if let Ok(canon) = full.canonicalize() {
+            if !canon.starts_with(&self.0) {
+                return Err(refuse("it is outside the folder"));
             }
         }
         if !full.starts_with(&self.0) {
-            return Err(forbidden(rel, "it is outside the folder"));
+            return Err(refuse("it is outside the folder"));
         }
         Ok(full)
     }

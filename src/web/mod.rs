@@ -5,8 +5,10 @@
 pub mod annotate;
 pub mod api;
 pub mod client;
+pub mod collection;
 pub mod endgame;
 pub mod engine;
+pub mod external;
 pub mod files;
 pub mod guard;
 pub mod lines;
@@ -53,6 +55,10 @@ pub struct App {
     /// The request parses running at once (PDN imports, rules, variants, move lists): at most
     /// [`work::MAX_PARSES`], each on the blocking pool, never on the async threads.
     pub parses: Arc<tokio::sync::Semaphore>,
+    /// The PDN files searched from the page, indexed (see [`collection`]).
+    pub collections: collection::Indexes,
+    /// The external Hub engine named on the command line, if any (see [`external`]).
+    pub engine: Option<crate::matchplay::engine::EngineSpec>,
 }
 
 /// What `damelab serve` was asked for.
@@ -67,6 +73,8 @@ pub struct Options {
     pub root: PathBuf,
     /// The endgame table cache (`damelab endgame`'s default: [`crate::endgame::store::default_dir`]).
     pub cache: Option<PathBuf>,
+    /// An external Hub engine the page may analyse with (`--engine 'cmd=… name=…'`).
+    pub engine: Option<crate::matchplay::engine::EngineSpec>,
 }
 
 /// The router of the page and the API, with the checks of [`guard::guard`] on every request.
@@ -89,6 +97,8 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         selftests: Mutex::new(Vec::new()),
         searches: Arc::new(tokio::sync::Semaphore::new(engine::MAX_SEARCHES)),
         parses: Arc::new(tokio::sync::Semaphore::new(work::MAX_PARSES)),
+        collections: collection::Indexes::default(),
+        engine: opts.engine.clone(),
     });
     let allowed = Arc::new(guard::Allowed::new(&opts.host, port));
     let asset = |body: &'static str, ty: &'static str| {
@@ -116,6 +126,9 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/pdn/import", post(api::pdn_import))
         .route("/pdn/export", get(api::pdn_export))
         .route("/annotate", post(annotate::annotate))
+        .route("/collection/list", post(collection::list))
+        .route("/collection/search", post(collection::search))
+        .route("/collection/open", post(collection::open))
         .route("/variants", get(api::variants))
         .route("/variant", post(api::variant))
         .route("/rules", get(rules_api::get))
@@ -124,6 +137,7 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route("/rules/save", post(rules_api::save))
         .route("/analyse", post(engine::analyse))
         .route("/stop", post(engine::stop))
+        .route("/engines", get(external::engines))
         .route("/engine/move", post(engine::engine_move))
         .route("/probe", post(engine::probe))
         .route("/study", post(study::start))

@@ -49,6 +49,7 @@ pub(crate) fn start_in(variant: &str, root: &Path) -> Server {
         port: 0,
         root: root.to_path_buf(),
         cache: Some(root.join("tables")),
+        engine: None,
     };
     let (addr, tx, thread) = crate::common::serve_in_thread(opts);
     Server {

@@ -2,65 +2,30 @@
 //! `web_browser.rs`): a Lidraughts game with comments pasted into the Dameo page shows the
 //! international board and the comments; an arrow drawn with a right-drag is in the exported
 //! PDN (and the paste box keeps the paste); a review of a short game draws the graph and marks
-//! the blunder; `/?selftest=1` passes on a Dameo server. Skips (saying why) when `chromium` or `chromedriver` is not installed.
+//! the blunder; a two-file collection is searched by the board's position and the game found
+//! opens at its ply; `/?selftest=1` passes on a Dameo server. Skips (saying why) when `chromium` or `chromedriver` is not installed.
 
-use super::web_browser::{find, http, serve_variant};
-use serde_json::{json, Value};
-use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::process::{Child, Command, Stdio};
+use super::web_browser::{http, serve_variant};
+use super::webdriver::{chromium, Driver};
+use serde_json::json;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-struct Browser {
-    child: Child,
-    addr: SocketAddr,
-    session: String,
-}
-
-impl Drop for Browser {
-    fn drop(&mut self) {
-        let path = format!("/session/{}", self.session);
-        let _ = http(self.addr, "DELETE", &path, None);
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-impl Browser {
-    fn js(&self, script: &str) -> Value {
-        let path = format!("/session/{}/execute/sync", self.session);
-        let r = http(
-            self.addr,
-            "POST",
-            &path,
-            Some(&json!({ "script": script, "args": [] })),
-        );
-        assert!(r["value"].get("error").is_none(), "{script}: {r}");
-        r["value"].clone()
-    }
-
-    fn wait(&self, expr: &str, secs: u64) {
-        let t = Instant::now();
-        while self.js(&format!("return !!({expr});")) != json!(true) {
-            let msg = self.js("return document.getElementById('message').textContent + ' / ' + document.getElementById('pdn-msg').textContent");
-            assert!(
-                t.elapsed() < Duration::from_secs(secs),
-                "waited {secs} s for `{expr}`; the page says {msg}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    /// A right-button press on square `a` and its release on `b` (a circle when they are one).
-    fn right_drag(&self, a: &str, b: &str) {
-        self.js(&format!(
-            "const c = (n) => {{ const q = state.board.squares.find(x => x.name === n); \
-             const r = document.querySelector('#board rect[data-sq=\"' + q.sq + '\"]').getBoundingClientRect(); \
-             return {{ clientX: r.left + r.width / 2, clientY: r.top + r.height / 2, button: 2, bubbles: true }}; }}; \
-             const svg = document.getElementById('board-svg'); \
-             svg.dispatchEvent(new PointerEvent('pointerdown', c('{a}'))); \
-             svg.dispatchEvent(new PointerEvent('pointerup', c('{b}')));"
-        ));
-    }
+/// Two PDN files under the served folder: only the first game of `a.pdn` passes through
+/// 32-28 19-23.
+fn write_collection(root: &Path) {
+    std::fs::create_dir_all(root.join("games")).unwrap();
+    std::fs::write(
+        root.join("games/a.pdn"),
+        "[White \"alice\"]\n[Black \"bob\"]\n[GameType \"20\"]\n\n1. 32-28 19-23 2. 28x19 14x23 3. 37-32 *\n\n\
+         [White \"carl\"]\n[Black \"dora\"]\n[GameType \"20\"]\n\n1. 33-28 18-23 *\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("games/b.pdn"),
+        "[White \"erik\"]\n[Black \"fay\"]\n[GameType \"20\"]\n\n1. 31-27 19-23 *\n",
+    )
+    .unwrap();
 }
 
 const LIDRAUGHTS: &str =
@@ -72,64 +37,25 @@ const BLUNDER: &str = "[FEN \"W:W37,38,47:B13,17,22\"]\n1. 37-31 13-18 2. 47-41 
 #[test]
 #[ignore = "real browser, about 10 s: run by .ci/run (`cargo test --release --test it -- --include-ignored web_browser_review::`)"]
 fn pdn_annotation_and_review_in_headless_chromium() {
-    let (Some(chromium), Some(chromedriver)) = (
-        find(&["chromium", "chromium-browser"]),
-        find(&["chromedriver"]),
-    ) else {
-        println!(
-            "skipped: chromium and chromedriver are not installed \
-             (apt-get install -y chromium chromium-driver)"
-        );
+    let Some((chromium, chromedriver)) = chromium() else {
         return;
     };
     let base = std::env::temp_dir().join(format!("damelab-review-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(base.join("root")).unwrap();
+    write_collection(&base.join("root"));
     let srv = serve_variant(&base.join("root"), "dameo");
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(chromedriver)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let addr: SocketAddr = format!("127.0.0.1:{port}").parse().unwrap();
-    let t = Instant::now();
-    while TcpStream::connect(addr).is_err() {
-        assert!(t.elapsed() < Duration::from_secs(20), "chromedriver up");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let caps = json!({ "capabilities": { "alwaysMatch": {
-        "browserName": "chrome",
-        "goog:chromeOptions": {
-            "binary": chromium.display().to_string(),
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-                     "--disable-dev-shm-usage", "--window-size=1200,1600",
-                     format!("--user-data-dir={}", base.join("profile").display())]
-        }
-    }}});
-    let r = http(addr, "POST", "/session", Some(&caps));
-    let session = r["value"]["sessionId"]
-        .as_str()
-        .unwrap_or_default()
-        .to_string();
-    assert!(!session.is_empty(), "a WebDriver session: {r}");
-    let b = Browser {
-        child,
-        addr,
-        session,
-    };
-    let url = format!("http://127.0.0.1:{}/", srv.addr.port());
-    http(
-        addr,
-        "POST",
-        &format!("/session/{}/url", b.session),
-        Some(&json!({ "url": url })),
+    let shots = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/web-screenshots-review");
+    let _ = std::fs::remove_dir_all(&shots);
+    let b = Driver::start(
+        &chromium,
+        &chromedriver,
+        &base.join("profile"),
+        shots,
+        (1200, 1600),
     );
+    let url = format!("http://127.0.0.1:{}/", srv.addr.port());
+    b.go(&url);
     b.wait(
         "typeof state !== 'undefined' && state && state.variant.name === 'dameo'",
         10,
@@ -196,13 +122,107 @@ fn pdn_annotation_and_review_in_headless_chromium() {
         .unwrap()
         .contains("22-27??"));
 
-    // The page's self-test on a server started on Dameo: it switches to International itself.
-    http(
-        addr,
-        "POST",
-        &format!("/session/{}/url", b.session),
-        Some(&json!({ "url": format!("{url}?selftest=1") })),
+    // A two-file collection searched by the position on the board: the one game that passes
+    // through 32-28 19-23 is found, and opens on the board at that ply.
+    b.click("#new");
+    b.wait("state.tree.nodes.length === 1", 5);
+    for sq in ["32", "28", "19", "23"] {
+        b.square(sq);
+    }
+    b.wait("document.querySelectorAll('#moves .mv').length === 2", 5);
+    b.js("const c = document.getElementById('collection-box'); c.open = true; c.scrollIntoView();");
+    b.wait(
+        "document.getElementById('coll-path').options.length > 1",
+        10,
     );
+    b.js("const s = document.getElementById('coll-path'); s.value = 'games'; s.dispatchEvent(new Event('change'));");
+    b.wait(
+        "Array.from(document.getElementById('coll-path').options).some(o => o.value === 'games/b.pdn')",
+        10,
+    );
+    b.click("#coll-position");
+    b.click("#coll-search");
+    b.wait(
+        "document.querySelectorAll('#coll-results .coll-result').length === 1",
+        20,
+    );
+    let found = b.js("return document.getElementById('coll-results').textContent");
+    assert!(
+        found.as_str().unwrap_or("").contains("alice - bob")
+            && found.as_str().unwrap_or("").contains("ply 2"),
+        "{found}"
+    );
+    b.shot_of("#collection-box", "docs-collection");
+    b.click("#coll-results .coll-result");
+    b.wait(
+        "state.pdn && state.pdn.file === 'games/a.pdn' && state.tree.nodes.length === 6 && state.last && state.last.text === '19-23'",
+        10,
+    );
+    assert_eq!(
+        b.js("return document.querySelectorAll('#moves .mv').length"),
+        json!(5),
+        "the whole game is in the move list"
+    );
+    assert_eq!(
+        b.js("return document.querySelector('#moves .mv.current').textContent.trim()"),
+        json!("19-23"),
+        "the board is at the ply found"
+    );
+
+    // A phone's screen, 375 x 740: the board fits its width, the buttons under it are on the
+    // first screen, and every control is within the width (the rest is reached by scrolling
+    // down, never sideways).
+    b.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({ "width": 375, "height": 740 })),
+    );
+    b.go(&url);
+    b.wait(
+        "typeof state !== 'undefined' && state && document.querySelector('#board svg')",
+        10,
+    );
+    b.js("window.scrollTo(0, 0);");
+    std::thread::sleep(Duration::from_millis(300));
+    let view = b
+        .js("return [window.innerWidth, window.innerHeight, document.documentElement.scrollWidth]");
+    let (w, h) = (view[0].as_f64().unwrap(), view[1].as_f64().unwrap());
+    assert!(w <= 400.0, "a phone's width: {view}");
+    assert!(view[2].as_f64().unwrap() <= w, "no sideways scroll: {view}");
+    let rect = |css: &str| {
+        b.js(&format!(
+            "const r = document.querySelector('{css}').getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom];"
+        ))
+    };
+    let board = rect("#board svg");
+    assert!(
+        board[0].as_f64().unwrap() >= 0.0 && board[2].as_f64().unwrap() <= w,
+        "the board fits: {board}"
+    );
+    for key in ["#flip", "#undo", "#redo", "#new", "#movein"] {
+        let r = rect(key);
+        assert!(
+            r[0].as_f64().unwrap() >= 0.0 && r[2].as_f64().unwrap() <= w,
+            "{key} within the width: {r}"
+        );
+        assert!(
+            r[3].as_f64().unwrap() <= h,
+            "{key} on the first screen: {r} (height {h})"
+        );
+    }
+    let wide = b.js(
+        "return Array.from(document.querySelectorAll('button, input, select, textarea')).filter(e => e.getClientRects().length && (e.getBoundingClientRect().right > window.innerWidth + 1 || e.getBoundingClientRect().left < -1)).map(e => e.id);",
+    );
+    assert_eq!(wide, json!([]), "every control within the width");
+    b.shot("docs-phone");
+    b.cmd(
+        "POST",
+        "window/rect",
+        Some(json!({ "width": 1200, "height": 1600 })),
+    );
+
+    // The page's self-test on a server started on Dameo: it switches to International itself.
+    b.go(&format!("{url}?selftest=1"));
     let t = Instant::now();
     let result = loop {
         let r = http(srv.addr, "GET", "/api/selftest", None);

@@ -542,7 +542,8 @@ async function analyse() {
   following = true;
   $("lines").textContent = "";
   try {
-    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value) });
+    const engine = $("engine-choice").value || "damelab";
+    const r = await api("analyse", { seconds: Number($("secs").value), lines: Number($("multipv").value), engine });
     const es = new EventSource(r.stream);
     analysis = es;
     const node = state.tree.current;
@@ -555,7 +556,7 @@ async function analyse() {
       box.textContent = "";
       const stats = document.createElement("div");
       stats.className = "stats";
-      stats.textContent = `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
+      stats.textContent = (i.engine ? i.engine + ": " : "") + `depth ${i.depth} · ${fmtNodes(i.nodes)} nodes · ${fmtNodes(i.nps || 0)}/s · ${(i.ms / 1000).toFixed(1)} s`;
       box.append(stats);
       for (const l of (i.lines || [i])) {
         const div = document.createElement("div");
@@ -578,7 +579,8 @@ async function analyse() {
       const d = JSON.parse(ev.data);
       const div = document.createElement("div");
       div.className = "line done";
-      div.textContent = d.best ? `best ${d.best.text}  ${d.score}  depth ${d.depth}${d.stopped ? "  (stopped)" : ""}` : "no move";
+      div.textContent = d.best ? (d.engine ? d.engine + ": " : "") + `best ${d.best.text}  ${d.score}  depth ${d.depth}${d.stopped ? "  (stopped)" : ""}` : (d.error || "no move");
+      if (d.error) { div.classList.add("engine-error"); following = false; }
       $("lines").prepend(div);
       es.close();
       if (analysis === es) analysis = null;
@@ -914,6 +916,10 @@ function wire() {
       api("annotate", { node: state.tree.current, nags }).then((s) => show(s, true)).catch(fail);
     };
   }
+  $("coll-path").onchange = () => { const o = $("coll-path").selectedOptions[0]; if (o && o.dataset.dir) browse(o.value); };
+  $("coll-open").onclick = () => { const o = $("coll-path").selectedOptions[0]; if (o && o.dataset.dir) browse(o.value); };
+  $("coll-search").onclick = searchCollection;
+  $("collection-box").addEventListener("toggle", () => { if ($("collection-box").open && !$("coll-path").options.length) browse(""); });
   $("study").onclick = study;
   $("review").onclick = review;
   $("review-stop").onclick = () => api("study/stop", {}).catch((e) => fail(e, $("review-msg")));
@@ -921,6 +927,50 @@ function wire() {
   $("study-stop").onclick = () => api("study/stop", {}).catch(fail);
   $("variant").onchange = () => $("variant").value && api("variant", { name: $("variant").value }).then((s) => {
     edited = false; show(s); loadRules(); }).catch(fail);
+}
+
+// ---------------------------------------------------------------- collection
+
+// The folder picker: the folder itself (searched), its parent, its sub-folders, its PDN files.
+async function browse(path) {
+  try {
+    const r = await api("collection/list", { path });
+    const sel = $("coll-path");
+    sel.textContent = "";
+    const add = (label, value, dir) => { const o = new Option(label, value); if (dir) o.dataset.dir = "1"; sel.append(o); return o; };
+    add((r.path || ".") + "/  (its .pdn files)", r.path, false);
+    if (r.parent !== null) add("../  (up)", r.parent, true);
+    for (const f of r.folders) add(f + "/", f, true);
+    for (const f of r.files) add(f.path, f.path, false);
+    sel.value = r.path;
+    say(r.cut || `${r.files.length} PDN files, ${r.folders.length} folders`, "", $("coll-msg"));
+  } catch (e) { fail(e, $("coll-msg")); }
+}
+
+async function searchCollection() {
+  const q = { path: $("coll-path").value || "", position: $("coll-position").checked };
+  for (const k of ["player", "white", "black", "event", "result", "variant", "date"]) q[k] = $("coll-" + k).value;
+  const list = $("coll-results");
+  list.textContent = "";
+  try {
+    const r = await api("collection/search", q);
+    for (const g of r.results) {
+      const li = document.createElement("li");
+      const b = document.createElement("button");
+      b.className = "coll-result";
+      b.textContent = g.title + (g.result ? " " + g.result : "") + (g.date ? ` (${g.date})` : "") + ` · ${g.variant}` + (g.ply !== null ? ` · ply ${g.ply}` : "");
+      b.title = `${g.file}, game ${g.game + 1}`;
+      b.onclick = () => api("collection/open", { path: g.file, game: g.game, ply: g.ply }).then((s) => {
+        show(s);
+        if (s.pdn.switched) loadRules();
+        say(`${g.file}: game ${g.game + 1} opened` + (g.ply !== null ? ` at ply ${g.ply}` : ""), "", $("coll-msg"));
+      }).catch((e) => fail(e, $("coll-msg")));
+      li.append(b);
+      list.append(li);
+    }
+    const where = r.position ? ` through this position (${r.position})` : "";
+    say(`${r.results.length} of ${r.games} games in ${r.files} files${where}` + (r.notes.length ? "; " + r.notes.join("; ") : ""), "", $("coll-msg"));
+  } catch (e) { fail(e, $("coll-msg")); }
 }
 
 async function main() {
@@ -935,6 +985,11 @@ async function main() {
       v.value = state.variant.name;
     }).catch(fail);
     loadRules();
+    api("engines").then((r) => {
+      const sel = $("engine-choice");
+      for (const e of r.engines) sel.append(new Option(e.name, e.name));
+      $("engine-choice-label").hidden = r.engines.length < 2;
+    }).catch(fail);
   } catch (e) { fail(e); }
 }
 
