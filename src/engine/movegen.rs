@@ -384,6 +384,10 @@ impl<B: BitSet> Rules<B> {
             for d in prog.jumps.iter() {
                 found |= self.step_back(self.step_back(empty, d) & capturable, d);
             }
+            for d in prog.gaps.iter() {
+                let over = self.step_back(empty, d) & capturable;
+                found |= self.step_back(self.step_back(over, d) & empty, d);
+            }
             found &= pieces;
             if !prog.flies.is_empty() {
                 for sq in BitIter(pieces & !found) {
@@ -830,6 +834,17 @@ impl<B: BitSet> Search<'_, B> {
         self.is_empty(land).then_some((over, land))
     }
 
+    /// The (captured, landing) squares of a jump at a fixed gap in direction `d` from `cur`: the
+    /// square next to `cur` empty, then a short jump from there.
+    #[inline(always)]
+    fn gap_target(&self, cur: Sq, d: u8, capturable: B) -> Option<(Sq, Sq)> {
+        let gap = self.rules.step(B::bit(cur), d);
+        if gap.none() || !self.is_empty(gap.lowest()) {
+            return None;
+        }
+        self.jump_target(gap.lowest(), d, capturable)
+    }
+
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
     /// piece on the line, at most `reach` squares away.
     #[inline(always)]
@@ -857,6 +872,10 @@ impl<B: BitSet> Search<'_, B> {
             .jumps_after(last)
             .iter()
             .any(|d| self.jump_target(cur, d, capturable).is_some())
+            || prog
+                .gaps_after(last)
+                .iter()
+                .any(|d| self.gap_target(cur, d, capturable).is_some())
         {
             return true;
         }
@@ -916,6 +935,16 @@ impl<B: BitSet> Search<'_, B> {
         let mut found = false;
         for d in prog.jumps_after(last).iter() {
             let Some((over, land)) = self.jump_target(cur, d, capturable) else {
+                continue;
+            };
+            found = true;
+            self.advance::<STOPS>(over, land, kind, d);
+            if self.over {
+                return;
+            }
+        }
+        for d in prog.gaps_after(last).iter() {
+            let Some((over, land)) = self.gap_target(cur, d, capturable) else {
                 continue;
             };
             found = true;

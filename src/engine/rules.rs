@@ -65,6 +65,11 @@ pub struct PieceProgram<B: BitSet = Bits> {
     /// Sixteen entries (9 to 15 empty), so that an index masked to four bits needs no bounds test.
     pub jumps_after: [Dirs; 16],
     pub flies_after: [Dirs; 16],
+    /// Short jumps at a fixed gap (`after one empty square`): one empty square, the enemy piece,
+    /// the landing directly behind it; `gaps_after` as `jumps_after`. Empty for every piece
+    /// without them, so their loops cost the generator one length test.
+    pub gaps: Dirs,
+    pub gaps_after: [Dirs; 16],
     /// Captures by approach and withdrawal: the directions of their steps (either kind), and per
     /// direction (bit masks of angles) whether a step that way may take by approach, by
     /// withdrawal. `steps_after[last]`: the step directions after a step in direction `last`
@@ -113,7 +118,13 @@ impl<B: BitSet> PieceProgram<B> {
     }
 
     pub fn can_capture(&self) -> bool {
-        !(self.jumps.is_empty() && self.flies.is_empty())
+        !(self.jumps.is_empty() && self.flies.is_empty() && self.gaps.is_empty())
+    }
+
+    /// The directions of gap jumps after a jump in direction `last` (8: none yet).
+    #[inline(always)]
+    pub fn gaps_after(&self, last: u8) -> &Dirs {
+        &self.gaps_after[(last & 15) as usize]
     }
 
     /// The directions of capturing steps after a step in direction `last` (8: none yet).
@@ -494,6 +505,7 @@ impl<B: BitSet> Rules<B> {
         // A slide already makes every step in its directions: drop the step so no move is made twice.
         step_set &= !slide_set;
         let mut jump_set: AngleSet = 0;
+        let mut gap_set: AngleSet = 0;
         let mut fly_set: AngleSet = 0;
         let (mut fly_reach, mut fly_land, mut behind_last) = (0u8, 0u8, 0u8);
         let (mut approach_abs, mut withdraw_abs) = (0 as AngleSet, 0 as AngleSet);
@@ -502,6 +514,7 @@ impl<B: BitSet> Rules<B> {
                 CaptureOp::Approach { dirs } => approach_abs |= dirs,
                 CaptureOp::Withdrawal { dirs } => withdraw_abs |= dirs,
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
+                CaptureOp::GapJump { dirs } => gap_set |= dirs,
                 CaptureOp::Fly {
                     dirs,
                     range,
@@ -537,6 +550,7 @@ impl<B: BitSet> Rules<B> {
         let promotion_zone = promotions.iter().fold(B::ZERO, |z, &(_, b)| z | b);
         let jumps = Dirs::from_set(jump_set, side);
         let flies = Dirs::from_set(fly_set, side);
+        let gaps = Dirs::from_set(gap_set, side);
         let after = |dirs: Dirs| -> [Dirs; 16] {
             std::array::from_fn(|last| {
                 let mut d = Dirs::default();
@@ -566,7 +580,40 @@ impl<B: BitSet> Rules<B> {
                 .iter()
                 .fold(0u8, |m, a| m | 1 << a)
         };
-        let steps_after: [Dirs; 16] = std::array::from_fn(|last| {
+        let steps_after = Self::steps_after(spec, &step_caps);
+        PieceProgram {
+            step_caps,
+            approach_set: side_mask(approach_abs),
+            withdraw_set: side_mask(withdraw_abs),
+            steps_after,
+            steps: Dirs::from_set(step_set, side),
+            slides: Dirs::from_set(slide_set, side),
+            leaps,
+            jumps,
+            flies,
+            jumps_after: after(jumps),
+            flies_after: after(flies),
+            gaps,
+            gaps_after: after(gaps),
+            takes,
+            takes_all: takes.count_ones() as usize == spec.pieces.len(),
+            promotions,
+            promotion_zone,
+            rank: piece.rank,
+            value: piece.value,
+            quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
+            slide_max,
+            fly_reach,
+            fly_land,
+            behind_last,
+        }
+    }
+
+    /// `steps_after` of a piece's capturing steps: the directions after a step in direction
+    /// `last` (8: the first), less `last` under `no two steps in one direction`, its reverse under
+    /// `no 180 turn`, and every one under `single step`.
+    fn steps_after(spec: &VariantSpec, step_caps: &Dirs) -> [Dirs; 16] {
+        std::array::from_fn(|last| {
             let mut d = Dirs::default();
             if last > 8 {
                 return d;
@@ -583,31 +630,7 @@ impl<B: BitSet> Rules<B> {
                 }
             }
             d
-        });
-        PieceProgram {
-            step_caps,
-            approach_set: side_mask(approach_abs),
-            withdraw_set: side_mask(withdraw_abs),
-            steps_after,
-            steps: Dirs::from_set(step_set, side),
-            slides: Dirs::from_set(slide_set, side),
-            leaps,
-            jumps,
-            flies,
-            jumps_after: after(jumps),
-            flies_after: after(flies),
-            takes,
-            takes_all: takes.count_ones() as usize == spec.pieces.len(),
-            promotions,
-            promotion_zone,
-            rank: piece.rank,
-            value: piece.value,
-            quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
-            slide_max,
-            fly_reach,
-            fly_land,
-            behind_last,
-        }
+        })
     }
 
     pub fn side_letter(&self, side: usize) -> char {
