@@ -185,6 +185,10 @@ pub struct Rules<B: BitSet = Bits> {
     pub directed: bool,
     /// `may stop after any jump`.
     pub may_stop: bool,
+    /// Some piece jumps at a fixed gap (`after one empty square`): the capture search is
+    /// compiled with and without their loops, chosen once per capturing piece, so that variants
+    /// without them pay nothing.
+    pub gaps: bool,
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
@@ -411,6 +415,7 @@ impl<B: BitSet> Rules<B> {
             no_180: spec.captures.no_180_turn,
             directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
             may_stop: spec.captures.may_stop,
+            gaps: Self::any_gap_jump(spec),
             huffing: spec.captures.huffing,
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
@@ -462,6 +467,14 @@ impl<B: BitSet> Rules<B> {
             } else {
                 None
             },
+        })
+    }
+
+    fn any_gap_jump(spec: &VariantSpec) -> bool {
+        spec.pieces.iter().any(|p| {
+            p.captures
+                .iter()
+                .any(|c| matches!(c, CaptureOp::GapJump { .. }))
         })
     }
 
