@@ -73,6 +73,10 @@ fn board(w: &mut String, rules: &Rules) {
             " Lines: diagonal through every point (corner, centre, corner), orthogonal only \
              through the corners, from each corner to the next (a1-c1, a1-a3)."
         }
+        Lines::EveryPoint if b.orthogonal_across => {
+            " Orthogonal moves go from a dark square to the next dark square of its file or \
+             rank, across the light square between (a1-a3, a1-c1)."
+        }
         Lines::EveryPoint => "",
     };
     let removed = if b.removed.is_empty() {
@@ -235,6 +239,11 @@ fn capture_text(spec: &VariantSpec, op: &CaptureOp) -> String {
         ),
         CaptureOp::Jump { dirs } => format!(
             "captures by a short jump over an adjacent enemy piece {}",
+            dirs_text(spec, *dirs)
+        ),
+        CaptureOp::GapJump { dirs } => format!(
+            "captures by a jump at a fixed gap: over one empty square, then the enemy piece \
+             next to it, landing directly behind that piece {}",
             dirs_text(spec, *dirs)
         ),
         CaptureOp::Fly {

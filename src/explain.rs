@@ -308,6 +308,7 @@ fn explain_legal(
     if mv.is_capture() && rules.stacks {
         out.push_str(&columns_taken(rules, pos, mv));
     }
+    out.push_str(&across_note(rules, mv));
     if mv.is_capture() {
         let others = legal
             .iter()
@@ -351,6 +352,7 @@ fn explain_legal(
         if rules.may_stop {
             out.push_str(&stops(rules, legal, mv));
         }
+        out.push_str(&gap_note(rules, side, mv));
         if rules.spec.captures.single_jump {
             let leg = if rules.approach { "step" } else { "jump" };
             out.push_str(&format!(
@@ -609,4 +611,34 @@ fn columns_taken(rules: &Rules, pos: &Position, mv: &Move) -> String {
         }
     }
     out
+}
+
+/// A capture by a piece whose jumps keep a fixed gap (`after one empty square`): say so.
+fn gap_note(rules: &Rules, side: usize, mv: &Move) -> String {
+    if rules.programs[side][mv.kind_before as usize]
+        .gaps
+        .is_empty()
+    {
+        return String::new();
+    }
+    "its jumps keep a fixed gap: each crosses one empty square, takes the enemy piece next to \
+     it and lands directly behind\n"
+        .to_string()
+}
+
+/// A quiet orthogonal move on a board whose orthogonal moves cross the light squares.
+fn across_note(rules: &Rules, mv: &Move) -> String {
+    if !rules.spec.board.orthogonal_across || mv.is_capture() {
+        return String::new();
+    }
+    let (from, to) = (rules.geo.coord(mv.from), rules.geo.coord(mv.to));
+    if from.0 != to.0 && from.1 != to.1 {
+        return String::new();
+    }
+    format!(
+        "an orthogonal move from {} to {}, across the light squares between (`orthogonal moves \
+         across light squares`)\n",
+        rules.geo.name(mv.from),
+        rules.geo.name(mv.to)
+    )
 }

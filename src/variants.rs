@@ -39,6 +39,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("poddavki", include_str!("../variants/poddavki.rules")),
     ("giveaway", include_str!("../variants/giveaway.rules")),
     ("doov", include_str!("../variants/doov.rules")),
+    ("maleys", include_str!("../variants/maleys.rules")),
+    ("makvoer", include_str!("../variants/makvoer.rules")),
     ("thai", include_str!("../variants/thai.rules")),
     ("killer", include_str!("../variants/killer.rules")),
     ("canadian", include_str!("../variants/canadian.rules")),

@@ -390,6 +390,12 @@ impl<B: BitSet> Rules<B> {
             for d in prog.jumps.iter() {
                 found |= self.step_back(self.step_back(empty, d) & capturable, d);
             }
+            if self.gaps {
+                for d in prog.gaps.iter() {
+                    let over = self.step_back(empty, d) & capturable;
+                    found |= self.step_back(self.step_back(over, d) & empty, d);
+                }
+            }
             found &= pieces;
             if !prog.flies.is_empty() {
                 for sq in BitIter(pieces & !found) {
@@ -474,11 +480,13 @@ impl<B: BitSet> Rules<B> {
                 s.kind0 = kind as u8;
                 s.blockers = occupied & !B::bit(sq);
                 // `may stop after any jump` is settled here, once per piece: the search is
-                // compiled twice, with and without the stops.
-                if self.may_stop {
-                    s.search::<true>(sq, kind as u8, NO_DIR);
-                } else {
-                    s.search::<false>(sq, kind as u8, NO_DIR);
+                // compiled twice, with and without the stops (and twice again, with and without
+                // the loops of jumps at a fixed gap).
+                match (self.may_stop, self.gaps) {
+                    (true, false) => s.search::<true, false>(sq, kind as u8, NO_DIR),
+                    (false, false) => s.search::<false, false>(sq, kind as u8, NO_DIR),
+                    (true, true) => s.search::<true, true>(sq, kind as u8, NO_DIR),
+                    (false, true) => s.search::<false, true>(sq, kind as u8, NO_DIR),
                 }
                 if s.over {
                     s.out.truncate(start);
@@ -839,6 +847,17 @@ impl<B: BitSet> Search<'_, B> {
         self.is_empty(land).then_some((over, land))
     }
 
+    /// The (captured, landing) squares of a jump at a fixed gap in direction `d` from `cur`: the
+    /// square next to `cur` empty, then a short jump from there.
+    #[inline(always)]
+    fn gap_target(&self, cur: Sq, d: u8, capturable: B) -> Option<(Sq, Sq)> {
+        let gap = self.rules.step(B::bit(cur), d);
+        if gap.none() || !self.is_empty(gap.lowest()) {
+            return None;
+        }
+        self.jump_target(gap.lowest(), d, capturable)
+    }
+
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
     /// piece on the line, at most `reach` squares away.
     #[inline(always)]
@@ -866,6 +885,11 @@ impl<B: BitSet> Search<'_, B> {
             .jumps_after(last)
             .iter()
             .any(|d| self.jump_target(cur, d, capturable).is_some())
+            || self.rules.gaps
+                && prog
+                    .gaps_after(last)
+                    .iter()
+                    .any(|d| self.gap_target(cur, d, capturable).is_some())
         {
             return true;
         }
@@ -913,7 +937,8 @@ impl<B: BitSet> Search<'_, B> {
 
     /// Every capture sequence going on from `cur`, where the piece (now of `kind`) landed after a
     /// jump in direction `last`. `STOPS`: `may stop after any jump` (each jump may end the move).
-    fn search<const STOPS: bool>(&mut self, cur: Sq, kind: u8, last: u8) {
+    /// `GAPS`: some piece jumps at a fixed gap ([`Rules::gaps`]).
+    fn search<const STOPS: bool, const GAPS: bool>(&mut self, cur: Sq, kind: u8, last: u8) {
         let stop_ok = STOPS && std::mem::replace(&mut self.stop_ok, true);
         if self.n > 0 && self.skip(cur, kind, last, stop_ok) {
             return;
@@ -928,9 +953,21 @@ impl<B: BitSet> Search<'_, B> {
                 continue;
             };
             found = true;
-            self.advance::<STOPS>(over, land, kind, d);
+            self.advance::<STOPS, GAPS>(over, land, kind, d);
             if self.over {
                 return;
+            }
+        }
+        if GAPS {
+            for d in prog.gaps_after(last).iter() {
+                let Some((over, land)) = self.gap_target(cur, d, capturable) else {
+                    continue;
+                };
+                found = true;
+                self.advance::<STOPS, GAPS>(over, land, kind, d);
+                if self.over {
+                    return;
+                }
             }
         }
         for d in prog.flies_after(last).iter() {
@@ -952,7 +989,7 @@ impl<B: BitSet> Search<'_, B> {
                     left -= 1;
                     self.stop_ok = first || !behind;
                     first = false;
-                    self.advance::<STOPS>(over, land_sq, kind, d);
+                    self.advance::<STOPS, GAPS>(over, land_sq, kind, d);
                     if self.over {
                         return;
                     }
@@ -1002,7 +1039,7 @@ impl<B: BitSet> Search<'_, B> {
                     ok
                 };
                 if go {
-                    self.advance::<STOPS>(over, land_sq, kind, d);
+                    self.advance::<STOPS, GAPS>(over, land_sq, kind, d);
                     if self.over {
                         return;
                     }
@@ -1016,7 +1053,13 @@ impl<B: BitSet> Search<'_, B> {
         }
     }
 
-    fn advance<const STOPS: bool>(&mut self, over: Sq, land: Sq, kind: u8, d: u8) {
+    fn advance<const STOPS: bool, const GAPS: bool>(
+        &mut self,
+        over: Sq,
+        land: Sq,
+        kind: u8,
+        d: u8,
+    ) {
         self.nodes += 1;
         if self.nodes > self.budget {
             self.over = true;
@@ -1033,9 +1076,9 @@ impl<B: BitSet> Search<'_, B> {
         self.captured |= B::bit(over);
         self.n += 1;
         match self.rules.mid_capture {
-            MidCapturePromotion::AtEnd => self.search::<STOPS>(land, kind, d),
+            MidCapturePromotion::AtEnd => self.search::<STOPS, GAPS>(land, kind, d),
             MidCapturePromotion::Continue => {
-                self.search::<STOPS>(land, self.kind_on_landing(kind, land), d)
+                self.search::<STOPS, GAPS>(land, self.kind_on_landing(kind, land), d)
             }
             MidCapturePromotion::Stop => {
                 if self.rules.programs[self.side][kind as usize]
@@ -1046,7 +1089,7 @@ impl<B: BitSet> Search<'_, B> {
                         self.record(land, kind);
                     }
                 } else {
-                    self.search::<STOPS>(land, kind, d);
+                    self.search::<STOPS, GAPS>(land, kind, d);
                 }
             }
         }

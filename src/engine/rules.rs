@@ -65,6 +65,11 @@ pub struct PieceProgram<B: BitSet = Bits> {
     /// Sixteen entries (9 to 15 empty), so that an index masked to four bits needs no bounds test.
     pub jumps_after: [Dirs; 16],
     pub flies_after: [Dirs; 16],
+    /// Short jumps at a fixed gap (`after one empty square`): one empty square, the enemy piece,
+    /// the landing directly behind it; `gaps_after` as `jumps_after`. Empty for every piece
+    /// without them, so their loops cost the generator one length test.
+    pub gaps: Dirs,
+    pub gaps_after: [Dirs; 16],
     /// Captures by approach and withdrawal: the directions of their steps (either kind), and per
     /// direction (bit masks of angles) whether a step that way may take by approach, by
     /// withdrawal. `steps_after[last]`: the step directions after a step in direction `last`
@@ -113,7 +118,13 @@ impl<B: BitSet> PieceProgram<B> {
     }
 
     pub fn can_capture(&self) -> bool {
-        !(self.jumps.is_empty() && self.flies.is_empty())
+        !(self.jumps.is_empty() && self.flies.is_empty() && self.gaps.is_empty())
+    }
+
+    /// The directions of gap jumps after a jump in direction `last` (8: none yet).
+    #[inline(always)]
+    pub fn gaps_after(&self, last: u8) -> &Dirs {
+        &self.gaps_after[(last & 15) as usize]
     }
 
     /// The directions of capturing steps after a step in direction `last` (8: none yet).
@@ -174,6 +185,10 @@ pub struct Rules<B: BitSet = Bits> {
     pub directed: bool,
     /// `may stop after any jump`.
     pub may_stop: bool,
+    /// Some piece jumps at a fixed gap (`after one empty square`): the capture search is
+    /// compiled with and without their loops, chosen once per capturing piece, so that variants
+    /// without them pay nothing.
+    pub gaps: bool,
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
@@ -404,6 +419,7 @@ impl<B: BitSet> Rules<B> {
             no_180: spec.captures.no_180_turn,
             directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
             may_stop: spec.captures.may_stop,
+            gaps: Self::any_gap_jump(spec),
             huffing: spec.captures.huffing,
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
@@ -459,6 +475,14 @@ impl<B: BitSet> Rules<B> {
         })
     }
 
+    fn any_gap_jump(spec: &VariantSpec) -> bool {
+        spec.pieces.iter().any(|p| {
+            p.captures
+                .iter()
+                .any(|c| matches!(c, CaptureOp::GapJump { .. }))
+        })
+    }
+
     fn any_step_capture(spec: &VariantSpec) -> bool {
         spec.pieces
             .iter()
@@ -499,6 +523,7 @@ impl<B: BitSet> Rules<B> {
         // A slide already makes every step in its directions: drop the step so no move is made twice.
         step_set &= !slide_set;
         let mut jump_set: AngleSet = 0;
+        let mut gap_set: AngleSet = 0;
         let mut fly_set: AngleSet = 0;
         let (mut fly_reach, mut fly_land, mut behind_last) = (0u8, 0u8, 0u8);
         let (mut approach_abs, mut withdraw_abs) = (0 as AngleSet, 0 as AngleSet);
@@ -507,6 +532,7 @@ impl<B: BitSet> Rules<B> {
                 CaptureOp::Approach { dirs } => approach_abs |= dirs,
                 CaptureOp::Withdrawal { dirs } => withdraw_abs |= dirs,
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
+                CaptureOp::GapJump { dirs } => gap_set |= dirs,
                 CaptureOp::Fly {
                     dirs,
                     range,
@@ -542,6 +568,7 @@ impl<B: BitSet> Rules<B> {
         let promotion_zone = promotions.iter().fold(B::ZERO, |z, &(_, b)| z | b);
         let jumps = Dirs::from_set(jump_set, side);
         let flies = Dirs::from_set(fly_set, side);
+        let gaps = Dirs::from_set(gap_set, side);
         let after = |dirs: Dirs| -> [Dirs; 16] {
             std::array::from_fn(|last| {
                 let mut d = Dirs::default();
@@ -571,7 +598,40 @@ impl<B: BitSet> Rules<B> {
                 .iter()
                 .fold(0u8, |m, a| m | 1 << a)
         };
-        let steps_after: [Dirs; 16] = std::array::from_fn(|last| {
+        let steps_after = Self::steps_after(spec, &step_caps);
+        PieceProgram {
+            step_caps,
+            approach_set: side_mask(approach_abs),
+            withdraw_set: side_mask(withdraw_abs),
+            steps_after,
+            steps: Dirs::from_set(step_set, side),
+            slides: Dirs::from_set(slide_set, side),
+            leaps,
+            jumps,
+            flies,
+            jumps_after: after(jumps),
+            flies_after: after(flies),
+            gaps,
+            gaps_after: after(gaps),
+            takes,
+            takes_all: takes.count_ones() as usize == spec.pieces.len(),
+            promotions,
+            promotion_zone,
+            rank: piece.rank,
+            value: piece.value,
+            quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
+            slide_max,
+            fly_reach,
+            fly_land,
+            behind_last,
+        }
+    }
+
+    /// `steps_after` of a piece's capturing steps: the directions after a step in direction
+    /// `last` (8: the first), less `last` under `no two steps in one direction`, its reverse under
+    /// `no 180 turn`, and every one under `single step`.
+    fn steps_after(spec: &VariantSpec, step_caps: &Dirs) -> [Dirs; 16] {
+        std::array::from_fn(|last| {
             let mut d = Dirs::default();
             if last > 8 {
                 return d;
@@ -588,31 +648,7 @@ impl<B: BitSet> Rules<B> {
                 }
             }
             d
-        });
-        PieceProgram {
-            step_caps,
-            approach_set: side_mask(approach_abs),
-            withdraw_set: side_mask(withdraw_abs),
-            steps_after,
-            steps: Dirs::from_set(step_set, side),
-            slides: Dirs::from_set(slide_set, side),
-            leaps,
-            jumps,
-            flies,
-            jumps_after: after(jumps),
-            flies_after: after(flies),
-            takes,
-            takes_all: takes.count_ones() as usize == spec.pieces.len(),
-            promotions,
-            promotion_zone,
-            rank: piece.rank,
-            value: piece.value,
-            quiet_limit: piece.quiet_limit.map(|l| (l.max, l.while_own)),
-            slide_max,
-            fly_reach,
-            fly_land,
-            behind_last,
-        }
+        })
     }
 
     pub fn side_letter(&self, side: usize) -> char {

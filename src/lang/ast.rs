@@ -92,6 +92,8 @@ pub enum BoardForm {
     /// `a1 light` (true) or `a1 dark` (false).
     A1Light(bool),
     AlquerqueLines,
+    /// `orthogonal moves across light squares`.
+    OrthogonalAcrossLight,
     Without(Vec<SquareRange>),
     Numbered(bool),
 }
@@ -178,6 +180,8 @@ pub enum MoveClause {
         landing: Option<Spanned<LandingText>>,
         /// `in one line`: the piece's multi-capture keeps the direction of its first jump.
         one_line: Option<Span>,
+        /// `after one empty square`: a short jump at a fixed gap.
+        gap: Option<Span>,
     },
     Promote {
         to: PieceRef,

@@ -77,6 +77,20 @@ fn reach<B: BitSet>(rules: &Rules<B>, side: usize, kind: usize, sq: Sq) -> u32 {
             set |= bit(geo.next[d as usize][s as usize] as Sq);
         }
     }
+    // A jump at a fixed gap lands three squares away: the gap, the piece taken, the landing.
+    for d in p.gaps.iter() {
+        let line = &geo.next[d as usize];
+        let mut s = sq as usize;
+        for _ in 0..3 {
+            s = line[s] as usize;
+            if s == NONE as usize {
+                break;
+            }
+        }
+        if s != NONE as usize {
+            set |= bit(s as Sq);
+        }
+    }
     set.count()
 }
 

@@ -80,7 +80,9 @@ impl BoardSpec {
     /// the light square between two dark ones, which only a capture does, except on a grid of
     /// corners and centres, whose orthogonal lines are drawn from corner to corner.
     pub fn orthogonal_quiet_moves(&self) -> bool {
-        self.squares == SquareSet::All || self.lines == Lines::CornersAndCentres
+        self.squares == SquareSet::All
+            || self.lines == Lines::CornersAndCentres
+            || self.orthogonal_across
     }
 
     /// The size of a grid of corners and centres in cells (width, height), if the board is one.
@@ -260,6 +262,7 @@ mod tests {
             lines,
             removed: Vec::new(),
             points: true,
+            orthogonal_across: false,
         }
     }
 

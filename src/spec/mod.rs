@@ -89,6 +89,10 @@ pub struct BoardSpec {
     /// The points are drawn as the crossings of lines (`all points`), not as squares.
     #[serde(default, skip_serializing_if = "is_false")]
     pub points: bool,
+    /// `orthogonal moves across light squares` (a dark-squares board): quiet moves may go
+    /// orthogonally, to the next dark square of the file or rank, across the light one between.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub orthogonal_across: bool,
 }
 
 /// The outline of a board.
@@ -227,6 +231,12 @@ pub enum QuietOp {
 pub enum CaptureOp {
     /// Short jump over an adjacent enemy piece to the square directly beyond.
     Jump {
+        #[serde(with = "crate::spec::forms::dirs")]
+        dirs: AngleSet,
+    },
+    /// Short jump at a fixed gap (`after one empty square`): over one empty square and then an
+    /// enemy piece, to the square directly beyond it (Maleys).
+    GapJump {
         #[serde(with = "crate::spec::forms::dirs")]
         dirs: AngleSet,
     },

@@ -8,6 +8,7 @@ pub mod repl;
 pub mod repl_live;
 pub mod repl_polish;
 pub mod repl_pty;
+pub mod web_aims;
 pub mod web_api;
 pub mod web_boards;
 pub mod web_browser;

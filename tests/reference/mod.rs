@@ -261,11 +261,13 @@ impl Board<'_> {
         let piece = &self.spec.pieces[s.kind as usize];
         let mut fly_set = 0u8;
         let mut jump_set = 0u8;
+        let mut gap_set = 0u8;
         // Reach (to the captured piece) and landing distance of the flying captures.
         let (mut reach, mut land_max) = (0usize, 0usize);
         for op in &piece.captures {
             match op {
                 CaptureOp::Jump { dirs } => jump_set |= dirs,
+                CaptureOp::GapJump { dirs } => gap_set |= dirs,
                 CaptureOp::Fly {
                     dirs,
                     range,
@@ -298,6 +300,25 @@ impl Board<'_> {
                 continue;
             }
             let Some(over) = self.next(s.cur, d) else {
+                continue;
+            };
+            let Some(land) = self.next(over, d) else {
+                continue;
+            };
+            if self.capturable(s, over) && self.empty(s, land) {
+                out.push((d, over, vec![land]));
+            }
+        }
+        // `after one empty square`: the next square empty, the one after it an enemy piece, the
+        // landing directly behind that.
+        for d in dirs(gap_set, self.side) {
+            if banned(d) {
+                continue;
+            }
+            let Some(gap) = self.next(s.cur, d).filter(|&g| self.empty(s, g)) else {
+                continue;
+            };
+            let Some(over) = self.next(gap, d) else {
                 continue;
             };
             let Some(land) = self.next(over, d) else {

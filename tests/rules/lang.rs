@@ -64,6 +64,7 @@ fn dameo() {
             lines: Lines::EveryPoint,
             removed: Vec::new(),
             points: false,
+            orthogonal_across: false,
         }
     );
     assert_eq!(spec.sides[0].name, "white");

@@ -6,6 +6,11 @@ use super::*;
 
 impl Checker<'_> {
     pub(super) fn board(&mut self, b: &BoardDecl) -> Option<BoardSpec> {
+        let spec = self.board_shape(b)?;
+        Some(self.across_light(b, spec))
+    }
+
+    fn board_shape(&mut self, b: &BoardDecl) -> Option<BoardSpec> {
         let (w, h) = b.size.node;
         let mut kind: Option<&Spanned<BoardForm>> = None;
         let mut a1: Option<(bool, Span)> = None;
@@ -43,6 +48,8 @@ impl Checker<'_> {
                     None => notation = Some((*n, span)),
                 },
                 BoardForm::Without(list) => without.extend(list.iter()),
+                // Checked once the squares are known (`across_light`).
+                BoardForm::OrthogonalAcrossLight => {}
             }
         }
         let dark = kind.is_some_and(|k| k.node == BoardForm::DarkSquares);
@@ -117,6 +124,7 @@ impl Checker<'_> {
             },
             removed: Vec::new(),
             points: kind.is_some_and(|k| k.node == BoardForm::AllPoints),
+            orthogonal_across: false,
         };
         self.finish_board(b, spec, &without)
     }
@@ -186,6 +194,7 @@ impl Checker<'_> {
             lines: Lines::EveryPoint,
             removed: Vec::new(),
             points: false,
+            orthogonal_across: false,
         };
         self.finish_board(b, spec, without)
     }
@@ -249,6 +258,7 @@ impl Checker<'_> {
             lines: Lines::CornersAndCentres,
             removed: Vec::new(),
             points: true,
+            orthogonal_across: false,
         };
         self.finish_board(b, spec, without)
     }
@@ -337,7 +347,7 @@ impl Checker<'_> {
             .unwrap_or_else(|| (w.to_string(), h.to_string()))
     }
 
-    fn form_twice(&mut self, what: &str, first: Span, second: Span, same: bool) {
+    pub(super) fn form_twice(&mut self, what: &str, first: Span, second: Span, same: bool) {
         if same {
             self.errors.push(RuleError::DefinedTwice {
                 what: what.to_string(),
@@ -643,6 +653,7 @@ mod tests {
             lines: Lines::EveryPoint,
             removed: Vec::new(),
             points: false,
+            orthogonal_across: false,
         }
     }
 

@@ -16,6 +16,7 @@ use crate::spec::*;
 mod approach;
 mod board;
 mod captures;
+mod family;
 mod game;
 mod moves;
 mod pieces;

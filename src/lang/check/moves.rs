@@ -122,7 +122,8 @@ impl Checker<'_> {
                 label,
                 help: format!(
                     "on a dark-squares board pieces move diagonally; orthogonal directions are \
-                     for captures; {hint}"
+                     for captures; {hint}; or write `orthogonal moves across light squares` on \
+                     the `board` line to let quiet moves cross the light squares"
                 ),
             });
         }
@@ -212,7 +213,9 @@ impl Checker<'_> {
                 range,
                 landing,
                 one_line,
+                gap,
             } => {
+                self.gap_capture(*kind, *gap);
                 let word = if *kind == CaptureKind::Approach {
                     "approach"
                 } else {
@@ -250,34 +253,16 @@ impl Checker<'_> {
                 range,
                 landing,
                 one_line,
+                gap,
             } => {
+                let gap = self.gap_capture(*kind, *gap);
                 let fly = &(*kind == CaptureKind::Fly);
                 let dirs = self.directions(board, forward, dirs);
                 // A piece's captures share one line rule, as they share one range.
                 spec.one_line |= one_line.is_some();
                 if !*fly {
-                    if let Some(r) = range {
-                        self.errors.push(RuleError::Conflict {
-                            message: "`up to` on a short jump, which always goes one square over \
-                                      and one beyond"
-                                .to_string(),
-                            span: r.span.into(),
-                            help: "limit a flying capture instead: `capture fly diagonal up to 2`"
-                                .to_string(),
-                        });
-                    }
-                    if let Some(l) = landing {
-                        self.errors.push(RuleError::Conflict {
-                            message: "a landing rule on a short jump, which always lands directly \
-                                      behind the piece it takes"
-                                .to_string(),
-                            span: l.span.into(),
-                            help: "landing rules are for flying captures: `capture fly diagonal \
-                                   landing directly behind`"
-                                .to_string(),
-                        });
-                    }
-                    spec.captures.push(CaptureOp::Jump { dirs });
+                    let op = self.short_jump(dirs, range.as_ref(), landing.as_ref(), gap);
+                    spec.captures.push(op);
                     return;
                 }
                 let range = range.as_ref().and_then(|r| self.range(r, "flying capture"));
@@ -318,6 +303,42 @@ impl Checker<'_> {
                     });
                 }
             }
+        }
+    }
+
+    /// A short jump's clause (`capture jump`): no range, no landing rule; `after one empty
+    /// square` makes it a jump at a fixed gap.
+    fn short_jump(
+        &mut self,
+        dirs: AngleSet,
+        range: Option<&Spanned<u64>>,
+        landing: Option<&Spanned<LandingText>>,
+        gap: bool,
+    ) -> CaptureOp {
+        if let Some(r) = range {
+            self.errors.push(RuleError::Conflict {
+                message: "`up to` on a short jump, which always goes one square over \
+                          and one beyond"
+                    .to_string(),
+                span: r.span.into(),
+                help: "limit a flying capture instead: `capture fly diagonal up to 2`".to_string(),
+            });
+        }
+        if let Some(l) = landing {
+            self.errors.push(RuleError::Conflict {
+                message: "a landing rule on a short jump, which always lands directly \
+                          behind the piece it takes"
+                    .to_string(),
+                span: l.span.into(),
+                help: "landing rules are for flying captures: `capture fly diagonal \
+                       landing directly behind`"
+                    .to_string(),
+            });
+        }
+        if gap {
+            CaptureOp::GapJump { dirs }
+        } else {
+            CaptureOp::Jump { dirs }
         }
     }
 

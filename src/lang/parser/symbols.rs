@@ -25,9 +25,14 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::cells => "`cells`",
         Rule::hexagon => "`hexagon <side>`",
         Rule::board_form => {
-            "a board form (`all squares`, `dark squares`, `all points`, `corners and centres`, `a1 light`, `alquerque lines`, `without <squares>`, `algebraic` or `numbered`)"
+            "a board form (`all squares`, `dark squares`, `all points`, `corners and centres`, `a1 light`, `alquerque lines`, `orthogonal moves across light squares`, `without <squares>`, `algebraic` or `numbered`)"
         }
         Rule::lines_kind => "`alquerque lines`",
+        Rule::across_light => "`orthogonal moves across light squares`",
+        Rule::kw_orthogonal => "`orthogonal`",
+        Rule::kw_across => "`across`",
+        Rule::gap => "`after one empty square`",
+        Rule::kw_empty => "`empty`",
         Rule::without => "`without <squares>`",
         Rule::a1_colour => "`a1 light` or `a1 dark`",
         Rule::notation => "`algebraic` or `numbered`",

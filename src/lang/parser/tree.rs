@@ -140,6 +140,7 @@ fn board(pair: Pair<Rule>) -> BoardDecl {
                         BoardForm::A1Light(form.into_inner().any(|k| k.as_rule() == Rule::kw_light))
                     }
                     Rule::lines_kind => BoardForm::AlquerqueLines,
+                    Rule::across_light => BoardForm::OrthogonalAcrossLight,
                     Rule::without => BoardForm::Without(
                         form.into_inner()
                             .filter(|l| l.as_rule() == Rule::square_list)
@@ -339,9 +340,11 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let mut range_limit = None;
                     let mut landing = None;
                     let mut one_line = None;
+                    let mut gap = None;
                     for p in parts {
                         match p.as_rule() {
                             Rule::range => range_limit = Some(range(&p)),
+                            Rule::gap => gap = Some(trimmed_span(&p)),
                             Rule::one_line => one_line = Some(trimmed_span(&p)),
                             _ => {
                                 let span = trimmed_span(&p);
@@ -359,6 +362,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         range: range_limit,
                         landing,
                         one_line,
+                        gap,
                     }
                 }
                 Rule::promote_clause => {
