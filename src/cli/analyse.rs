@@ -93,7 +93,7 @@ pub fn analyse(args: &AnalyseArgs, out: &mut dyn FnMut(&str)) -> Result<(), Diag
     let found = match &args.tables {
         Some(dir) => Some(EndgameTables::open(&v.rules, dir)?),
         None if args.no_tables => None,
-        None => EndgameTables::from_cache(&v.rules).filter(|t| !t.is_empty()),
+        None => EndgameTables::in_cache(&v.rules)?,
     };
     if let Some(t) = found {
         let t = std::sync::Arc::new(t);

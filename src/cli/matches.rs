@@ -87,11 +87,11 @@ pub struct MatchArgs {
     /// Games reaching this many plies are adjudicated drawn.
     #[arg(long, default_value_t = 400)]
     pub max_plies: u32,
-    /// Adjudicate by the variant's endgame tables in this directory (default: the cache of
-    /// `damelab endgame`, when it holds tables of the variant).
+    /// Adjudicate by the variant's endgame tables in this directory, and give them to damelab's
+    /// own engines (default: the cache of `damelab endgame`, when it holds tables of the variant).
     #[arg(long, conflicts_with = "no_tables")]
     pub tables: Option<PathBuf>,
-    /// Never adjudicate by endgame tables.
+    /// Never adjudicate by endgame tables, and play damelab's own engines without them.
     #[arg(long)]
     pub no_tables: bool,
     /// Adjudicate a win when both engines' scores agree on it by at least this many men…
@@ -311,7 +311,7 @@ fn plan(a: &MatchArgs) -> Result<MatchPlan, Diag> {
     } else {
         match &a.tables {
             Some(dir) => Some(Arc::new(EndgameTables::open(&v.rules, dir)?)),
-            None => EndgameTables::from_cache(&v.rules).map(Arc::new),
+            None => EndgameTables::in_cache(&v.rules)?.map(Arc::new),
         }
     };
     for p in [&a.pdn, &a.json].into_iter().flatten() {

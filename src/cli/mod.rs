@@ -179,6 +179,10 @@ pub enum Command {
         /// The protocol: 2 (Scan 3.x, Hub 2) or 1 (Scan 2.x: `pos`, `go`, `move M`).
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=2))]
         protocol: u8,
+        /// Play without endgame tables (by default those of the variant in the cache of
+        /// `damelab endgame`, when it holds some; the `tables` parameter changes it).
+        #[arg(long)]
+        no_tables: bool,
     },
     /// Serve the web workbench on 127.0.0.1: the board, the rules editor and the engine in a
     /// browser (docs/web.md).
@@ -330,13 +334,18 @@ fn run() -> ExitCode {
         }
         Some(Command::Train(a)) => train::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
         Some(Command::Match(a)) => matches::command(&a, &mut |l| out_keep_going(&format!("{l}\n"))),
-        Some(Command::Hub { variant, protocol }) => {
+        Some(Command::Hub {
+            variant,
+            protocol,
+            no_tables,
+        }) => {
             let run = match protocol {
                 1 => crate::hub::hub1::run,
                 _ => crate::hub::engine::run,
             };
             run(
                 variant.as_deref().unwrap_or(variants::DEFAULT),
+                no_tables,
                 Box::new(std::io::BufReader::new(std::io::stdin())),
                 Box::new(std::io::stdout()),
             )

@@ -192,11 +192,15 @@ impl Engine {
         }
         s.set_options(opts);
         s.set_weights(w);
-        if !self.tables.is_empty() {
-            let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
-                .map_err(HubError::Open)?;
-            s.set_probe(Some(Arc::new(t).probe()));
-        }
+        // `tables`: a directory, `none`, or empty for the cache's tables when it has some.
+        let t = match self.tables.as_str() {
+            "none" => None,
+            "" => EndgameTables::in_cache(&v.rules).map_err(HubError::Open)?,
+            dir => Some(
+                EndgameTables::open(&v.rules, std::path::Path::new(dir)).map_err(HubError::Open)?,
+            ),
+        };
+        s.set_probe(t.map(|t| Arc::new(t).probe()));
         self.rules = Some(v.rules.clone());
         self.searcher = Some(s);
         Ok(())
@@ -366,6 +370,7 @@ impl Engine {
 /// Run the protocol until `quit` or the end of the input.
 pub fn run(
     variant: &str,
+    no_tables: bool,
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
 ) -> Result<(), Report> {
@@ -375,7 +380,7 @@ pub fn run(
         variant: variant.to_string(),
         hash: DEFAULT_HASH_MIB,
         eval: String::new(),
-        tables: String::new(),
+        tables: if no_tables { "none" } else { "" }.to_string(),
         options: Vec::new(),
         rules: None,
         searcher: None,

@@ -144,11 +144,16 @@ impl Server {
         }
         s.set_options(opts);
         s.set_weights(w);
-        if !self.tables.is_empty() {
-            let t = EndgameTables::open(&v.rules, std::path::Path::new(&self.tables))
-                .map_err(|e| refused(&e))?;
-            s.set_probe(Some(Arc::new(t).probe()));
-        }
+        // `tables`: a directory, `none`, or empty for the cache's tables when it has some.
+        let t = match self.tables.as_str() {
+            "none" => None,
+            "" => EndgameTables::in_cache(&v.rules).map_err(|e| refused(&e))?,
+            dir => Some(
+                EndgameTables::open(&v.rules, std::path::Path::new(dir))
+                    .map_err(|e| refused(&e))?,
+            ),
+        };
+        s.set_probe(t.map(|t| Arc::new(t).probe()));
         self.rules = Some(v.rules.clone());
         self.searcher = Some(s);
         Ok(v.rules)
@@ -325,6 +330,7 @@ impl Server {
 /// Run the first protocol until `quit` or the end of the input.
 pub fn run(
     variant: &str,
+    no_tables: bool,
     input: Box<dyn BufRead + Send>,
     output: Box<dyn Write + Send>,
 ) -> Result<(), Report> {
@@ -334,7 +340,7 @@ pub fn run(
         variant: variant.to_string(),
         hash: super::engine::DEFAULT_HASH_MIB,
         eval: String::new(),
-        tables: String::new(),
+        tables: if no_tables { "none" } else { "" }.to_string(),
         options: Vec::new(),
         rules: None,
         searcher: None,

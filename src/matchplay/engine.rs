@@ -376,6 +376,13 @@ impl Internal {
     }
 }
 
+impl Internal {
+    /// The endgame tables' oracle of the search (`None`: none).
+    pub fn set_probe(&mut self, probe: Option<crate::search::Probe>) {
+        self.searcher.set_probe(probe);
+    }
+}
+
 impl Player for Internal {
     fn new_game(&mut self) -> Result<(), Fault> {
         self.searcher.clear();

@@ -173,10 +173,13 @@ impl Seat {
         if self.players[e].is_none() {
             let spec = &cfg.engines[e];
             let p: Box<dyn Player> = match &spec.cmd {
-                None => Box::new(
-                    engine::Internal::new(&cfg.rules, spec)
-                        .map_err(|e| Fault::Crash(e.to_string()))?,
-                ),
+                None => {
+                    let mut p = engine::Internal::new(&cfg.rules, spec)
+                        .map_err(|e| Fault::Crash(e.to_string()))?;
+                    // The match's tables, which adjudicate, are the engines' oracle too.
+                    p.set_probe(cfg.tables.as_ref().map(|t| t.probe()));
+                    Box::new(p)
+                }
                 Some(_) => external::Hub::start(&cfg.rules, &cfg.hub_variant, spec)?,
             };
             self.players[e] = Some(p);

@@ -226,6 +226,16 @@ impl<B: BitSet> Eval<B> {
         }
     }
 
+    /// [`Eval::evaluate`], the same score; a learned evaluation counts only what changed since
+    /// the last position this scored (the search scores its positions this way).
+    #[inline]
+    pub fn evaluate_mut(&mut self, pos: &Position<B>) -> i32 {
+        match &mut self.learned {
+            Some(l) => l.evaluate_mut(pos),
+            None => self.evaluate_derived(pos),
+        }
+    }
+
     #[inline]
     fn evaluate_derived(&self, pos: &Position<B>) -> i32 {
         let empty = self.playable & !pos.occupied();

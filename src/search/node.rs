@@ -156,7 +156,7 @@ impl<B: BitSet> Searcher<B> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return Entry::Done(self.eval.evaluate(pos));
+            return Entry::Done(self.eval.evaluate_mut(pos));
         }
         if ply > 0 {
             if let Some(p) = &self.probe {
@@ -182,7 +182,7 @@ impl<B: BitSet> Searcher<B> {
                 } else if self.qs_left > 0 && ply + 2 < MAX_PLY {
                     Entry::Quiet
                 } else {
-                    Entry::Done(self.eval.evaluate(pos))
+                    Entry::Done(self.eval.evaluate_mut(pos))
                 };
             }
         }
@@ -204,7 +204,7 @@ impl<B: BitSet> Searcher<B> {
         beta: Score,
         irr: usize,
     ) -> Score {
-        let mut best = self.eval.evaluate(pos);
+        let mut best = self.eval.evaluate_mut(pos);
         if best >= beta {
             return best;
         }
@@ -367,11 +367,11 @@ impl<B: BitSet> Searcher<B> {
             if !capturing
                 || (self.rules.approach && ply as i32 >= self.root_depth + STEP_CAPTURE_QUIESCENCE)
             {
-                return self.eval.evaluate(pos);
+                return self.eval.evaluate_mut(pos);
             }
             if !self.rules.compulsory {
                 // Captures are optional: the side may decline them (stand pat).
-                best = self.eval.evaluate(pos);
+                best = self.eval.evaluate_mut(pos);
                 if best >= beta {
                     return best;
                 }
@@ -388,7 +388,7 @@ impl<B: BitSet> Searcher<B> {
             && ply > 0
             && beta.abs() < WIN_BOUND
         {
-            let v = self.eval.evaluate(pos);
+            let v = self.eval.evaluate_mut(pos);
             if v - self.options.rfp_margin * depth >= beta {
                 self.stats.rfp_cuts += 1;
                 return beta;
@@ -413,7 +413,7 @@ impl<B: BitSet> Searcher<B> {
             && !capturing
             && alpha.abs() < WIN_BOUND
         {
-            let v = self.eval.evaluate(pos) + self.options.futility_margin;
+            let v = self.eval.evaluate_mut(pos) + self.options.futility_margin;
             (v <= alpha).then_some(v)
         } else {
             None

@@ -35,10 +35,94 @@ pub struct EndgameTables {
     notes: std::sync::Mutex<Vec<String>>,
 }
 
+/// What a tables directory holds for one variant ([`EndgameTables::open`]).
+struct Found {
+    tables: HashMap<Material, OnceLock<Option<Loaded>>>,
+    max_pieces: u32,
+    /// The files of these rules left out, and why.
+    notes: Vec<String>,
+    /// Table files of other rules.
+    others: usize,
+}
+
+impl Found {
+    fn into_tables(self, rules: &Arc<Rules>, dir: &Path) -> EndgameTables {
+        EndgameTables {
+            rules: rules.clone(),
+            dir: dir.to_path_buf(),
+            tables: self.tables,
+            max_pieces: self.max_pieces,
+            notes: std::sync::Mutex::new(self.notes),
+        }
+    }
+
+    /// Why a directory without a usable table of `rules` is refused.
+    fn refusal(&self, rules: &Arc<Rules>, dir: &Path) -> Report {
+        let variant = &rules.spec.name;
+        let shown = dir.display();
+        if !self.notes.is_empty() {
+            miette!(
+                help = format!(
+                    "rebuild them with `damelab endgame {variant} MATERIAL --cache {shown}`"
+                ),
+                "no usable endgame table in `{shown}`: {}",
+                self.notes.join("; ")
+            )
+        } else if self.others > 0 {
+            miette!(
+                help =
+                    format!("build them with `damelab endgame {variant} MATERIAL --cache {shown}`"),
+                "`{shown}` holds {} endgame table file(s), but none of {variant}: they belong to \
+                 other rules",
+                self.others
+            )
+        } else {
+            miette!(
+                help =
+                    format!("build them with `damelab endgame {variant} MATERIAL --cache {shown}`"),
+                "`{shown}` holds no endgame tables of {variant}"
+            )
+        }
+    }
+}
+
 impl EndgameTables {
     /// The tables of `rules` in `dir`. An error when the directory cannot be read or holds no
     /// table of these rules (saying so when it holds tables of other rules).
     pub fn open(rules: &Arc<Rules>, dir: &Path) -> Result<EndgameTables, Report> {
+        let found = Self::scan(rules, dir)?;
+        if found.tables.is_empty() {
+            return Err(found.refusal(rules, dir));
+        }
+        Ok(found.into_tables(rules, dir))
+    }
+
+    /// The tables an engine plays with by default: those of `rules` in the cache directory
+    /// `damelab endgame` writes ([`store::default_dir`]). `Ok(None)` when there is no cache or it
+    /// holds no table of these rules (nothing is built during play: `damelab endgame` builds
+    /// them); an error when every table of these rules there is damaged (a wrong size or header),
+    /// naming the files and the command that rebuilds them. Damaged files beside usable ones are
+    /// left out, each with a note ([`EndgameTables::notes`]).
+    pub fn in_cache(rules: &Arc<Rules>) -> Result<Option<EndgameTables>, Report> {
+        let Some(dir) = store::default_dir() else {
+            return Ok(None);
+        };
+        if !dir.is_dir() {
+            return Ok(None);
+        }
+        let found = Self::scan(rules, &dir)?;
+        if found.tables.is_empty() {
+            return if found.notes.is_empty() {
+                Ok(None)
+            } else {
+                Err(found.refusal(rules, &dir))
+            };
+        }
+        Ok(Some(found.into_tables(rules, &dir)))
+    }
+
+    /// The table files of `rules` in `dir`, each checked (size and header).
+    fn scan(rules: &Arc<Rules>, dir: &Path) -> Result<Found, Report> {
         let entries = std::fs::read_dir(dir).map_err(|e| {
             miette!(
                 help = "give the directory `damelab endgame` writes its tables to (its --cache)",
@@ -82,47 +166,11 @@ impl EndgameTables {
                 None => others += 1,
             }
         }
-        if tables.is_empty() && !notes.is_empty() {
-            return Err(miette!(
-                help = format!(
-                    "rebuild them with `damelab endgame {} MATERIAL --cache {}`",
-                    rules.spec.name,
-                    dir.display()
-                ),
-                "no usable endgame table in `{}`: {}",
-                dir.display(),
-                notes.join("; ")
-            ));
-        }
-        if tables.is_empty() {
-            let variant = &rules.spec.name;
-            return Err(if others > 0 {
-                miette!(
-                    help = format!(
-                        "build them with `damelab endgame {variant} MATERIAL --cache {}`",
-                        dir.display()
-                    ),
-                    "`{}` holds {others} endgame table file(s), but none of {variant}: they \
-                     belong to other rules",
-                    dir.display()
-                )
-            } else {
-                miette!(
-                    help = format!(
-                        "build them with `damelab endgame {variant} MATERIAL --cache {}`",
-                        dir.display()
-                    ),
-                    "`{}` holds no endgame tables of {variant}",
-                    dir.display()
-                )
-            });
-        }
-        Ok(EndgameTables {
-            rules: rules.clone(),
-            dir: dir.to_path_buf(),
+        Ok(Found {
             tables,
             max_pieces,
-            notes: std::sync::Mutex::new(notes),
+            notes,
+            others,
         })
     }
 

@@ -34,16 +34,24 @@ pub(crate) fn check_outputs(json: Option<&Path>, svg: Option<&Path>) -> Result<(
 }
 
 /// The endgame tables in `dir` as the engines' oracle, and the materials they hold (for the
-/// settings); nothing without a directory.
+/// settings); without a directory, those of the cache when `cache` and it holds some (never
+/// built here), else nothing.
 pub(crate) fn open_tables(
     v: &Variant,
     dir: Option<&Path>,
+    cache: bool,
     out: &mut dyn FnMut(&str),
 ) -> Result<(Option<crate::search::Probe>, Option<String>), Diag> {
-    let Some(dir) = dir else {
-        return Ok((None, None));
+    use crate::search::tables::EndgameTables;
+    let t = match dir {
+        Some(dir) => EndgameTables::open(&v.rules, dir)?,
+        None if cache => match EndgameTables::in_cache(&v.rules)? {
+            Some(t) => t,
+            None => return Ok((None, None)),
+        },
+        None => return Ok((None, None)),
     };
-    let t = std::sync::Arc::new(crate::search::tables::EndgameTables::open(&v.rules, dir)?);
+    let t = std::sync::Arc::new(t);
     out(&format!(
         "endgame tables: {} materials in {}",
         t.len(),

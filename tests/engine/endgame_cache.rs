@@ -110,3 +110,120 @@ fn tables_of_an_older_cache_are_still_read() {
     assert!(new.exists(), "the table is under the fingerprint now");
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+/// `damelab` with these arguments, this cache and this input (issue 46).
+fn damelab_in(args: &[&str], cache: &std::path::Path, input: &str) -> Output {
+    use std::io::Write;
+    let mut child = crate::common::bin()
+        .args(args)
+        .env("NO_COLOR", "1")
+        .env("DAMELAB_CACHE", cache)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the damelab binary runs");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    stdin
+        .write_all(input.as_bytes())
+        .expect("the input is written");
+    drop(stdin);
+    child.wait_with_output().expect("damelab ends")
+}
+
+#[test]
+fn engines_play_with_the_cache_tables_by_default_and_refuse_a_damaged_cache() {
+    let cache = std::env::temp_dir().join(format!("damelab-tables-play-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let dir = cache.to_str().expect("a UTF-8 path");
+    let o = damelab(&["endgame", "english", "KK v K", "--cache", dir], &cache);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut files: Vec<_> = std::fs::read_dir(&cache)
+        .expect("the cache lists")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    files.sort_by_key(|p| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0));
+    let count = files.len();
+    assert!(count >= 2, "KK v K and what it reaches: {files:?}");
+
+    // The Hub engine opens the cache's tables at `init`.
+    let fen = "W:WK1,K3:BK30";
+    let hub1 = "hub\ninit\nquit\n";
+    let o = damelab_in(&["hub", "english", "--protocol", "1"], &cache, hub1);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("\nready"), "{out}");
+    // Nothing was built during play: the cache holds the same files.
+    assert_eq!(std::fs::read_dir(&cache).expect("lists").count(), count);
+
+    // The largest table damaged (its header): left out with a note, the others still used.
+    let damage = |p: &std::path::Path| {
+        let mut bytes = std::fs::read(p).expect("a table reads");
+        bytes[..8].copy_from_slice(b"garbage!");
+        std::fs::write(p, bytes).expect("the table is damaged");
+    };
+    damage(files.last().expect("a table"));
+    let analyse = ["analyse", "english", "--fen", fen, "--depth", "2"];
+    let o = damelab(&analyse, &cache);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{text}");
+    assert!(text.starts_with("endgame tables: "), "{text}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("note: "), "the damaged file is named: {err}");
+
+    // Every table of the rules damaged: refused with a message that says how to rebuild them,
+    // by analyse, match, selfplay and the Hub engine; never used.
+    for f in &files[..count - 1] {
+        damage(f);
+    }
+    let o = damelab(&analyse, &cache);
+    let err = crate::common::flat(&String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no usable endgame table"), "{err}");
+    assert!(err.contains("damelab endgame english"), "{err}");
+    let engines = ["--engine", "name=a depth=1", "--engine", "name=b depth=1"];
+    let mut args = vec!["match", "english", "--games", "2"];
+    args.extend(engines);
+    let o = damelab(&args, &cache);
+    let err = crate::common::flat(&String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no usable endgame table"), "{err}");
+    let o = damelab(
+        &["selfplay", "english", "--games", "2", "--depth", "1"],
+        &cache,
+    );
+    let err = crate::common::flat(&String::from_utf8_lossy(&o.stderr));
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("no usable endgame table"), "{err}");
+    let o = damelab_in(&["hub", "english", "--protocol", "1"], &cache, hub1);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("no usable endgame table"), "{out}");
+    assert!(
+        !out.contains("\nready"),
+        "a refused engine is not ready: {out}"
+    );
+    // Without tables, each plays as before.
+    args.push("--no-tables");
+    let o = damelab(&args, &cache);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = damelab(
+        &[
+            "selfplay",
+            "english",
+            "--games",
+            "2",
+            "--depth",
+            "1",
+            "--no-tables",
+        ],
+        &cache,
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o = damelab_in(
+        &["hub", "english", "--protocol", "1", "--no-tables"],
+        &cache,
+        hub1,
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(out.contains("\nready"), "{out}");
+    let _ = std::fs::remove_dir_all(&cache);
+}

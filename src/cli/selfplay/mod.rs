@@ -110,6 +110,10 @@ pub struct RunArgs {
     /// --cache DIR` writes them): positions of their materials get their exact value.
     #[arg(long, conflicts_with = "random")]
     pub tables: Option<PathBuf>,
+    /// Play without endgame tables (by default the engines use the variant's tables in the
+    /// cache of `damelab endgame`, when it holds some).
+    #[arg(long, conflicts_with = "tables")]
+    pub no_tables: bool,
     /// The number of shards for `--shard auto` where the scheduler does not say it (Kubernetes;
     /// or the DAMELAB_SHARDS variable).
     #[arg(long)]
@@ -335,7 +339,7 @@ pub(crate) fn plan(a: &RunArgs, runs: u64, out: &mut dyn FnMut(&str)) -> Result<
         a.json.is_some(),
     )?;
     let openings = opening_set(a, &v)?;
-    let (probe, tables) = open_tables(&v, a.tables.as_deref(), out)?;
+    let (probe, tables) = open_tables(&v, a.tables.as_deref(), !a.no_tables && !a.random, out)?;
     let indices = shard_indices(a.games, shard.map(|s| (s.k, s.n)));
     Ok(RunPlan {
         v,

@@ -112,17 +112,36 @@ impl<B: BitSet> Features<B> {
         }
     }
 
+    /// The kinds of piece of the rules.
+    #[inline(always)]
+    pub(super) fn kinds(&self) -> usize {
+        self.kinds
+    }
+
+    /// The windows holding `sq`: (window, multiplier of a first-side piece on it).
+    #[inline(always)]
+    pub(super) fn members(&self, sq: Sq) -> &[(u16, u16)] {
+        &self.member[sq as usize][..self.member_len[sq as usize] as usize]
+    }
+
+    /// Per window, where its table starts in the weights.
+    #[inline(always)]
+    pub(super) fn tables(&self) -> &[u32] {
+        &self.tables
+    }
+
     /// Call `f(index, value)` for every feature of `pos` that is not zero, counted for the first
     /// side (its pieces +1, the second side's −1). The side-to-move feature is ±1 too.
     #[inline(always)]
     pub fn visit(&self, pos: &Position<B>, f: impl FnMut(usize, i32)) {
-        self.visit_with::<true>(pos, f)
+        self.visit_with::<true, true>(pos, f)
     }
 
     /// [`Features::visit`], the windows' features (small and wide) left out unless `WINDOWS`:
-    /// the gathered evaluation ([`Learned::evaluate`]) scores them its own way.
+    /// the gathered evaluation ([`Learned::evaluate`]) scores them its own way; and the
+    /// piece-square features left out unless `SQUARES` (the incremental evaluation keeps them).
     #[inline(always)]
-    pub(super) fn visit_with<const WINDOWS: bool>(
+    pub(super) fn visit_with<const WINDOWS: bool, const SQUARES: bool>(
         &self,
         pos: &Position<B>,
         mut f: impl FnMut(usize, i32),
@@ -143,7 +162,12 @@ impl<B: BitSet> Features<B> {
                 }
                 let pst = l.pst + (side * self.kinds + kind) * l.squares;
                 for sq in BitIter(bits) {
-                    f(pst + sq as usize, sign);
+                    if !SQUARES && !WINDOWS {
+                        break;
+                    }
+                    if SQUARES {
+                        f(pst + sq as usize, sign);
+                    }
                     if !WINDOWS {
                         continue;
                     }

@@ -26,19 +26,24 @@
 //!   changes as the board empties.
 //!
 //! HOT PATH: [`Learned::evaluate`] allocates nothing; window indices are accumulated from per-square
-//! tables into an array on the stack, or gathered ([`gathered`]).
+//! tables into an array on the stack, or gathered ([`gathered`]). The search's
+//! [`Learned::evaluate_mut`] keeps them up to date from the last position it scored instead
+//! ([`incremental`]) where the processor does not gather in hardware.
 //!
 //! The module in parts: [`layout`] (window shapes and where each feature's weights sit),
 //! [`features`] (a position's features, as training reads them), [`gathered`] (the windows read by
-//! `pext`) and here the evaluation that sums the weights.
+//! `pext`), [`incremental`] (the windows kept up to date from one position to the next) and here
+//! the evaluation that sums the weights.
 
 mod features;
 mod gathered;
+mod incremental;
 mod layout;
 
 pub use features::Features;
 pub use gathered::gathers;
 use gathered::Gathered;
+use incremental::Incremental;
 pub use layout::{parse_shapes, shapes_text, Layout, ShapeError, Shapes, Window};
 
 use super::weights::Weights;
@@ -76,6 +81,9 @@ pub struct Learned<B: BitSet> {
     w: Vec<i32>,
     /// The windows' tables for gathering, where the processor and the layout allow it.
     gathered: Option<Gathered>,
+    /// The windows and squares of the last position [`Learned::evaluate_mut`] scored, where
+    /// the layout has one set of weights and no wide windows.
+    incremental: Option<Box<Incremental<B>>>,
 }
 
 impl<B: BitSet> Learned<B> {
@@ -86,11 +94,58 @@ impl<B: BitSet> Learned<B> {
         let mut w = weights.values.clone();
         w.resize(features.layout.len, 0);
         let gathered = Gathered::new::<B>(&features.layout, &w);
+        // Where the processor gathers in hardware, gathering every window costs fewer
+        // instructions than keeping them up to date (docs/strength.md, node rate).
+        let incremental = (gathered.is_none() && Self::increments(&features.layout))
+            .then(|| Box::new(Incremental::new()));
         Learned {
             features,
             w,
             gathered,
+            incremental,
         }
+    }
+
+    /// Whether a layout's windows can be kept up to date: one set of weights, no wide windows.
+    fn increments(layout: &Layout) -> bool {
+        !layout.phased && layout.wide.is_empty()
+    }
+
+    /// The same evaluation, [`Learned::evaluate_mut`] incremental wherever the layout allows it,
+    /// gathering or not (the tests' way to reach it on every processor).
+    pub fn with_increments(mut self) -> Learned<B> {
+        if Self::increments(&self.features.layout) {
+            self.incremental = Some(Box::new(Incremental::new()));
+        }
+        self
+    }
+
+    /// The same evaluation, [`Learned::evaluate_mut`] never incremental: the reference it is
+    /// tested against.
+    pub fn without_increments(mut self) -> Learned<B> {
+        self.incremental = None;
+        self
+    }
+
+    /// Whether [`Learned::evaluate_mut`] keeps the windows up to date from the last position.
+    pub fn is_incremental(&self) -> bool {
+        self.incremental.is_some()
+    }
+
+    /// [`Learned::evaluate`], the same score, counting only what changed since the last position
+    /// this scored (the search's way: consecutive positions differ on a few squares).
+    #[inline]
+    pub fn evaluate_mut(&mut self, pos: &Position<B>) -> i32 {
+        let Some(inc) = &mut self.incremental else {
+            return self.evaluate(pos);
+        };
+        let w = &self.w;
+        let mut sum = inc.sum(&self.features, w, pos);
+        self.features
+            .visit_with::<false, false>(pos, |i, v| sum += w[i] * v);
+        let white = (sum + (1 << (SHIFT - 1))) >> SHIFT;
+        let s = if pos.turn() == 0 { white } else { -white };
+        s.clamp(-CLAMP, CLAMP)
     }
 
     /// The same evaluation, never gathered: each piece adds its share to its windows (the
@@ -123,7 +178,7 @@ impl<B: BitSet> Learned<B> {
         } else if let Some(g) = &self.gathered {
             let mut sum = g.sum(pos);
             self.features
-                .visit_with::<false>(pos, |i, v| sum += w[i] * v);
+                .visit_with::<false, true>(pos, |i, v| sum += w[i] * v);
             (sum + (1 << (SHIFT - 1))) >> SHIFT
         } else {
             let mut sum = 0i32;
