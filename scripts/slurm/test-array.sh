@@ -7,7 +7,9 @@
 # shards, each followed by its merge (train-array.sh): the last merge's weights file must be the
 # single run's, byte for byte. Then a rated ladder of two rungs as an array of four shards
 # (selfplay-array.sh with --ladder): the merged ladder file and PDN must be the single ladder's,
-# byte for byte. Exits non-zero on any difference, failure or time-out.
+# byte for byte. Then an exploration of two combinations as an array of four shards
+# (explore-array.sh): the merged JSON must be the single run's, byte for byte. Exits non-zero on
+# any difference, failure or time-out.
 #
 #   scripts/slurm/test-array.sh [path/to/damelab]   (default target/release/damelab)
 #
@@ -215,5 +217,53 @@ else
   echo "test-array: ladder: 2 rungs of 4 shards merged, JSON and PDN byte for byte equal"
 fi
 
+# An exploration: two combinations of Turkish (king: slide | step) of four games each at 300 nodes
+# a move, as an array of four shards with explore-array.sh (each task plays one game of each
+# combination); the merged JSON must be the single run's byte for byte, and the merge job's table
+# the single run's.
+eargs=(variants/turkish.rules --vary 'king: slide | step' --games 4 --nodes 300 --seed 3)
+eids=$(DAMELAB=$BIN bash scripts/slurm/explore-array.sh "$work/explore" 4 "${eargs[@]}" | tail -n 1)
+earray=$(sed -n 's/^array=\([0-9]*\) merge=.*/\1/p' <<<"$eids")
+emerge=$(sed -n 's/^array=[0-9]* merge=\([0-9]*\)$/\1/p' <<<"$eids")
+[ -n "$earray" ] && [ -n "$emerge" ] || {
+  echo "test-array: no job ids from explore-array.sh: \`$eids\`" >&2
+  exit 1
+}
+echo "test-array: explore array job $earray, merge job $emerge"
+"$BIN" explore "${eargs[@]}" --threads 1 --json "$work/explore-whole.json" >"$work/explore-whole.txt"
+while [ -n "$(squeue -h -j "$emerge" -o %i 2>/dev/null)" ]; do
+  if [ $((SECONDS - start)) -ge "$LIMIT" ]; then
+    echo "test-array: the explore jobs did not finish within ${LIMIT}s" >&2
+    squeue >&2 || true
+    exit 1
+  fi
+  sleep 1
+done
+for j in "$earray" "$emerge"; do
+  st=$(scontrol -o show job "$j" | sed -n 's/.*JobState=\([A-Z_]*\).*ExitCode=\([0-9:]*\).*/\1 \2/p')
+  if [ "$(grep -vc '^COMPLETED 0:0$' <<<"$st")" != 0 ]; then
+    echo "test-array: explore job $j did not complete: $(tr '\n' ',' <<<"$st")" >&2
+    fail=1
+  fi
+done
+for id in 0 1 2 3; do
+  # Each task found its own shard from Slurm's variables: its file holds shard id+1 of 4.
+  grep -A1 '"held": \[' "$work/explore/shard-$id.json" | grep -qx " *$((id + 1))" || {
+    echo "test-array: explore task $id did not play shard $((id + 1))/4" >&2
+    fail=1
+  }
+done
+if ! cmp -s "$work/explore-whole.json" "$work/explore/merged.json"; then
+  echo "test-array: the merged exploration differs from the single run's:" >&2
+  diff -u "$work/explore-whole.json" "$work/explore/merged.json" | head -n 40 >&2 || true
+  fail=1
+elif ! diff <(tail -n +2 "$work/explore-whole.txt") "$work/explore/merged.log" >/dev/null; then
+  echo "test-array: the explore merge job's table differs from the single run's:" >&2
+  diff <(tail -n +2 "$work/explore-whole.txt") "$work/explore/merged.log" >&2 || true
+  fail=1
+else
+  echo "test-array: explore: 2 combinations of 4 shards merged, JSON byte for byte equal, same table"
+fi
+
 [ $fail -eq 0 ] || exit 1
-echo "test-array: 4 shards on Slurm merged equal the single run, for self-play, training and a ladder ($((SECONDS - start)) s)"
+echo "test-array: 4 shards on Slurm merged equal the single run, for self-play, training, a ladder and an exploration ($((SECONDS - start)) s)"

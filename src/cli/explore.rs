@@ -436,8 +436,15 @@ fn merge(
             g.sort_by_key(|x| x.record.i);
         }
     }
+    // Every shard merged is the whole run, and says so as the single run does: the merged file
+    // equals the single run's, byte for byte.
+    let shards = if set.is_whole() {
+        ShardSet::whole()
+    } else {
+        set
+    };
     let mut merged = ExploreFile {
-        shards: set,
+        shards,
         variants,
         table: Vec::new(),
         ..first.clone()

@@ -37,6 +37,10 @@ pub struct Rating {
     pub elo_high: f64,
     /// `pentanomial` (over pairs of games) or `trinomial`.
     pub model: String,
+    /// What the strength is relative to, in words: `damelab's own engine at nodes=50`, or an
+    /// external Hub engine's name and command (absent in files written before it was said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relative_to: Option<String>,
 }
 
 impl Rating {
@@ -161,5 +165,6 @@ pub fn rate(
         elo_low: s.estimate.elo_low,
         elo_high: s.estimate.elo_high,
         model: s.estimate.model.clone(),
+        relative_to: None,
     })
 }

@@ -378,8 +378,12 @@ impl LadderFile {
         }
         if let Some(g) = self.rungs.iter().find_map(|r| r.rating.as_ref()) {
             out.push_str(&format!(
-                "Elo: each rung against {} over {} games (pentanomial when every pair finished)\n",
-                g.reference, g.games
+                "Elo: each rung against {} over {} games (pentanomial when every pair finished){}\n",
+                g.reference,
+                g.games,
+                g.relative_to
+                    .as_deref()
+                    .map_or_else(String::new, |t| format!("; strength {t}"))
             ));
         }
         out.push_str("endings\n");

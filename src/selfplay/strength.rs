@@ -3,7 +3,7 @@
 //! of the same engine, measured by a match ([`crate::matchplay::rate`]).
 
 use super::{RateRequest, Rating, RunFile, Settings, TT_MIB};
-use crate::matchplay::engine::{EngineSpec, Internal};
+use crate::matchplay::engine::{EngineSpec, EngineSpecError, Internal};
 use crate::matchplay::rate::{rate, RateSetup};
 use crate::util::bad;
 use crate::Variant;
@@ -36,8 +36,57 @@ fn each(eval: Option<&str>) -> Vec<String> {
     each
 }
 
+/// The reference's engine: an external Hub engine's (`cmd=…`, Hub-1 or Hub-2, as `match` drives
+/// it) takes its settings alone (the run's table size and evaluation are damelab's own); damelab's
+/// own engine takes them on top of the run's.
+fn reference_spec(text: &str, eval: Option<&str>) -> Result<EngineSpec, EngineSpecError> {
+    let own = EngineSpec::parse(&[], text)?;
+    if own.cmd.is_some() {
+        return Ok(own);
+    }
+    EngineSpec::parse(&each(eval), text)
+}
+
+/// What a strength measured against `reference` (as `--rate-against` gave it) is relative to:
+/// `relative to NAME, cmd "…" (depth=2)` for an external engine, `relative to damelab's own
+/// engine at nodes=50` for a setting of damelab's.
+pub fn relative_to(reference: &str) -> String {
+    match EngineSpec::parse(&[], reference) {
+        Ok(spec) => match &spec.cmd {
+            Some(cmd) => {
+                let name = if spec.name.is_empty() {
+                    "an external Hub engine"
+                } else {
+                    spec.name.as_str()
+                };
+                let mut limits: Vec<String> = Vec::new();
+                if let Some(d) = spec.depth {
+                    limits.push(format!("depth={d}"));
+                }
+                if let Some(t) = spec.movetime {
+                    limits.push(format!("movetime={t}"));
+                }
+                if let Some((b, i)) = spec.tc {
+                    limits.push(format!("tc={b}+{i}"));
+                }
+                limits.extend(spec.options.iter().map(|(n, v)| format!("option.{n}={v}")));
+                let limits = limits.join(" ");
+                let at = if limits.is_empty() {
+                    String::new()
+                } else {
+                    format!(" at {limits}")
+                };
+                format!("relative to {name}, cmd \"{cmd}\"{at}")
+            }
+            None => format!("relative to damelab's own engine at {}", reference.trim()),
+        },
+        Err(_) => format!("relative to {}", reference.trim()),
+    }
+}
+
 /// The request of `--rate-against SETTINGS --rate-games N`, checked before any game: the reference
-/// is damelab's own engine with a limit, and its settings load for these rules.
+/// is damelab's own engine with a limit, and its settings load for these rules, or an external Hub
+/// engine (`cmd=… name=…` and its limit: depth, movetime or tc; Hub engines take no node budget).
 pub fn request(
     v: &Variant,
     reference: Option<&str>,
@@ -48,7 +97,7 @@ pub fn request(
     let Some(text) = reference else {
         return Ok(None);
     };
-    let help = "give the reference as a match engine's settings, e.g. `--rate-against \"nodes=1000\"` or `--rate-against \"depth=4\"`";
+    let help = "give the reference as a match engine's settings, e.g. `--rate-against \"nodes=1000\"`, `--rate-against \"depth=4\"` or an external Hub engine `--rate-against 'name=scan cmd=\"scan hub\" depth=6'`";
     if random {
         return Err(bad(
             "--rate-against rates an engine setting; random moves have none",
@@ -61,21 +110,17 @@ pub fn request(
             &format!("give from {MIN_RATE_GAMES} to {MAX_RATE_GAMES} games"),
         ));
     }
-    let spec = EngineSpec::parse(&each(eval), text)
-        .map_err(|e| bad(format!("--rate-against: {e}"), help))?;
-    if spec.cmd.is_some() {
-        return Err(bad(
-            "--rate-against measures against damelab's own engine, not a Hub engine",
-            help,
-        ));
+    let spec = reference_spec(text, eval).map_err(|e| bad(format!("--rate-against: {e}"), help))?;
+    if spec.cmd.is_none() {
+        if !spec.name.is_empty() {
+            return Err(bad(
+                "--rate-against takes the reference's settings, not a name (a name goes with \
+                 an external engine's `cmd=`)",
+                help,
+            ));
+        }
+        Internal::new(&v.rules, &spec).map_err(|e| bad(format!("--rate-against: {e}"), help))?;
     }
-    if !spec.name.is_empty() {
-        return Err(bad(
-            "--rate-against takes the reference's settings, not a name",
-            help,
-        ));
-    }
-    Internal::new(&v.rules, &spec).map_err(|e| bad(format!("--rate-against: {e}"), help))?;
     Ok(Some(RateRequest {
         reference: text.trim().to_string(),
         games,
@@ -102,9 +147,11 @@ pub fn measure(
     let mut subject = EngineSpec::parse(&each, &own.join(" "))
         .map_err(|e| bad(format!("the rated setting: {e}"), ""))?;
     subject.name = "rated".into();
-    let mut reference = EngineSpec::parse(&each, &req.reference)
+    let mut reference = reference_spec(&req.reference, eval)
         .map_err(|e| bad(format!("--rate-against: {e}"), ""))?;
-    reference.name = "reference".into();
+    if reference.name.is_empty() {
+        reference.name = "reference".into();
+    }
     let bar = crate::progress::Bar::new(
         req.games,
         &format!("rating {} against {}", limit(settings), req.reference),
@@ -124,6 +171,7 @@ pub fn measure(
     Ok(r.map(|r| Rating {
         setting: own.join(" "),
         reference: req.reference.clone(),
+        relative_to: Some(relative_to(&req.reference)),
         ..r
     }))
 }
@@ -132,7 +180,13 @@ pub fn measure(
 pub fn line(f: &RunFile) -> String {
     let what = limit(&f.settings);
     match (&f.rating, &f.rate_against) {
-        (Some(r), _) => format!("strength         {what}: {}", r.text()),
+        (Some(r), _) => format!(
+            "strength         {what}: {}{}",
+            r.text(),
+            r.relative_to
+                .as_deref()
+                .map_or_else(String::new, |t| format!("; {t}"))
+        ),
         (None, Some(q)) => format!(
             "strength         {what} (rated against {} in shard 1's file)",
             q.reference

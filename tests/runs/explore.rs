@@ -93,6 +93,11 @@ fn every_combination_is_checked_and_the_legal_ones_ranked() {
         "--json",
         &p(&merged),
     ]));
+    // The merged file is the single run's, byte for byte (the whole run says so, as one).
+    assert_eq!(
+        std::fs::read_to_string(&merged).unwrap(),
+        std::fs::read_to_string(dir.join("e.json")).unwrap()
+    );
     let merged = json(&merged);
     assert_eq!(merged["table"], doc["table"]);
     assert_eq!(merged["variants"], doc["variants"]);

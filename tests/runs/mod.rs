@@ -5,6 +5,7 @@ pub mod draws;
 pub mod explore;
 pub mod k8s;
 pub mod ladder;
+pub mod ladder_hub;
 pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
