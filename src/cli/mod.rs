@@ -259,15 +259,7 @@ fn run() -> ExitCode {
             echo,
             ascii,
         ),
-        Some(Command::List) => {
-            for (name, text) in variants::BUNDLED {
-                let title = Variant::from_source(name, name, text, None)
-                    .map(|v| v.rules.spec.title.clone())
-                    .unwrap_or_else(|_| "(does not load)".into());
-                outln!("{name:<20} {title}");
-            }
-            Ok(())
-        }
+        Some(Command::List) => list(),
         Some(Command::Check { files }) => check::check(&files),
         Some(Command::Show { variant }) => show::show(&variant),
         Some(Command::Moves { variant, fen }) => moves::moves(&variant, fen.as_deref()),
@@ -363,16 +355,7 @@ fn run() -> ExitCode {
             open,
             engine.as_deref(),
         ),
-        Some(Command::Compile { variant, dump }) => load(&variant).and_then(|v| {
-            if dump {
-                let yaml = serde_yaml::to_string(&v.rules.spec)
-                    .map_err(|e| miette::miette!("cannot write the rules as YAML: {e}"))?;
-                out!("{yaml}");
-            } else {
-                outln!("{}: ok ({})", v.name(), v.rules.spec.title);
-            }
-            Ok(())
-        }),
+        Some(Command::Compile { variant, dump }) => compile(&variant, dump),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -381,6 +364,30 @@ fn run() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `damelab list`: every bundled variant with its title.
+fn list() -> Result<(), Report> {
+    for (name, text) in variants::BUNDLED {
+        let title = Variant::from_source(name, name, text, None)
+            .map(|v| v.rules.spec.title.clone())
+            .unwrap_or_else(|_| "(does not load)".into());
+        outln!("{name:<20} {title}");
+    }
+    Ok(())
+}
+
+/// `damelab compile`: the rules checked and compiled, or their tables as YAML with `--dump`.
+fn compile(variant: &str, dump: bool) -> Result<(), Report> {
+    let v = load(variant)?;
+    if dump {
+        let yaml = serde_yaml::to_string(&v.rules.spec)
+            .map_err(|e| miette::miette!("cannot write the rules as YAML: {e}"))?;
+        out!("{yaml}");
+    } else {
+        outln!("{}: ok ({})", v.name(), v.rules.spec.title);
+    }
+    Ok(())
 }
 
 pub(crate) fn load(variant: &str) -> Result<Variant, Report> {
