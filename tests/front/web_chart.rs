@@ -51,3 +51,48 @@ fn the_page_chart_is_stacked_with_larger_text() {
     assert!(p.iter().all(|&f| f >= 18), "page fonts {p:?}");
     assert!(w.iter().min() < p.iter().min(), "wide {w:?}, page {p:?}");
 }
+
+fn english_games(max_plies: u32) -> (Report, Vec<damelab::selfplay::GameRecord>) {
+    let v = damelab::Variant::load("english").expect("english");
+    let settings = Settings {
+        variant: "english".into(),
+        rules_fingerprint: String::new(),
+        games: 4,
+        depth: None,
+        nodes: None,
+        random: true,
+        seed: 3,
+        max_plies,
+        opening_plies: 0,
+        eval: None,
+        tables: None,
+        contempt: 0,
+        openings: None,
+    };
+    let mut buf = Vec::new();
+    let games: Vec<_> = (0..4)
+        .map(|i| play_game(&v.rules, &settings, None, i, &mut buf))
+        .collect();
+    (Report::from_games(&v.rules, &games), games)
+}
+
+/// A run with draws shows its draws by class below the panes; a run without draws does not (#45).
+#[test]
+fn the_chart_tables_the_draws_by_class() {
+    // Ten plies: every game stops at the cap, a draw of the cap's class.
+    let (report, games) = english_games(10);
+    assert_eq!(report.draws.count, 4);
+    for layout in [Layout::Wide, Layout::Stacked] {
+        let text = svg_laid_out("t", &report, &games, layout).expect("a chart");
+        assert!(text.contains("draws by class (4 draws)"), "{layout:?}");
+        assert!(text.contains("length cap"), "{layout:?}");
+        assert!(text.contains("4 (100%)"), "{layout:?}");
+        assert!(text.contains("shuffling"), "{layout:?}");
+        assert!(!text.contains("repetition with progress"), "{layout:?}");
+    }
+    let mut decided = report.clone();
+    decided.draws.count = 0;
+    let text = svg("t", &decided, &games).expect("a chart");
+    assert!(!text.contains("draws by class"));
+    assert!(text.contains("height=\"420\""), "{}", &text[..200]);
+}
