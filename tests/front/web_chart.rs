@@ -2,6 +2,8 @@
 //! enough to read once scaled down; the file's chart keeps its wide layout (#48).
 
 use damelab::selfplay::chart::{svg, svg_laid_out, Layout};
+use damelab::selfplay::robust::{Figure, Value};
+use damelab::selfplay::robust_chart::{figures_svg, FLAG};
 use damelab::selfplay::{play_game, Report, Settings};
 
 /// The font sizes an SVG uses, in its own pixels.
@@ -95,4 +97,50 @@ fn the_chart_tables_the_draws_by_class() {
     let text = svg("t", &decided, &games).expect("a chart");
     assert!(!text.contains("draws by class"));
     assert!(text.contains("height=\"420\""), "{}", &text[..200]);
+}
+
+fn figure(name: &str, a: (f64, f64, f64), b: (f64, f64, f64), flagged: bool) -> Figure {
+    let value = |config: &str, (value, lo, hi): (f64, f64, f64)| Value {
+        config: config.into(),
+        value,
+        ci95: (lo, hi),
+    };
+    Figure {
+        name: name.into(),
+        values: vec![value("depth=2", a), value("nodes=3000", b)],
+        range: (a.0.min(b.0), a.0.max(b.0)),
+        engine_dependent: flagged,
+    }
+}
+
+/// `selfplay --configs --svg`: a panel a figure with each configuration, ENGINE-DEPENDENT written
+/// on a flagged figure's panel and nowhere when none is flagged (#45).
+#[test]
+fn the_configs_chart_labels_engine_dependent_figures() {
+    let agree = vec![
+        figure("draw rate", (0.1, 0.05, 0.2), (0.15, 0.08, 0.25), false),
+        figure(
+            "first-player score",
+            (0.5, 0.4, 0.6),
+            (0.55, 0.45, 0.65),
+            false,
+        ),
+        figure("game length", (80.0, 70.0, 90.0), (85.0, 75.0, 95.0), false),
+    ];
+    let text = figures_svg("t", &agree).expect("a chart");
+    for label in [
+        "draw rate",
+        "first-player score",
+        "game length",
+        "depth=2",
+        "nodes=3000",
+    ] {
+        assert!(text.contains(label), "{label}");
+    }
+    assert!(!text.contains(FLAG));
+    let mut flagged = agree.clone();
+    flagged[0] = figure("draw rate", (0.1, 0.05, 0.2), (0.4, 0.3, 0.5), true);
+    let text = figures_svg("t", &flagged).expect("a chart");
+    assert_eq!(text.matches(FLAG).count(), 1);
+    assert!(text.contains("draw rate — ENGINE-DEPENDENT"));
 }
