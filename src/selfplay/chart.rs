@@ -62,6 +62,7 @@ pub fn svg_laid_out(
     let mut out = String::new();
     {
         let root = SVGBackend::with_string(&mut out, (w, h + strip)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
         let (main, below) = root.split_vertically(h);
         draw(&main, title, report, games, layout).map_err(drawing)?;
         if !rows.is_empty() {
@@ -101,7 +102,7 @@ fn draw_classes<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
-    let px = if layout == Layout::Stacked { 22 } else { 13 };
+    let px = if layout == Layout::Stacked { 24 } else { 14 };
     let style = ("sans-serif", px).into_font().color(&BLACK);
     let bold = ("sans-serif", px)
         .into_font()
@@ -111,11 +112,11 @@ where
     let count_x = if layout == Layout::Stacked { 360 } else { 240 };
     area.draw(&Text::new(
         format!("draws by class ({draws} draws)"),
-        (x, 0),
+        (x, 4),
         bold,
     ))?;
     for (i, (label, count)) in rows.iter().enumerate() {
-        let y = ((i as u32 + 1) * row) as i32;
+        let y = ((i as u32 + 1) * row) as i32 + 4;
         let share = 100.0 * *count as f64 / draws.max(1) as f64;
         area.draw(&Text::new(label.clone(), (x + 10, y), style.clone()))?;
         area.draw(&Text::new(

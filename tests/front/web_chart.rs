@@ -91,6 +91,10 @@ fn the_chart_tables_the_draws_by_class() {
         assert!(text.contains("4 (100%)"), "{layout:?}");
         assert!(text.contains("shuffling"), "{layout:?}");
         assert!(!text.contains("repetition with progress"), "{layout:?}");
+        if layout == Layout::Stacked {
+            let sizes = font_sizes(&text);
+            assert!(sizes.iter().all(|&f| f >= 18), "page fonts {sizes:?}");
+        }
     }
     let mut decided = report.clone();
     decided.draws.count = 0;
