@@ -48,17 +48,84 @@ pub fn svg_laid_out(
     games: &[GameRecord],
     layout: Layout,
 ) -> Result<String, ChartError> {
-    let size = match layout {
+    let (w, h) = match layout {
         Layout::Wide => (960, 420),
         Layout::Stacked => (480, 720),
     };
+    let rows = draw_class_rows(report);
+    let row = if layout == Layout::Stacked { 30 } else { 17 };
+    let strip = if rows.is_empty() {
+        0
+    } else {
+        (rows.len() as u32 + 1) * row + 10
+    };
     let mut out = String::new();
     {
-        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        draw(&root, title, report, games, layout).map_err(drawing)?;
+        let root = SVGBackend::with_string(&mut out, (w, h + strip)).into_drawing_area();
+        root.fill(&WHITE).map_err(drawing)?;
+        let (main, below) = root.split_vertically(h);
+        draw(&main, title, report, games, layout).map_err(drawing)?;
+        if !rows.is_empty() {
+            draw_classes(&below, &rows, report.draws.count, row, layout).map_err(drawing)?;
+        }
         root.present().map_err(drawing)?;
     }
     Ok(out)
+}
+
+/// The draws by class as rows of a small table (label, count), the classes that occurred and
+/// then the shuffling draws (a quiet position repeated with the material level); none when the
+/// run has no draws.
+pub fn draw_class_rows(report: &Report) -> Vec<(String, u64)> {
+    if report.draws.count == 0 {
+        return Vec::new();
+    }
+    let mut rows: Vec<(String, u64)> = report
+        .draw_classes
+        .iter()
+        .filter(|(_, c)| *c > 0)
+        .map(|(d, c)| (d.label().to_string(), *c))
+        .collect();
+    rows.push(("shuffling".into(), report.shuffling));
+    rows
+}
+
+/// The table of the draws by class, below the two panes: each class's count and share of the
+/// draws.
+fn draw_classes<DB: DrawingBackend>(
+    area: &DrawingArea<DB, plotters::coord::Shift>,
+    rows: &[(String, u64)],
+    draws: u64,
+    row: u32,
+    layout: Layout,
+) -> DrawResult
+where
+    DB::ErrorType: 'static,
+{
+    let px = if layout == Layout::Stacked { 24 } else { 14 };
+    let style = ("sans-serif", px).into_font().color(&BLACK);
+    let bold = ("sans-serif", px)
+        .into_font()
+        .style(FontStyle::Bold)
+        .color(&BLACK);
+    let x = 20;
+    let count_x = if layout == Layout::Stacked { 360 } else { 240 };
+    area.draw(&Text::new(
+        format!("draws by class ({draws} draws)"),
+        (x, 4),
+        bold,
+    ))?;
+    for (i, (label, count)) in rows.iter().enumerate() {
+        let y = ((i as u32 + 1) * row) as i32 + 4;
+        let share = 100.0 * *count as f64 / draws.max(1) as f64;
+        area.draw(&Text::new(label.clone(), (x + 10, y), style.clone()))?;
+        area.draw(&Text::new(
+            format!("{count} ({share:.0}%)"),
+            (count_x, y),
+            style.clone(),
+        ))?;
+    }
+    Ok(())
 }
 
 type DrawResult = Result<(), Box<dyn std::error::Error>>;

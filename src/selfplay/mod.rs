@@ -21,6 +21,7 @@ pub mod pdn;
 pub mod playout;
 mod report;
 pub mod robust;
+pub mod robust_chart;
 pub mod strength;
 mod validate;
 

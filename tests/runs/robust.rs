@@ -53,6 +53,7 @@ fn figures_whose_intervals_do_not_meet_are_engine_dependent() {
 fn configs_play_the_same_games_with_each_configuration() {
     let dir = scratch("robust", "configs");
     let json = dir.join("configs.json");
+    let chart = dir.join("configs.svg");
     let out = ok(&damelab(&[
         "selfplay",
         "turkish",
@@ -64,7 +65,24 @@ fn configs_play_the_same_games_with_each_configuration() {
         "eval=derived,depth=1; eval=bundled,depth=2",
         "--json",
         &p(&json),
+        "--svg",
+        &p(&chart),
     ]));
+    let svg = std::fs::read_to_string(&chart).unwrap();
+    for label in [
+        "draw rate",
+        "first-player score",
+        "game length",
+        "eval=bundled,depth=2",
+    ] {
+        assert!(svg.contains(label), "{label} not in the chart");
+    }
+    // The chart flags the figures the text flags, and only those.
+    assert_eq!(
+        svg.matches("ENGINE-DEPENDENT").count(),
+        out.matches("ENGINE-DEPENDENT").count(),
+        "{out}"
+    );
     assert!(
         out.contains("8 games under each of 2 engine configurations"),
         "{out}"

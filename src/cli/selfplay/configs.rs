@@ -84,7 +84,7 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
     let v = load(&a.variant)?;
     let threads = check_run_args(a)?;
     let configs = parse(spec)?;
-    if let Some(p) = &a.json {
+    for p in [&a.json, &a.svg].into_iter().flatten() {
         check_writable(p)?;
     }
     // Every configuration's evaluation is resolved before any game.
@@ -159,6 +159,12 @@ pub fn play(a: &RunArgs, spec: &str, out: &mut dyn FnMut(&str)) -> Result<(), Di
         a.max_plies
     ));
     out(robust::text(&figures).trim_end());
+    if let Some(p) = &a.svg {
+        let title = format!("{}: figures across engine configurations", v.name());
+        let text = crate::selfplay::robust_chart::figures_svg(&title, &figures)
+            .map_err(|e| bad(e.to_string(), ""))?;
+        crate::fsio::write_file(p, text.as_bytes())?;
+    }
     if let Some(p) = &a.json {
         let file = ConfigsFile {
             format: robust::FORMAT.into(),

@@ -158,9 +158,10 @@ pub struct RunArgs {
     pub ladder: Option<String>,
     /// Play the same games with each of several engine configurations, `;` between them, each
     /// `depth=D` or `nodes=N` with `eval=derived|bundled|FILE`: each figure per configuration
-    /// and as a range, flagged engine-dependent when their intervals do not meet.
+    /// and as a range, flagged engine-dependent when their intervals do not meet (with `--svg`,
+    /// a panel a figure, a flagged one in red).
     #[arg(long, value_name = "CONFIG; CONFIG…",
-          conflicts_with_all = ["depth", "nodes", "random", "ladder", "eval", "tables", "rate_against", "shard", "pdn", "svg"])]
+          conflicts_with_all = ["depth", "nodes", "random", "ladder", "eval", "tables", "rate_against", "shard", "pdn"])]
     pub configs: Option<String>,
 }
 
