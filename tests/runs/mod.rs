@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod draws;
 pub mod explore;
+pub mod incremental_eval;
 pub mod k8s;
 pub mod ladder;
 pub mod ladder_hub;

@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::Output;
 use std::sync::Arc;
 
-fn load(name: &str) -> Variant {
+pub(super) fn load(name: &str) -> Variant {
     Variant::load(name).unwrap()
 }
 
@@ -102,7 +102,7 @@ fn random_weights(rules: &Rules, seed: u64) -> Weights {
 }
 
 /// The same, in the layout with wide patterns or without.
-fn random_weights_in(rules: &Rules, seed: u64, wide: bool) -> Weights {
+pub(super) fn random_weights_in(rules: &Rules, seed: u64, wide: bool) -> Weights {
     let mut w = Weights::derived_with(rules, wide);
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     for v in w.values.iter_mut() {
@@ -112,7 +112,7 @@ fn random_weights_in(rules: &Rules, seed: u64, wide: bool) -> Weights {
 }
 
 /// Random positions reached from the start by random legal moves.
-fn positions(rules: &Rules, n: usize, seed: u64) -> Vec<Position> {
+pub(super) fn positions(rules: &Rules, n: usize, seed: u64) -> Vec<Position> {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut out = Vec::new();
     let mut moves = Vec::new();
@@ -269,7 +269,7 @@ fn the_derived_weights_score_as_the_derived_evaluation() {
 
 /// Every bundled variant, and two rules files on boards of more than 128 squares (the widest
 /// bit sets).
-fn every_width_variant() -> Vec<&'static str> {
+pub(super) fn every_width_variant() -> Vec<&'static str> {
     let extra = [
         "examples/international-14x14.rules",
         "examples/turkish-16x16.rules",
@@ -1044,74 +1044,4 @@ fn train_continues_bundled_weights_into_larger_windows() {
         "the start weights",
     );
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Positions in the order a search scores them: along random games, each position's children
-/// (siblings, a few squares apart), then the position itself, and now and then one far away.
-fn search_order(rules: &Rules, games: usize, seed: u64) -> Vec<Position> {
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let far = positions(rules, games * 4, seed + 1);
-    let mut out = Vec::new();
-    let mut moves = Vec::new();
-    for g in 0..games {
-        let mut pos = rules.start;
-        for ply in 0..rng.random_range(10..90) {
-            rules.generate(&pos, &mut moves, GenOptions::default());
-            if moves.is_empty() {
-                break;
-            }
-            out.extend(moves.iter().map(|m| pos.play(m)));
-            out.push(pos);
-            if ply % 16 == 5 {
-                out.push(far[(g * 4 + ply / 16) % far.len()]);
-            }
-            pos = pos.play(&moves[rng.random_range(0..moves.len())]);
-        }
-    }
-    out
-}
-
-/// The incremental evaluation (only what changed since the last position scored) against the
-/// plain one, position by position, in one width.
-fn incremental_and_plain<W: BitSet>(rules: &Rules<W>, w: &Weights, pos: &[Position]) -> usize {
-    let plain = Learned::new(w, rules);
-    let mut inc = plain.clone().with_increments();
-    let mut fresh = plain.clone().without_increments();
-    assert!(!fresh.is_incremental());
-    for p in pos {
-        let p = p.to_width();
-        let expect = plain.evaluate(&p);
-        assert_eq!(inc.evaluate_mut(&p), expect, "{}", w.layout);
-        assert_eq!(fresh.evaluate_mut(&p), expect, "{}", w.layout);
-    }
-    inc.is_incremental() as usize
-}
-
-#[test]
-fn the_incremental_evaluation_scores_as_the_plain_one() {
-    let mut incremental = 0;
-    for (k, name) in every_width_variant().into_iter().enumerate() {
-        let v = load(name);
-        let rules = v.rules.as_ref();
-        let pos = search_order(rules, 3, 20 + k as u64);
-        for shapes in ["2x2", "2x2+2x4+4x2"] {
-            let Shapes(shapes) = Shapes::parse(shapes).unwrap();
-            let mut w = Weights::derived_in(rules, &Layout::build(rules, &shapes, false, false));
-            let mut rng = ChaCha8Rng::seed_from_u64(k as u64);
-            for x in w.values.iter_mut() {
-                *x += rng.random_range(-300..300);
-            }
-            incremental += incremental_and_plain(rules, &w, &pos);
-            if let Some(n) = &rules.narrow {
-                incremental += incremental_and_plain(n.as_ref(), &w, &pos);
-            }
-            if let Some(m) = &rules.mid {
-                incremental += incremental_and_plain(m.as_ref(), &w, &pos);
-            }
-        }
-        // Phases and wide windows are scored the plain way.
-        let w = random_weights_in(rules, 5, true);
-        assert_eq!(incremental_and_plain(rules, &w, &pos), 0, "{name}");
-    }
-    assert!(incremental > 0);
 }
