@@ -3,20 +3,10 @@
 //! piece's letter unless it is of the first-declared kind: `W:Wa1,Oc3(BBWO):Bg7` is a White
 //! officer on c3 over two Black soldiers and a White officer.
 
+use super::fen::err;
 use super::InputError;
 use crate::engine::bits::BitSet;
 use crate::engine::{Position, Rules};
-
-fn err(
-    input: &str,
-    at: usize,
-    len: usize,
-    msg: String,
-    label: &str,
-    help: String,
-) -> Box<InputError> {
-    InputError::new("fen", input, (at, len.max(1)), msg, label, Some(help))
-}
 
 /// The pieces (side, kind) of a column's text, after its `(`: `BBWO)`.
 pub(super) fn parse_column(

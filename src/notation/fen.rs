@@ -8,7 +8,8 @@ use crate::engine::geometry::BitIter;
 use crate::engine::{Position, Rules};
 use crate::spec::Notation;
 
-fn err(
+/// A FEN diagnostic pointing at `len` characters from `at` (one at least).
+pub(super) fn err(
     input: &str,
     at: usize,
     len: usize,
