@@ -161,3 +161,29 @@ fn the_column_generators_quick_answers_agree_with_its_list() {
     assert_eq!(perft(&bundled[0], 10), 13_898);
     assert_eq!(perft(&bundled[1], 7), 189_912);
 }
+
+/// `damelab endgame` refuses columns with a diagnostic that says why (no capture leads to a
+/// smaller material), exit 1, and builds nothing.
+#[test]
+fn endgame_tables_refuse_columns_and_say_why() {
+    for (v, material) in [("lasca", "O v S"), ("bashni", "K v M")] {
+        let o = crate::common::bin()
+            .args(["endgame", v, material, "--no-cache"])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("damelab runs");
+        assert_eq!(o.status.code(), Some(1), "{v}");
+        // The help wraps at the terminal's width: read it as one line.
+        let err = String::from_utf8_lossy(&o.stderr)
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            err.contains("endgame tables do not handle columns (`take top`"),
+            "{v}: {err}"
+        );
+        assert!(err.contains("no capture leads to a"), "{v}: {err}");
+        assert!(err.contains("damelab analyse"), "{v}: {err}");
+        assert!(!err.contains("panicked"), "{v}: {err}");
+    }
+}
