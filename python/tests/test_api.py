@@ -179,3 +179,21 @@ def test_docstring_examples():
     import doctest
 
     assert doctest.testmod(damelab).failed == 0
+
+
+def test_columns_read_and_print_through_fen():
+    # Lasca (`take top`): a column's pieces under its top follow its square in parentheses.
+    lasca = damelab.Variant.load("lasca")
+    fen = "W:Wc3:Bd4(WO),g7"
+    p = lasca.position(fen)
+    assert p.fen() == fen
+    # c3xe5 takes the black top of d4 under the white soldier; the white officer under it is
+    # d4's top again.
+    p.push("c3xe5")
+    after = p.fen()
+    assert "e5(B)" in after and "Od4" in after and "(WO)" not in after
+    assert lasca.position(after).fen() == after
+    assert str(p.pop()) == "c3xe5"
+    assert p.fen() == fen
+    with pytest.raises(damelab.FenError):
+        damelab.Variant.load("international").position("W:W31(B):B1")

@@ -68,10 +68,13 @@ pub enum EndgameError {
          not index; search such endgames with `damelab analyse`, or play them out by self-play"
     ))]
     Huffing { variant: String },
-    #[error("endgame tables do not handle stacks ({variant})")]
+    #[error("endgame tables do not handle columns (`take top`, {variant})")]
     #[diagnostic(help(
-        "under `take top` a position also carries the pieces under the columns' tops, which the \
-         tables do not index; search such endgames with `damelab analyse`, or play them out by \
+        "a table numbers the positions of one material by the squares of its pieces, and solves \
+         it from the smaller materials its captures lead to; under `take top` a capture takes no \
+         piece off the board (it goes under the capturing column), so no capture leads to a \
+         smaller material, and the pieces under each top, in their order, are part of the \
+         position too; search such endgames with `damelab analyse`, or play them out by \
          self-play"
     ))]
     Stacks { variant: String },

@@ -297,7 +297,7 @@ impl<B: BitSet> Rules<B> {
         }
         if SPECIAL && self.special {
             return if self.stacks {
-                self.stack_count(pos, buf, budget)
+                self.stack_count(pos, buf, budget, counting)
             } else if self.huffing {
                 self.huff_count(pos, buf, opts, budget)
             } else {
@@ -603,13 +603,18 @@ impl<B: BitSet> Rules<B> {
     /// square (lowest first), then steps, slides (nearest landing first) and leaps in program order.
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
     /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
-    pub fn nth_quiet(&self, pos: &Position<B>, mut k: usize) -> Move<B> {
+    pub fn nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
         if self.huffing {
             return self.huff_nth_quiet(pos, k);
         }
         if self.stacks {
             return self.stack_nth_quiet(pos, k);
         }
+        self.nth_common_quiet(pos, k)
+    }
+
+    /// [`Rules::nth_quiet`] of the common generator (the quiet moves of columns are its too).
+    pub(super) fn nth_common_quiet(&self, pos: &Position<B>, mut k: usize) -> Move<B> {
         let rules = self;
         let next = &rules.geo.next;
         let empty = !pos.occupied();

@@ -25,7 +25,7 @@
 //! landing squares between captures aside); two that jump them in another order are two moves
 //! (the prisoners lie in another order).
 
-use super::bits::BitSet;
+use super::bits::{BitIter, BitSet};
 use super::geometry::{Sq, NONE};
 use super::movegen::{GenOptions, TooManyRoutes};
 use super::moves::Move;
@@ -105,6 +105,15 @@ impl Stacks {
         v
     }
 
+    /// Whether a piece lies under the top on `sq`.
+    #[inline]
+    pub fn holds(&self, sq: Sq) -> bool {
+        self.0
+            .iter()
+            .take_while(|&&e| e != EMPTY)
+            .any(|&e| e & 63 == sq)
+    }
+
     /// Take the piece just under the top on `sq`, if any: it becomes the top.
     fn take(&mut self, sq: Sq) -> Option<(usize, usize)> {
         let n = self.len();
@@ -119,6 +128,9 @@ impl Stacks {
     fn lift(&mut self, sq: Sq) -> ([u8; MAX_PRISONERS], usize) {
         let mut col = [EMPTY; MAX_PRISONERS];
         let mut k = 0;
+        if !self.holds(sq) {
+            return (col, k);
+        }
         let mut kept = [EMPTY; MAX_PRISONERS];
         let mut j = 0;
         for &e in self.0.iter().take_while(|&&e| e != EMPTY) {
@@ -188,6 +200,10 @@ impl<B: BitSet> Position<B> {
         let me = self.turn();
         // The runs of quiet moves and the counters as any move keeps them.
         let plain = self.play_with(mv, B::ZERO, B::ZERO);
+        if mv.captured.none() && !self.stacks.holds(mv.from) {
+            // A single piece's quiet move (the most common): nothing under it to carry.
+            return plain;
+        }
         let mut p = *self;
         let (mut col, mut k) = p.stacks.lift(mv.from);
         p.clear(mv.from);
@@ -214,13 +230,53 @@ impl<B: BitSet> Position<B> {
     }
 }
 
-/// The depth-first search for captures of one column under `take top`.
+/// The most jumps a piece may start from one square: a short and a flying capture in each of the
+/// eight directions.
+const MAX_TARGETS: usize = 16;
+
+/// One jump open from a square: its direction, the jumped column, the first landing square and
+/// the number of landing squares (they follow one another on the line from the first).
+#[derive(Clone, Copy, Default)]
+struct Target {
+    d: u8,
+    over: Sq,
+    land: Sq,
+    lands: u8,
+}
+
+/// The jumps open from a square, in a fixed array (the search allocates nothing).
+struct Targets {
+    list: [Target; MAX_TARGETS],
+    n: usize,
+}
+
+impl Targets {
+    #[inline]
+    fn new() -> Targets {
+        Targets {
+            list: [Target::default(); MAX_TARGETS],
+            n: 0,
+        }
+    }
+
+    #[inline]
+    fn as_slice(&self) -> &[Target] {
+        &self.list[..self.n]
+    }
+}
+
+/// The depth-first search for captures of one column under `take top`. It allocates nothing: the
+/// jumps open from a square go in a fixed array on the stack, the route and the jumped columns in
+/// fixed arrays here, and the position is copied only when a jump changes it at once (`removed
+/// immediately`).
 struct StackSearch<'a, B: BitSet> {
     rules: &'a Rules<B>,
     side: usize,
     from: Sq,
     kind0: u8,
     immediate: bool,
+    /// Every square but the moving column's starting square (which it has left).
+    left: B,
     /// Landing squares, in order.
     path: B::Route,
     /// The jumped columns, in order.
@@ -228,6 +284,13 @@ struct StackSearch<'a, B: BitSet> {
     n: usize,
     /// Columns jumped so far (under `removed at end of turn`, never jumped again).
     jumped: B,
+    /// Whether two routes may jump the same columns in the same order to the same square (a
+    /// flying column's landing squares): only then are the moves found compared.
+    dedup: bool,
+    /// Count the moves instead of listing them (perft's last ply, when no two routes are one).
+    count_only: bool,
+    /// The moves counted under `count_only`.
+    found: usize,
     nodes: u64,
     budget: u64,
     over: bool,
@@ -235,7 +298,43 @@ struct StackSearch<'a, B: BitSet> {
     out: &'a mut Vec<Move<B>>,
 }
 
-impl<B: BitSet> StackSearch<'_, B> {
+impl<'a, B: BitSet> StackSearch<'a, B> {
+    /// The search from the column on `from` of the side to move, `nodes` jumps already spent of
+    /// `budget`, its moves appended to `out`.
+    fn new(
+        rules: &'a Rules<B>,
+        pos: &Position<B>,
+        from: Sq,
+        nodes: u64,
+        budget: u64,
+        out: &'a mut Vec<Move<B>>,
+    ) -> StackSearch<'a, B> {
+        let side = pos.turn();
+        // Short jumps only: the jumped columns fix the route (a column is next to the square it
+        // is jumped from in one direction only).
+        let dedup = (0..rules.kinds).any(|k| !rules.programs[side][k].flies.is_empty());
+        StackSearch {
+            rules,
+            side,
+            from,
+            kind0: pos.kind_at(from) as u8,
+            immediate: rules.removal == Removal::Immediate,
+            left: !B::bit(from),
+            path: B::ROUTE,
+            jumps: [0; MAX_PRISONERS + 1],
+            n: 0,
+            jumped: B::ZERO,
+            dedup,
+            count_only: false,
+            found: 0,
+            nodes,
+            budget,
+            over: false,
+            start: out.len(),
+            out,
+        }
+    }
+
     /// Whether a column on `sq` may be jumped: an enemy top, not jumped before when jumped
     /// columns stay until the move ends.
     #[inline]
@@ -243,39 +342,49 @@ impl<B: BitSet> StackSearch<'_, B> {
         pos.sides[1 - self.side].has(sq) && (self.immediate || !self.jumped.has(sq))
     }
 
-    /// The position after a jump over `over`: under immediate removal its top goes at once.
-    fn after_jump(&self, pos: &Position<B>, over: Sq) -> Position<B> {
+    /// Under immediate removal, the jumped column's top goes at once.
+    fn take_now(pos: &Position<B>, over: Sq) -> Position<B> {
         let mut p = *pos;
-        if self.immediate {
-            match p.stacks.take(over) {
-                Some((s, k)) => p.put(over, s, k),
-                None => p.clear(over),
-            }
+        match p.stacks.take(over) {
+            Some((s, k)) => p.put(over, s, k),
+            None => p.clear(over),
         }
         p
     }
 
-    /// Every (over, landing squares) of a jump in direction `d` from `cur`.
+    /// The jumps open from `cur` after a jump in direction `last` (8: none yet), into `out`;
+    /// with `first`, stop at the first one found.
+    #[inline]
     fn targets(
         &self,
         pos: &Position<B>,
         cur: Sq,
         kind: u8,
         last: u8,
-        out: &mut Vec<(u8, Sq, Vec<Sq>)>,
+        first: bool,
+        out: &mut Targets,
     ) {
         let rules = self.rules;
         let prog = &rules.programs[self.side][kind as usize];
         let next = &rules.geo.next;
-        let occ = pos.occupied();
+        let occ = pos.occupied() & self.left;
         for d in prog.jumps_after(last).iter() {
             let over = next[d as usize][cur as usize];
             if over == NONE || !self.takeable(pos, over as Sq) {
                 continue;
             }
             let land = next[d as usize][over as usize];
-            if land != NONE && !occ.has(land as Sq) {
-                out.push((d, over as Sq, vec![land as Sq]));
+            if land != NONE && !occ.has(land as Sq) && out.n < MAX_TARGETS {
+                out.list[out.n] = Target {
+                    d,
+                    over: over as Sq,
+                    land: land as Sq,
+                    lands: 1,
+                };
+                out.n += 1;
+                if first {
+                    return;
+                }
             }
         }
         for d in prog.flies_after(last).iter() {
@@ -293,19 +402,30 @@ impl<B: BitSet> StackSearch<'_, B> {
                 continue;
             }
             let over = sq as Sq;
-            let mut lands = Vec::new();
-            let mut l = line[over as usize];
-            while l != NONE && !occ.has(l as Sq) && lands.len() < prog.fly_land as usize {
-                lands.push(l as Sq);
+            let land = line[over as usize];
+            let mut lands = 0u8;
+            let mut l = land;
+            while l != NONE && !occ.has(l as Sq) && lands < prog.fly_land {
+                lands += 1;
                 l = line[l as usize];
             }
-            if !lands.is_empty() {
-                out.push((d, over, lands));
+            if lands > 0 && out.n < MAX_TARGETS {
+                out.list[out.n] = Target {
+                    d,
+                    over,
+                    land: land as Sq,
+                    lands,
+                };
+                out.n += 1;
+                if first {
+                    return;
+                }
             }
         }
     }
 
     /// The kind the capturing column's top is after landing on `sq` mid-capture.
+    #[inline]
     fn kind_on_landing(&self, kind: u8, sq: Sq) -> u8 {
         if self.rules.mid_capture == MidCapturePromotion::Continue {
             if let Some(to) = self.rules.programs[self.side][kind as usize].promotion_at(sq) {
@@ -316,45 +436,65 @@ impl<B: BitSet> StackSearch<'_, B> {
     }
 
     fn can_go_on(&self, pos: &Position<B>, cur: Sq, kind: u8, last: u8) -> bool {
-        let mut t = Vec::new();
-        self.targets(pos, cur, kind, last, &mut t);
-        !t.is_empty()
+        let mut t = Targets::new();
+        self.targets(pos, cur, kind, last, true, &mut t);
+        t.n > 0
+    }
+
+    /// Of a flying jump's landing squares, those from which the capture can go on (the
+    /// continuation rule), as a set; empty when none can.
+    fn going_on(&mut self, after: &Position<B>, t: &Target, kind: u8) -> B {
+        let line = &self.rules.geo.next[t.d as usize];
+        let was = self.jumped.has(t.over);
+        self.jumped |= B::bit(t.over);
+        let mut on = B::ZERO;
+        let mut l = t.land;
+        for _ in 0..t.lands {
+            if self.can_go_on(after, l, self.kind_on_landing(kind, l), t.d) {
+                on |= B::bit(l);
+            }
+            l = line[l as usize] as Sq;
+        }
+        if !was {
+            self.jumped &= !B::bit(t.over);
+        }
+        on
     }
 
     fn search(&mut self, pos: &Position<B>, cur: Sq, kind: u8, last: u8) {
-        let mut targets = Vec::new();
-        self.targets(pos, cur, kind, last, &mut targets);
-        if targets.is_empty() {
+        let mut targets = Targets::new();
+        self.targets(pos, cur, kind, last, false, &mut targets);
+        if targets.n == 0 {
             if self.n > 0 {
                 self.record(cur, kind);
             }
             return;
         }
-        for (d, over, lands) in targets {
-            let after = self.after_jump(pos, over);
+        for t in targets.as_slice() {
+            let taken;
+            let after = if self.immediate {
+                taken = Self::take_now(pos, t.over);
+                &taken
+            } else {
+                pos
+            };
             // The continuation rule: of several landing squares, one from which the capture can
             // go on, if there is one.
-            let lands: Vec<Sq> = if lands.len() > 1 {
-                self.jumped |= B::bit(over);
-                let on: Vec<Sq> = lands
-                    .iter()
-                    .copied()
-                    .filter(|&l| self.can_go_on(&after, l, self.kind_on_landing(kind, l), d))
-                    .collect();
-                self.jumped &= !B::bit(over);
-                if on.is_empty() {
-                    lands
-                } else {
-                    on
-                }
+            let on = if t.lands > 1 {
+                self.going_on(after, t, kind)
             } else {
-                lands
+                B::ZERO
             };
-            for land in lands {
-                self.advance(&after, over, land, kind, d);
-                if self.over {
-                    return;
+            let line = &self.rules.geo.next[t.d as usize];
+            let mut land = t.land;
+            for _ in 0..t.lands {
+                if on.none() || on.has(land) {
+                    self.advance(after, t.over, land, kind, t.d);
+                    if self.over {
+                        return;
+                    }
                 }
+                land = line[land as usize] as Sq;
             }
         }
     }
@@ -397,7 +537,12 @@ impl<B: BitSet> StackSearch<'_, B> {
         let prog = &self.rules.programs[self.side][kind as usize];
         let kind_after = prog.promotion_at(to).unwrap_or(kind);
         let jumps = &self.jumps[..n];
-        if self.out[self.start..]
+        if !self.dedup {
+            if self.count_only {
+                self.found += 1;
+                return;
+            }
+        } else if self.out[self.start..]
             .iter()
             .any(|m| m.to == to && m.kind_after == kind_after && m.jumps() == jumps)
         {
@@ -425,43 +570,58 @@ impl<B: BitSet> StackSearch<'_, B> {
 }
 
 impl<B: BitSet> Rules<B> {
+    /// The columns of `side` that may have a first jump, by bit-set steps for all columns of a
+    /// kind at once (every column of a kind that flies): a superset of those from which the
+    /// search finds a capture, and empty in most positions.
+    #[inline]
+    fn stack_candidates(&self, pos: &Position<B>, side: usize) -> B {
+        let empty = !pos.occupied() & self.playable;
+        let enemies = pos.sides[1 - side];
+        let mut found = B::ZERO;
+        for kind in 0..self.kinds {
+            let prog = &self.programs[side][kind];
+            let pieces = pos.kind_bits(side, kind);
+            if pieces.none() {
+                continue;
+            }
+            if !prog.flies.is_empty() {
+                found |= pieces;
+                continue;
+            }
+            let mut from = B::ZERO;
+            for d in prog.jumps.iter() {
+                from |= self.step_back(self.step_back(empty, d) & enemies, d);
+            }
+            found |= from & pieces;
+        }
+        found
+    }
+
     /// Every capture of the side to move under `take top`, appended to `out`; the number found.
+    /// With `counting`, `out` is scratch space, and the moves may be counted without being built.
     fn stack_captures(
         &self,
         pos: &Position<B>,
         out: &mut Vec<Move<B>>,
         budget: u64,
+        counting: bool,
     ) -> Result<usize, TooManyRoutes> {
         let side = pos.turn();
         let start = out.len();
         let mut nodes = 0;
-        for (from, kind) in pos.pieces(side).collect::<Vec<_>>() {
-            let mut work = *pos;
-            work.clear(from);
-            let mut s = StackSearch {
-                rules: self,
-                side,
-                from,
-                kind0: kind as u8,
-                immediate: self.removal == Removal::Immediate,
-                path: B::ROUTE,
-                jumps: [0; MAX_PRISONERS + 1],
-                n: 0,
-                jumped: B::ZERO,
-                nodes,
-                budget,
-                over: false,
-                start: out.len(),
-                out,
-            };
-            s.search(&work, from, kind as u8, 8);
+        let mut counted = 0;
+        for from in BitIter(self.stack_candidates(pos, side)) {
+            let mut s = StackSearch::new(self, pos, from, nodes, budget, out);
+            s.count_only = counting;
+            s.search(pos, from, s.kind0, 8);
             if s.over {
                 out.truncate(start);
                 return Err(TooManyRoutes { budget });
             }
             nodes = s.nodes;
+            counted += s.found;
         }
-        Ok(out.len() - start)
+        Ok(out.len() - start + counted)
     }
 
     /// [`Rules::generate_within`] under `take top`.
@@ -474,7 +634,7 @@ impl<B: BitSet> Rules<B> {
         _opts: GenOptions,
         budget: u64,
     ) -> Result<(), TooManyRoutes> {
-        let found = self.stack_captures(pos, out, budget)?;
+        let found = self.stack_captures(pos, out, budget, false)?;
         if found > 0 && self.compulsory {
             return Ok(());
         }
@@ -486,31 +646,35 @@ impl<B: BitSet> Rules<B> {
         Ok(())
     }
 
-    /// [`Rules::nth_quiet`] under `take top` (`k` below the number of quiet moves).
+    /// [`Rules::nth_quiet`] under `take top` (`k` below the number of quiet moves): the common
+    /// generator's, marked as a column's move.
     #[cold]
     #[inline(never)]
     pub(super) fn stack_nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
-        let mut out = Vec::new();
-        self.generate_quiet(pos, pos.turn(), &mut out);
-        let mut m = out.get(k).copied().unwrap_or_else(|| {
-            // `k` is below the count by the caller's contract; the first move keeps it total.
-            out.first().copied().unwrap_or(Move::quiet_of(0, 0, 0, 0))
-        });
+        let mut m = self.nth_common_quiet(pos, k);
         m.flags |= Move::<B>::STACKS;
         m
     }
 
-    /// [`Rules::has_moves`] under `take top`.
+    /// [`Rules::has_moves`] under `take top`: a quiet move, or a column with a first jump (a
+    /// first jump always ends in a capture move), without listing the moves.
     #[cold]
     #[inline(never)]
     pub(super) fn stack_has_moves(&self, pos: &Position<B>) -> bool {
-        let mut out = Vec::new();
-        self.stack_moves(pos, &mut out, GenOptions::default(), u64::MAX)
-            .is_ok()
-            && !out.is_empty()
+        let side = pos.turn();
+        if self.count_quiet(pos, side) > 0 {
+            return true;
+        }
+        // `Vec::new` allocates nothing, and nothing is recorded into it here.
+        let mut none = Vec::new();
+        BitIter(self.stack_candidates(pos, side)).any(|from| {
+            let s = StackSearch::new(self, pos, from, 0, u64::MAX, &mut none);
+            s.can_go_on(pos, from, s.kind0, 8)
+        })
     }
 
-    /// [`Rules::count_moves_within`] (and perft's leaf count) under `take top`.
+    /// [`Rules::count_moves_within`] (and perft's leaf count, `counting`: `buf` is scratch space)
+    /// under `take top`.
     #[cold]
     #[inline(never)]
     pub(super) fn stack_count(
@@ -518,8 +682,9 @@ impl<B: BitSet> Rules<B> {
         pos: &Position<B>,
         buf: &mut Vec<Move<B>>,
         budget: u64,
+        counting: bool,
     ) -> Result<u64, TooManyRoutes> {
-        let found = self.stack_captures(pos, buf, budget)?;
+        let found = self.stack_captures(pos, buf, budget, counting)?;
         if found > 0 && self.compulsory {
             return Ok(found as u64);
         }

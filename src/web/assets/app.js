@@ -221,10 +221,16 @@ function drawBoard() {
   if (sel) mark(svg, sel.from, "rgba(80, 200, 120, 0.6)");
   for (const sq of (sel ? sel.clicked : [])) mark(svg, sq, "rgba(80, 200, 120, 0.45)");
   for (const p of state.pieces) drawPiece(svg, p);
+  // A captured piece crossed out; where a piece still stands (a column gave up its top), a
+  // small cross in the square's corner, clear of the column.
+  const standing = new Set(state.pieces.map((p) => p.sq));
   for (const sq of lastCaptured) {
-    const [cx, cy] = centre(sq);
-    const d = S * 0.18;
-    el("path", { d: `M${cx - d},${cy - d} L${cx + d},${cy + d} M${cx + d},${cy - d} L${cx - d},${cy + d}`, stroke: "#e0202a", "stroke-width": 5, "stroke-linecap": "round", class: "captured", "pointer-events": "none" }, svg);
+    const [x0, y0] = centre(sq);
+    const on = standing.has(sq);
+    const [cx, cy] = on ? [x0 - S * 0.36, y0 - S * 0.36] : [x0, y0];
+    const d = S * (on ? 0.08 : 0.18);
+    const cross = el("path", { d: `M${cx - d},${cy - d} L${cx + d},${cy + d} M${cx + d},${cy - d} L${cx - d},${cy + d}`, stroke: "#e0202a", "stroke-width": on ? 4 : 5, "stroke-linecap": "round", class: "captured", "pointer-events": "none" }, svg);
+    if (on) cross.classList.add("top-taken");
   }
   for (const [sq, kind] of targets) {
     const [cx, cy] = centre(sq);
@@ -255,7 +261,7 @@ function drawPiece(svg, p) {
   const [cx, cy] = centre(p.sq);
   const light = luminance(side.colour) > 0.3;
   const ring = light ? "#262626" : "#fafaf5";
-  const g = el("g", { class: "piece", "data-side": p.side, "data-kind": p.kind, "pointer-events": "none" }, svg);
+  const g = el("g", { class: "piece", "data-sq": p.sq, "data-side": p.side, "data-kind": p.kind, "pointer-events": "none" }, svg);
   // A column (`take top`): the pieces under the top as discs showing below it, the bottom one
   // lowest, and the column's height beside it.
   const under = p.under || [];
