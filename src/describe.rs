@@ -178,6 +178,13 @@ fn pieces(w: &mut String, rules: &Rules) {
                 w,
                 "    keeps a multi-capture to one line: every jump goes the way its first jump went"
             );
+            if piece.edge_turn {
+                let _ = writeln!(
+                    w,
+                    "    except at the board's edge: after a jump whose line ends there, the next \
+                     jump may go any way but straight back"
+                );
+            }
         }
         if spec.captures.equal_or_lower_rank_only && !piece.captures.is_empty() {
             let names: Vec<&str> = spec

@@ -353,6 +353,7 @@ fn explain_legal(
             out.push_str(&stops(rules, legal, mv));
         }
         out.push_str(&gap_note(rules, side, mv));
+        out.push_str(&edge_turn_note(rules, mv));
         if rules.spec.captures.single_jump {
             let leg = if rules.approach { "step" } else { "jump" };
             out.push_str(&format!(
@@ -640,5 +641,36 @@ fn across_note(rules: &Rules, mv: &Move) -> String {
          across light squares`)\n",
         rules.geo.name(mv.from),
         rules.geo.name(mv.to)
+    )
+}
+
+/// A one-line capture that turned at the board's edge (`turning at the edge`): where it turned.
+fn edge_turn_note(rules: &Rules, mv: &Move) -> String {
+    if !rules.spec.pieces[mv.kind_before as usize].edge_turn {
+        return String::new();
+    }
+    let mut points = vec![rules.geo.coord(mv.from)];
+    points.extend(mv.route().iter().map(|&s| rules.geo.coord(s)));
+    let heading = |a: (u8, u8), b: (u8, u8)| {
+        (
+            (b.0 as i32 - a.0 as i32).signum(),
+            (b.1 as i32 - a.1 as i32).signum(),
+        )
+    };
+    let turns: Vec<String> = points
+        .windows(3)
+        .zip(mv.route())
+        .filter(|(w, _)| heading(w[0], w[1]) != heading(w[1], w[2]))
+        .map(|(_, &s)| rules.geo.name(s))
+        .collect();
+    if turns.is_empty() {
+        return "its capture keeps to one line (it may turn only where a jump's line ends at the \
+                board's edge)\n"
+            .to_string();
+    }
+    format!(
+        "its capture keeps to one line but turns at the board's edge on {}, where the line of \
+         the jump before ends (`turning at the edge`)\n",
+        turns.join(", ")
     )
 }

@@ -19,7 +19,7 @@ use super::bits::{BitIter, BitSet};
 use super::geometry::{Link, Sq, NONE};
 use super::moves::Move;
 use super::position::Position;
-use super::rules::{PieceProgram, Rules, MAX_KINDS};
+use super::rules::{PieceProgram, Rules, EDGE_TURN, MAX_KINDS};
 use crate::spec::{Criterion, MidCapturePromotion, Removal};
 use std::cell::Cell;
 use std::collections::HashSet;
@@ -482,7 +482,7 @@ impl<B: BitSet> Rules<B> {
                 // `may stop after any jump` is settled here, once per piece: the search is
                 // compiled twice, with and without the stops (and twice again, with and without
                 // the loops of jumps at a fixed gap).
-                match (self.may_stop, self.gaps) {
+                match (self.may_stop, self.gaps || self.edge_turns) {
                     (true, false) => s.search::<true, false>(sq, kind as u8, NO_DIR),
                     (false, false) => s.search::<false, false>(sq, kind as u8, NO_DIR),
                     (true, true) => s.search::<true, true>(sq, kind as u8, NO_DIR),
@@ -932,7 +932,7 @@ impl<B: BitSet> Search<'_, B> {
             let state = cur as u32
                 | (kind as u32) << 8
                 | (last as u32) << 16
-                | (stop_ok as u32) << 20
+                | (stop_ok as u32) << 21
                 | (self.from as u32) << 24;
             let key = (self.captured.halves(), state);
             return !self.scratch().seen.insert(key);
@@ -940,9 +940,22 @@ impl<B: BitSet> Search<'_, B> {
         false
     }
 
+    /// The `last` index after a jump in direction `d` landing on `land`: `EDGE_TURN + d` where
+    /// the line ends there and some piece turns at the edge (only in the search's `GAPS`
+    /// compilation, so that other variants pay nothing).
+    #[inline(always)]
+    fn after_landing<const GAPS: bool>(&self, land: Sq, d: u8) -> u8 {
+        if GAPS && self.rules.edge_turns && self.rules.geo.next[d as usize][land as usize] == NONE {
+            EDGE_TURN + d
+        } else {
+            d
+        }
+    }
+
     /// Every capture sequence going on from `cur`, where the piece (now of `kind`) landed after a
-    /// jump in direction `last`. `STOPS`: `may stop after any jump` (each jump may end the move).
-    /// `GAPS`: some piece jumps at a fixed gap ([`Rules::gaps`]).
+    /// jump in direction `last` (`EDGE_TURN + d`: in direction `d`, its line ending there).
+    /// `STOPS`: `may stop after any jump` (each jump may end the move). `GAPS`: some piece jumps
+    /// at a fixed gap or turns at the edge ([`Rules::gaps`], [`Rules::edge_turns`]).
     fn search<const STOPS: bool, const GAPS: bool>(&mut self, cur: Sq, kind: u8, last: u8) {
         let stop_ok = STOPS && std::mem::replace(&mut self.stop_ok, true);
         if self.n > 0 && self.skip(cur, kind, last, stop_ok) {
@@ -1017,7 +1030,8 @@ impl<B: BitSet> Search<'_, B> {
             };
             while land != NONE && left > 0 && self.is_empty(land as Sq) {
                 let land_sq = land as Sq;
-                if self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), d) {
+                let after = self.after_landing::<GAPS>(land_sq, d);
+                if self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), after) {
                     continuing = true;
                     break;
                 }
@@ -1039,7 +1053,8 @@ impl<B: BitSet> Search<'_, B> {
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
                     self.captured |= B::bit(over);
-                    let ok = self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), d);
+                    let after = self.after_landing::<GAPS>(land_sq, d);
+                    let ok = self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), after);
                     self.captured &= !B::bit(over);
                     ok
                 };
@@ -1080,6 +1095,7 @@ impl<B: BitSet> Search<'_, B> {
         }
         self.captured |= B::bit(over);
         self.n += 1;
+        let d = self.after_landing::<GAPS>(land, d);
         match self.rules.mid_capture {
             MidCapturePromotion::AtEnd => self.search::<STOPS, GAPS>(land, kind, d),
             MidCapturePromotion::Continue => {

@@ -62,14 +62,17 @@ pub struct PieceProgram<B: BitSet = Bits> {
     /// in direction `last` (index 8: the first jump of a capture) — all of them, less the reverse
     /// under `no 180 turn`, only `last` itself for a piece whose captures keep to one line. The
     /// capture search looks its directions up here, so neither rule costs it a test per jump.
-    /// Sixteen entries (9 to 15 empty), so that an index masked to four bits needs no bounds test.
-    pub jumps_after: [Dirs; 16],
-    pub flies_after: [Dirs; 16],
+    /// Entries 16 to 23 (`EDGE_TURN + last`): after a jump in direction `last` whose line ends
+    /// at the board's edge — for a piece that turns there (`turning at the edge`) every direction
+    /// but straight back, for any other the same as entry `last`. Thirty-two entries (9 to 15
+    /// and 24 to 31 empty), so that an index masked to five bits needs no bounds test.
+    pub jumps_after: [Dirs; 32],
+    pub flies_after: [Dirs; 32],
     /// Short jumps at a fixed gap (`after one empty square`): one empty square, the enemy piece,
     /// the landing directly behind it; `gaps_after` as `jumps_after`. Empty for every piece
     /// without them, so their loops cost the generator one length test.
     pub gaps: Dirs,
-    pub gaps_after: [Dirs; 16],
+    pub gaps_after: [Dirs; 32],
     /// Captures by approach and withdrawal: the directions of their steps (either kind), and per
     /// direction (bit masks of angles) whether a step that way may take by approach, by
     /// withdrawal. `steps_after[last]`: the step directions after a step in direction `last`
@@ -108,13 +111,13 @@ impl<B: BitSet> PieceProgram<B> {
     /// The directions of short jumps after a jump in direction `last` (8: none yet).
     #[inline(always)]
     pub fn jumps_after(&self, last: u8) -> &Dirs {
-        &self.jumps_after[(last & 15) as usize]
+        &self.jumps_after[(last & 31) as usize]
     }
 
     /// The directions of flying captures after a jump in direction `last` (8: none yet).
     #[inline(always)]
     pub fn flies_after(&self, last: u8) -> &Dirs {
-        &self.flies_after[(last & 15) as usize]
+        &self.flies_after[(last & 31) as usize]
     }
 
     pub fn can_capture(&self) -> bool {
@@ -124,7 +127,7 @@ impl<B: BitSet> PieceProgram<B> {
     /// The directions of gap jumps after a jump in direction `last` (8: none yet).
     #[inline(always)]
     pub fn gaps_after(&self, last: u8) -> &Dirs {
-        &self.gaps_after[(last & 15) as usize]
+        &self.gaps_after[(last & 31) as usize]
     }
 
     /// The directions of capturing steps after a step in direction `last` (8: none yet).
@@ -162,6 +165,10 @@ pub struct KeyField {
 /// route is never cut short.
 pub const MAX_PATH: usize = 255;
 
+/// The `last` index of a jump in direction `d` whose line ended at the board's edge is
+/// `EDGE_TURN + d` (see [`PieceProgram::flies_after`]).
+pub const EDGE_TURN: u8 = 16;
+
 /// Bits needed to hold every number `0..=n`.
 const fn bits_for(n: u32) -> u32 {
     u32::BITS - n.leading_zeros()
@@ -189,6 +196,10 @@ pub struct Rules<B: BitSet = Bits> {
     /// compiled with and without their loops, chosen once per capturing piece, so that variants
     /// without them pay nothing.
     pub gaps: bool,
+    /// Some piece's one-line captures turn at the board's edge (`turning at the edge`): the
+    /// capture search's second compilation (that of `gaps`) marks a jump ending its line at the
+    /// edge, so that variants without either pay nothing.
+    pub edge_turns: bool,
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
@@ -420,6 +431,7 @@ impl<B: BitSet> Rules<B> {
             directed: spec.captures.no_180_turn || spec.pieces.iter().any(|p| p.one_line),
             may_stop: spec.captures.may_stop,
             gaps: Self::any_gap_jump(spec),
+            edge_turns: spec.pieces.iter().any(|p| p.edge_turn),
             huffing: spec.captures.huffing,
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
@@ -569,13 +581,25 @@ impl<B: BitSet> Rules<B> {
         let jumps = Dirs::from_set(jump_set, side);
         let flies = Dirs::from_set(fly_set, side);
         let gaps = Dirs::from_set(gap_set, side);
-        let after = |dirs: Dirs| -> [Dirs; 16] {
-            std::array::from_fn(|last| {
+        let after = |dirs: Dirs| -> [Dirs; 32] {
+            std::array::from_fn(|slot| {
                 let mut d = Dirs::default();
-                if last > 8 {
-                    return d;
-                }
+                // At the edge: a piece that turns there may go any way but straight back.
+                let (last, turn) = match slot {
+                    0..=8 => (slot, false),
+                    s if (EDGE_TURN as usize..EDGE_TURN as usize + 8).contains(&s) => {
+                        (s - EDGE_TURN as usize, piece.edge_turn)
+                    }
+                    _ => return d,
+                };
                 for a in dirs.iter() {
+                    if turn {
+                        if !spec.captures.single_jump && (last + 4) % 8 != a as usize {
+                            d.list[d.len as usize] = a;
+                            d.len += 1;
+                        }
+                        continue;
+                    }
                     // A single jump never goes on: no direction after one.
                     let allowed = last == 8
                         || !spec.captures.single_jump

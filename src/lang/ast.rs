@@ -180,6 +180,9 @@ pub enum MoveClause {
         landing: Option<Spanned<LandingText>>,
         /// `in one line`: the piece's multi-capture keeps the direction of its first jump.
         one_line: Option<Span>,
+        /// `turning at the edge` (after `in one line`): a jump that ends its line at the board's
+        /// edge may be followed by one in another direction.
+        edge_turn: Option<Span>,
         /// `after one empty square`: a short jump at a fixed gap.
         gap: Option<Span>,
     },

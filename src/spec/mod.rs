@@ -186,6 +186,11 @@ pub struct PieceSpec {
     /// (no turn between captures, not even through 180°).
     #[serde(default, skip_serializing_if = "is_false")]
     pub one_line: bool,
+    /// `in one line, turning at the edge`: as `one_line`, except that after a jump whose line
+    /// ends at the board's edge (no next square that way from the landing) the next jump may go
+    /// in any of the piece's capture directions but straight back.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub edge_turn: bool,
 }
 
 /// `at most N quiet moves in a row while own PIECES remain`: a piece of this kind may make at most

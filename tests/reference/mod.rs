@@ -288,10 +288,15 @@ impl Board<'_> {
         }
         // A fly in a direction includes the short jump that way.
         jump_set &= !fly_set;
-        // `no 180 turn`: never straight back; `in one line`: only straight on.
+        // `no 180 turn`: never straight back; `in one line`: only straight on, except that
+        // `turning at the edge` allows any way but straight back where the last jump's line ends.
+        let at_edge = |l: u8| self.next(s.cur, l).is_none();
         let banned = |d: u8| {
             s.last.is_some_and(|l| {
-                (self.spec.captures.no_180_turn && (l + 4) % 8 == d) || (piece.one_line && l != d)
+                (self.spec.captures.no_180_turn && (l + 4) % 8 == d)
+                    || (piece.one_line
+                        && l != d
+                        && !(piece.edge_turn && at_edge(l) && (l + 4) % 8 != d))
             })
         };
         let mut out = Vec::new();

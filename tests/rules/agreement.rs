@@ -128,8 +128,34 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
 /// captures kept to one line (short and flying) with immediate removal, the 180° ban, stops and
 /// an `earliest` priority; one-line men with stops and promotion that ends the move; captures
 /// by approach and withdrawal with a continuation that is due, the 180° ban, promotion and a
-/// priority, and with Fanorona's rules (examples/approach-9x5.rules).
+/// priority, and with Fanorona's rules (examples/approach-9x5.rules); one-line captures that turn
+/// at the board's edge, short and flying, with immediate removal (straight back is then open but
+/// banned) and with stops and a priority, from a start with kings on the board.
 const MIXED: &[(&str, &str)] = &[
+    (
+        "edge-turn-immediate",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h1, b2, f2; white king d2, h2, c3, g3\n\
+         man: step forward-diagonal; capture jump diagonal in one line, turning at the edge; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal in one line, turning at the edge\n\
+         captures: removed immediately, promotion mid-capture continues\n",
+    ),
+    (
+        "edge-turn-stops",
+        "variant \"T\"\nboard 10x10, dark squares, numbered\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man 36..50; white king 31..35\n\
+         man: step forward-diagonal; capture jump diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal up to 4 in one line turning at the edge\n\
+         captures: may stop after any jump, priority earliest kings\n",
+    ),
+    (
+        "edge-turn-orthogonal",
+        "variant \"T\"\nboard 7x7, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..g1; white king a2, c2, e2, g2\n\
+         man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
+         king: slide orthogonal, diagonal; capture fly orthogonal, diagonal in one line, turning at the edge\n\
+         captures: priority most pieces\n",
+    ),
     (
         "stops-killer",
         "variant \"T\"\nboard 10x10, dark squares, numbered\nsides white \"W\", black \"B\"\n\

@@ -16,6 +16,7 @@ use crate::spec::*;
 mod approach;
 mod board;
 mod captures;
+mod edge;
 mod family;
 mod game;
 mod moves;
@@ -233,6 +234,7 @@ impl Checker<'_> {
             board.as_ref(),
             setup.as_ref(),
         );
+        self.edge_turns(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
         let game = match first_of(
             self,
             games,
@@ -333,6 +335,7 @@ fn piece_specs(piece_decls: &[&PieceDecl]) -> Vec<PieceSpec> {
             promotions: Vec::new(),
             quiet_limit: None,
             one_line: false,
+            edge_turn: false,
         })
         .collect()
 }

@@ -214,6 +214,7 @@ impl Checker<'_> {
                 landing,
                 one_line,
                 gap,
+                ..
             } => {
                 self.gap_capture(*kind, *gap);
                 let word = if *kind == CaptureKind::Approach {
@@ -253,6 +254,7 @@ impl Checker<'_> {
                 range,
                 landing,
                 one_line,
+                edge_turn,
                 gap,
             } => {
                 let gap = self.gap_capture(*kind, *gap);
@@ -260,6 +262,7 @@ impl Checker<'_> {
                 let dirs = self.directions(board, forward, dirs);
                 // A piece's captures share one line rule, as they share one range.
                 spec.one_line |= one_line.is_some();
+                spec.edge_turn |= edge_turn.is_some();
                 if !*fly {
                     let op = self.short_jump(dirs, range.as_ref(), landing.as_ref(), gap);
                     spec.captures.push(op);

@@ -340,12 +340,19 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let mut range_limit = None;
                     let mut landing = None;
                     let mut one_line = None;
+                    let mut edge_turn = None;
                     let mut gap = None;
                     for p in parts {
                         match p.as_rule() {
                             Rule::range => range_limit = Some(range(&p)),
                             Rule::gap => gap = Some(trimmed_span(&p)),
-                            Rule::one_line => one_line = Some(trimmed_span(&p)),
+                            Rule::one_line => {
+                                one_line = Some(trimmed_span(&p));
+                                edge_turn = p
+                                    .into_inner()
+                                    .find(|q| q.as_rule() == Rule::edge_turn)
+                                    .map(|q| trimmed_span(&q));
+                            }
                             _ => {
                                 let span = trimmed_span(&p);
                                 let last_of = significant(p)
@@ -362,6 +369,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         range: range_limit,
                         landing,
                         one_line,
+                        edge_turn,
                         gap,
                     }
                 }
