@@ -117,6 +117,7 @@ impl Weights {
             let (open, end) = values.split_at_mut(layout.base);
             end.copy_from_slice(open);
         }
+        start_ending(layout, &mut values);
         Weights {
             variant: String::new(),
             rules: rules.fingerprint(),
@@ -135,7 +136,7 @@ impl Weights {
     /// evaluation's. `Err` when the move would drop the ending's weights.
     pub fn carried_into(&self, rules: &Rules, to: &Layout) -> Result<Weights, PhasesDropped> {
         let from = Layout::from_summary(rules, &self.layout);
-        if from.phased && !to.phased {
+        if (from.phased && !to.phased) || (from.tapered > 0 && to.tapered == 0) {
             return Err(PhasesDropped {
                 from: self.layout.clone(),
                 to: to.summary(),
@@ -154,9 +155,14 @@ impl Weights {
                 if from.phased { phase * from.base } else { 0 },
                 if to.phased { phase * to.base } else { 0 },
             );
-            // The groups before the windows depend on the kinds and squares alone.
-            w.values[tat..tat + to.patterns]
-                .copy_from_slice(&self.values[fat..fat + from.patterns]);
+            // The groups before the windows depend on the kinds and squares alone (the race
+            // features' too, when both layouts have them).
+            let small = if from.race == to.race {
+                to.patterns
+            } else {
+                to.tempo + 1
+            };
+            w.values[tat..tat + small].copy_from_slice(&self.values[fat..fat + small]);
             for (g, shape) in to.shapes.iter().enumerate() {
                 let Some(f) = from.shapes.iter().position(|s| s == shape) else {
                     continue;
@@ -170,6 +176,11 @@ impl Weights {
                 w.values[tat + to.wide_table..tat + to.base]
                     .copy_from_slice(&self.values[fat + from.wide_table..fat + from.base]);
             }
+        }
+        if from.tapered > 0 && to.tapered > 0 {
+            w.values[to.taper..].copy_from_slice(&self.values[from.taper..]);
+        } else {
+            start_ending(to, &mut w.values);
         }
         w.variant = self.variant.clone();
         w.made_by = self.made_by.clone();
@@ -408,6 +419,15 @@ impl Weights {
     pub fn digest(&self) -> String {
         let h = (self.values.iter()).fold(Fnv::default(), |h, v| h.write(&v.to_le_bytes()));
         format!("{:08x}", h.finish() >> 32)
+    }
+}
+
+/// The ending's weights of a tapered layout's small features ([`Layout::tapered`]) start where
+/// the opening's are.
+fn start_ending(layout: &Layout, values: &mut [i32]) {
+    if layout.tapered > 0 {
+        let (open, end) = values.split_at_mut(layout.taper);
+        end.copy_from_slice(&open[layout.mobility..layout.patterns]);
     }
 }
 

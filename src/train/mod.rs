@@ -49,6 +49,10 @@ pub struct TrainSettings {
     /// Whether every feature has an opening and an ending weight.
     #[serde(default)]
     pub phases: bool,
+    /// Whether the layout has the race features (free men, the fastest one's tempi, who queens
+    /// first) and, without phases, an ending's weight for each small feature.
+    #[serde(default)]
+    pub race: bool,
     /// The share of a position's target that is its game's result; the rest is the self-play
     /// search's score of the position, as a probability (1: the result alone).
     #[serde(default = "one")]
@@ -86,6 +90,7 @@ impl TrainSettings {
             self.wide_patterns,
             self.phases,
         )
+        .raced(self.race)
     }
 
     /// The window shapes, the first and those beside it.

@@ -4,7 +4,6 @@
 
 use super::fit::{dequantise, fit, fit_k, loss, quantise, sigmoid};
 use super::{duel, play, Data, TrainSettings, Wdl};
-use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::Variant;
 use miette::Report;
@@ -60,6 +59,9 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     }
     if t.phases {
         flags.push_str(" --phases");
+    }
+    if t.race {
+        flags.push_str(" --race");
     }
     if t.result_weight != 1.0 {
         flags.push_str(&format!(" --result-weight {}", t.result_weight));
@@ -135,7 +137,7 @@ pub fn train_from(
         current.search = carried.search;
     }
     let mut data = Data {
-        shift: if t.phases { PHASE_BITS } else { 0 },
+        shift: layout.row_shift(),
         ..Data::default()
     };
     let mut generations = Vec::new();

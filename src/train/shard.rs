@@ -15,7 +15,6 @@ use super::run::{
 };
 use super::{duel, played, Data, GameData, TrainSettings};
 use crate::runs::shard::{self, ShardSet};
-use crate::search::learned::PHASE_BITS;
 use crate::search::weights::Weights;
 use crate::Variant;
 use miette::Report;
@@ -50,6 +49,8 @@ pub struct DataSettings {
     pub wide_patterns: bool,
     #[serde(default)]
     pub phases: bool,
+    #[serde(default)]
+    pub race: bool,
     /// `--result-weight` as its shortest exact decimal text (absent: 1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_weight: Option<String>,
@@ -81,6 +82,7 @@ impl DataSettings {
             l2: t.l2.to_string(),
             wide_patterns: t.wide_patterns,
             phases: t.phases,
+            race: t.race,
             result_weight: (t.result_weight != 1.0).then(|| t.result_weight.to_string()),
             start: t.start.clone(),
             window: (t.window != crate::search::learned::Window::SMALL).then_some(t.window),
@@ -111,6 +113,7 @@ impl DataSettings {
             l2,
             wide_patterns: self.wide_patterns,
             phases: self.phases,
+            race: self.race,
             result_weight,
             start: self.start.clone(),
             window: self.window.unwrap_or_default(),
@@ -349,7 +352,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
     let last = files.iter().map(|f| f.generation).max().unwrap_or(1);
     let layout = t.layout(v.rules.as_ref());
     let mut data = Data {
-        shift: if t.phases { PHASE_BITS } else { 0 },
+        shift: layout.row_shift(),
         ..Data::default()
     };
     let mut results = [0; 3];

@@ -11,6 +11,7 @@ pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
 pub mod openings;
+pub mod race;
 pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;

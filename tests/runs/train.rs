@@ -82,6 +82,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         l2: 1e-6,
         wide_patterns: false,
         phases: false,
+        race: false,
         result_weight: 1.0,
         start: None,
         window: Shapes(vec![Window::SMALL]),

@@ -116,6 +116,12 @@ pub struct TrainArgs {
     /// the share of the starting pieces that have left the board.
     #[arg(long)]
     pub phases: bool,
+    /// Add the race features: per side its free men (no enemy piece in the way to the promotion
+    /// zone or beside it), the tempi of its fastest one and who queens first; and, without
+    /// --phases, an ending's weight for each small feature (material, mobility, runaways, races),
+    /// blended with the opening's by the material left.
+    #[arg(long)]
+    pub race: bool,
     /// The share of each position's target that is its game's result (0 to 1); the rest is the
     /// self-play search's score of the position, turned into a probability with the fit's scale.
     #[arg(long, default_value_t = 1.0)]
@@ -219,6 +225,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         l2: a.l2,
         wide_patterns: a.wide_patterns,
         phases: a.phases,
+        race: a.race,
         result_weight: a.result_weight,
         start: None,
         window: a.window.0[0],

@@ -2,7 +2,7 @@
 //! sums them: piece-square, mobility, runaway men, the side to move, and every window's
 //! configuration.
 
-use super::{Layout, MAX_MEMBERS, MAX_WINDOWS, PHASES, RUN_DIST, WIDE};
+use super::{Layout, MAX_MEMBERS, MAX_WINDOWS, PHASES, RACE_DIST, RACE_MARGIN, RUN_DIST, WIDE};
 use crate::engine::bits::BitSet;
 use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::rules::MAX_KINDS;
@@ -30,8 +30,15 @@ pub struct Features<B: BitSet> {
     zone: [[B; MAX_KINDS]; 2],
     /// Per side and kind, the squares from which the zone is 1..=RUN_DIST steps away.
     near: [[B; MAX_KINDS]; 2],
-    /// Per side, kind and square: the fewest quiet steps to the zone on an empty board.
+    /// Per side, kind and square: the fewest quiet steps to the zone on an empty board (up to
+    /// the larger of [`RUN_DIST`] and [`RACE_DIST`]).
     dist: Vec<u8>,
+    /// Per side and kind, the squares from which the zone is 1..=RACE_DIST steps away.
+    far: [[B; MAX_KINDS]; 2],
+    /// Per side, kind and square of `far`: the man's cone, every square its quiet steps reach
+    /// on the way to the zone on an empty board and every square beside those. With no enemy
+    /// piece in it, nothing stands in the man's way or beside it: a free man.
+    cone: Vec<B>,
     /// The one-step deltas of all eight directions, for the squares beside a path.
     around: [(i16, B); 8],
     playable: B,
@@ -55,7 +62,10 @@ impl<B: BitSet> Features<B> {
         let mut ndirs = [[0u8; MAX_KINDS]; 2];
         let mut zone = [[B::ZERO; MAX_KINDS]; 2];
         let mut near = [[B::ZERO; MAX_KINDS]; 2];
+        let mut far = [[B::ZERO; MAX_KINDS]; 2];
         let mut dist = vec![u8::MAX; 2 * MAX_KINDS * n];
+        let mut cone = vec![B::ZERO; 2 * MAX_KINDS * n];
+        let around: [(i16, B); 8] = std::array::from_fn(|a| (geo.delta[a], rules.from[a]));
         for side in 0..2 {
             for kind in 0..kinds {
                 let p = &rules.programs[side][kind];
@@ -78,7 +88,7 @@ impl<B: BitSet> Features<B> {
                 for sq in BitIter(frontier) {
                     dist[base + sq as usize] = 0;
                 }
-                for steps in 1..=RUN_DIST as u8 {
+                for steps in 1..=RUN_DIST.max(RACE_DIST) as u8 {
                     let mut back = B::ZERO;
                     for d in p.steps.iter().chain(p.slides.iter()) {
                         back |= rules.step_back(frontier, d);
@@ -88,11 +98,31 @@ impl<B: BitSet> Features<B> {
                     for sq in BitIter(frontier) {
                         dist[base + sq as usize] = steps;
                     }
-                    near[side][kind] |= frontier;
+                    if steps as usize <= RUN_DIST {
+                        near[side][kind] |= frontier;
+                    }
+                    if steps as usize <= RACE_DIST {
+                        far[side][kind] |= frontier;
+                    }
+                }
+                let d = &dirs[side][kind][..ndirs[side][kind] as usize];
+                for sq in BitIter(far[side][kind]) {
+                    let mut reach = B::bit(sq);
+                    for _ in 0..dist[base + sq as usize] {
+                        let mut next = reach;
+                        for &(delta, f) in d {
+                            next |= (reach & f).shift(delta);
+                        }
+                        reach = next & rules.playable;
+                    }
+                    let mut beside = reach;
+                    for &(delta, f) in &around {
+                        beside |= (reach & f).shift(delta);
+                    }
+                    cone[base + sq as usize] = beside & rules.playable;
                 }
             }
         }
-        let around = std::array::from_fn(|a| (geo.delta[a], rules.from[a]));
         let tables = layout.tables.iter().map(|&t| t as u32).collect();
         Features {
             layout,
@@ -107,6 +137,8 @@ impl<B: BitSet> Features<B> {
             zone,
             near,
             dist,
+            far,
+            cone,
             around,
             playable: rules.playable,
         }
@@ -140,6 +172,8 @@ impl<B: BitSet> Features<B> {
     /// [`Features::visit`], the windows' features (small and wide) left out unless `WINDOWS`:
     /// the gathered evaluation ([`Learned::evaluate`]) scores them its own way; and the
     /// piece-square features left out unless `SQUARES` (the incremental evaluation keeps them).
+    // `side` indexes the sides' pieces and signs as well as `fastest`.
+    #[allow(clippy::needless_range_loop)]
     #[inline(always)]
     pub(super) fn visit_with<const WINDOWS: bool, const SQUARES: bool>(
         &self,
@@ -152,9 +186,12 @@ impl<B: BitSet> Features<B> {
         let mut idx = [0u16; MAX_WINDOWS];
         let mut wide = [0u16; MAX_WINDOWS];
         let has_wide = !l.wide.is_empty();
+        // Per side, the tempi of its fastest free man (0: none).
+        let mut fastest = [0u8; 2];
         for side in 0..2 {
             let sign = 1 - 2 * side as i32;
             let enemy = pos.sides[1 - side];
+            let mut free = 0i32;
             for kind in 0..self.kinds {
                 let bits = pos.kind_bits(side, kind);
                 if bits.none() {
@@ -201,7 +238,37 @@ impl<B: BitSet> Features<B> {
                         }
                     }
                 }
+                if l.race {
+                    f(
+                        l.material + side * self.kinds + kind,
+                        sign * bits.count() as i32,
+                    );
+                    let base = (side * MAX_KINDS + kind) * l.squares;
+                    for sq in BitIter(bits & self.far[side][kind]) {
+                        if (self.cone[base + sq as usize] & enemy).none() {
+                            free += 1;
+                            let d = self.dist[base + sq as usize];
+                            if fastest[side] == 0 || d < fastest[side] {
+                                fastest[side] = d;
+                            }
+                        }
+                    }
+                }
             }
+            if free > 0 {
+                f(l.free + side, sign * free);
+                f(
+                    l.fastest + side * RACE_DIST + fastest[side] as usize - 1,
+                    sign,
+                );
+            }
+        }
+        if fastest[0] > 0 && fastest[1] > 0 {
+            // The first side queens first when its man needs fewer tempi, or as many with the
+            // move: the margin is at least 1 exactly then.
+            let m = fastest[1] as i32 - fastest[0] as i32 + (pos.turn() == 0) as i32;
+            let m = m.clamp(-(RACE_MARGIN as i32), RACE_MARGIN as i32);
+            f(l.margin + (m + RACE_MARGIN as i32) as usize, 1);
         }
         f(l.tempo, 1 - 2 * pos.turn() as i32);
         if !WINDOWS {
@@ -227,9 +294,29 @@ impl<B: BitSet> Features<B> {
     /// Call `f(index, value)` for every weight's feature of `pos` in this layout, as training
     /// fits them: [`Features::visit`]'s features, and in a phased layout each of them twice, its
     /// value times `PHASES − phase` for the opening weight and times `phase` for the ending one
-    /// (so the values are [`PHASE_BITS`] bits larger). Zero values are left out.
+    /// (so the values are [`PHASE_BITS`] bits larger); in a race layout without phases only the
+    /// small features (`mobility..patterns`) are split so, the others' values times `PHASES`.
+    /// Zero values are left out.
     pub fn row(&self, pos: &Position<B>, mut f: impl FnMut(usize, i32)) {
-        if !self.layout.phased {
+        let l = &self.layout;
+        if l.tapered > 0 {
+            // Only the small features have an ending weight; the others count the whole blend.
+            let p = self.phase(pos);
+            let (small, taper) = (l.mobility..l.patterns, l.taper);
+            return self.visit(pos, |i, v| {
+                if !small.contains(&i) {
+                    f(i, v * PHASES);
+                    return;
+                }
+                if p < PHASES {
+                    f(i, v * (PHASES - p));
+                }
+                if p > 0 {
+                    f(taper + i - small.start, v * p);
+                }
+            });
+        }
+        if !l.phased {
             return self.visit(pos, f);
         }
         let p = self.phase(pos);

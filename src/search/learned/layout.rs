@@ -1,7 +1,10 @@
 //! The learned evaluation's layout: the pattern windows' shapes, each shape's windows on the
 //! board, and where every group of features sits in the flat weight vector.
 
-use super::{MAX_CELLS, MAX_SHAPES, MAX_WINDOWS, RUN_DIST, WIDE, WIDE_CONFIGS};
+use super::{
+    MAX_CELLS, MAX_SHAPES, MAX_WINDOWS, PHASE_BITS, RACE_DIST, RACE_MARGIN, RUN_DIST, WIDE,
+    WIDE_CONFIGS,
+};
 use crate::engine::bits::BitSet;
 use crate::engine::geometry::{BitIter, Sq, NONE};
 use crate::engine::Rules;
@@ -134,7 +137,20 @@ pub struct Layout {
     pub mobility: usize,
     pub runaway: usize,
     pub tempo: usize,
+    /// The race features (only in layouts that ask for them, `train --race`; each group empty
+    /// otherwise): per (side, kind) the pieces' count, per side the free men, per side the
+    /// tempi of its fastest free man (1 to [`RACE_DIST`]), and who queens first (the margin,
+    /// −[`RACE_MARGIN`] to +[`RACE_MARGIN`]).
+    pub race: bool,
+    pub material: usize,
+    pub free: usize,
+    pub fastest: usize,
+    pub margin: usize,
     pub patterns: usize,
+    /// The ending's weights of the small features (`mobility..patterns`) of a race layout
+    /// without phases: they start at `taper`, `tapered` of them (0 in other layouts).
+    pub taper: usize,
+    pub tapered: usize,
     /// The shared table of the wide windows' configurations (after the small windows).
     pub wide_table: usize,
     /// The number of weights.
@@ -160,12 +176,13 @@ impl Layout {
     pub fn from_summary<B: BitSet>(rules: &Rules<B>, summary: &str) -> Layout {
         let wide = summary.split_whitespace().any(|w| w.starts_with("wide="));
         let phased = summary.split_whitespace().any(|w| w == "phases=2");
+        let race = summary.split_whitespace().any(|w| w.starts_with("race="));
         let shapes = summary
             .split_whitespace()
             .find_map(|w| w.strip_prefix("window="))
             .and_then(|w| parse_shapes(w).ok())
             .unwrap_or_else(|| vec![Window::SMALL]);
-        Layout::build(rules, &shapes, wide, phased)
+        Layout::build(rules, &shapes, wide, phased).raced(race)
     }
 
     /// The layout of these rules, with or without the wide patterns' table (one phase).
@@ -259,7 +276,8 @@ impl Layout {
         let mobility = pst + 2 * kinds * squares;
         let runaway = mobility + 2 * kinds;
         let tempo = runaway + 2 * RUN_DIST;
-        let patterns = tempo + 1;
+        let material = tempo + 1;
+        let patterns = material;
         let mut tables = Vec::with_capacity(windows.len());
         let mut at = patterns;
         for win in &windows {
@@ -281,12 +299,71 @@ impl Layout {
             mobility,
             runaway,
             tempo,
+            race: false,
+            material,
+            free: material,
+            fastest: material,
+            margin: material,
             patterns,
+            taper: len,
+            tapered: 0,
             wide_table,
             len,
             phased,
             base,
             start_pieces: rules.start.occupied().count(),
+        }
+    }
+
+    /// The same layout with the race features (`race`), and, without phases, an ending's weight
+    /// for each small feature (tapered by the phase); the same layout when `race` is false.
+    pub fn raced(self, race: bool) -> Layout {
+        if !race || self.race {
+            return self;
+        }
+        let kinds = self.kinds;
+        let material = self.tempo + 1;
+        let free = material + 2 * kinds;
+        let fastest = free + 2;
+        let margin = fastest + 2 * RACE_DIST;
+        let patterns = margin + 2 * RACE_MARGIN + 1;
+        let added = patterns - self.patterns;
+        let shift = |at: usize| at + added;
+        let tables = self.tables.iter().map(|&t| shift(t)).collect();
+        let (wide_table, base) = (shift(self.wide_table), shift(self.base));
+        let (len, taper, tapered) = if self.phased {
+            (2 * base, 2 * base, 0)
+        } else {
+            (
+                base + patterns - self.mobility,
+                base,
+                patterns - self.mobility,
+            )
+        };
+        Layout {
+            race: true,
+            material,
+            free,
+            fastest,
+            margin,
+            patterns,
+            tables,
+            wide_table,
+            base,
+            len,
+            taper,
+            tapered,
+            ..self
+        }
+    }
+
+    /// How many bits larger than the features' values a training row's values are: the blend of
+    /// an opening's and an ending's weight by [`super::PHASES`] steps, where the layout has one.
+    pub fn row_shift(&self) -> u32 {
+        if self.phased || self.tapered > 0 {
+            PHASE_BITS
+        } else {
+            0
         }
     }
 
@@ -298,13 +375,18 @@ impl Layout {
             format!(" wide={}", self.wide.len())
         };
         let phases = if self.phased { " phases=2" } else { "" };
+        let race = if self.race {
+            format!(" race={RACE_DIST}")
+        } else {
+            String::new()
+        };
         let shape = if self.shapes == [Window::SMALL] {
             String::new()
         } else {
             format!(" window={}", shapes_text(&self.shapes))
         };
         format!(
-            "kinds={} squares={}{shape} windows={}{wide}{phases} weights={}",
+            "kinds={} squares={}{shape} windows={}{wide}{phases}{race} weights={}",
             self.kinds,
             self.squares,
             self.windows.len(),

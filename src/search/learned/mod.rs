@@ -10,6 +10,15 @@
 //! - **runaway**: per (side, distance 1 to [`RUN_DIST`]), men whose quiet steps reach their
 //!   promotion zone in that many steps through empty squares with no enemy piece beside the path;
 //! - **side to move**: one weight, the value of having the move;
+//! - **races** (only in layouts that ask for them: `train --race`): per (side, kind) the pieces'
+//!   count; per side its free men (men at most [`RACE_DIST`] steps from their zone with no enemy
+//!   piece in their cone: the squares their quiet steps reach on the way and the squares beside
+//!   them), and the tempi of its fastest free man; when both sides have one, who queens first:
+//!   the margin of tempi with the side to move counted, from −[`RACE_MARGIN`] to
+//!   +[`RACE_MARGIN`]. Without `--phases`, these and the small features above (mobility,
+//!   runaways, side to move) have an ending weight too, blended with the opening's by the phase
+//!   (tapered by material); the squares and windows keep one, so the evaluation still keeps
+//!   them up to date or gathers them;
 //! - **patterns**: every window of four neighbouring squares (a 2x2 block on boards of all squares,
 //!   a diamond of two diagonal steps on dark-squares boards) has one weight per configuration of
 //!   its squares (empty, first side, second side: 3^4 = 81). Layouts can ask for larger
@@ -52,6 +61,11 @@ use crate::engine::{Position, Rules};
 
 /// Runaway men are counted up to this many steps from their promotion zone.
 pub const RUN_DIST: usize = 3;
+/// Free men are counted up to this many steps (tempi) from their promotion zone (race layouts).
+pub const RACE_DIST: usize = 6;
+/// Who queens first: the margin of tempi between the two fastest free men, the side to move
+/// counted, is told apart from −this to +this (race layouts).
+pub const RACE_MARGIN: usize = 3;
 /// The most squares a window of [`Window`]'s shape may hold: 3^8 = 6561 configurations each.
 pub const MAX_CELLS: usize = 8;
 /// The most windows a layout has, of all its shapes together (a 16x16 board of all squares has
@@ -140,12 +154,43 @@ impl<B: BitSet> Learned<B> {
             return self.evaluate(pos);
         };
         let w = &self.w;
-        let mut sum = inc.sum(&self.features, w, pos);
-        self.features
-            .visit_with::<false, false>(pos, |i, v| sum += w[i] * v);
-        let white = (sum + (1 << (SHIFT - 1))) >> SHIFT;
+        let body = inc.sum(&self.features, w, pos);
+        let white = if self.features.layout.tapered > 0 {
+            self.tapered::<false, false>(pos, body)
+        } else {
+            let mut sum = body;
+            self.features
+                .visit_with::<false, false>(pos, |i, v| sum += w[i] * v);
+            (sum + (1 << (SHIFT - 1))) >> SHIFT
+        };
         let s = if pos.turn() == 0 { white } else { -white };
         s.clamp(-CLAMP, CLAMP)
+    }
+
+    /// The first side's score of a race layout without phases ([`Layout::tapered`]): `body`
+    /// (what [`Features::visit_with`] leaves out) and the visited features' weights, the small
+    /// features' opening and ending weights blended by the phase.
+    #[inline]
+    fn tapered<const WINDOWS: bool, const SQUARES: bool>(
+        &self,
+        pos: &Position<B>,
+        body: i32,
+    ) -> i32 {
+        let w = &self.w;
+        let l = &self.features.layout;
+        let (small, off) = (l.mobility..l.patterns, l.taper - l.mobility);
+        let (mut sum, mut open, mut end) = (body, 0i32, 0i32);
+        self.features.visit_with::<WINDOWS, SQUARES>(pos, |i, v| {
+            if small.contains(&i) {
+                open += w[i] * v;
+                end += w[i + off] * v;
+            } else {
+                sum += w[i] * v;
+            }
+        });
+        let p = self.features.phase(pos);
+        let sum = sum * PHASES + open * (PHASES - p) + end * p;
+        (sum + (1 << (SHIFT + PHASE_BITS - 1))) >> (SHIFT + PHASE_BITS)
     }
 
     /// The same evaluation, never gathered: each piece adds its share to its windows (the
@@ -175,6 +220,11 @@ impl<B: BitSet> Learned<B> {
             let p = self.features.phase(pos);
             let sum = open * (PHASES - p) + end * p;
             (sum + (1 << (SHIFT + PHASE_BITS - 1))) >> (SHIFT + PHASE_BITS)
+        } else if self.features.layout.tapered > 0 {
+            match &self.gathered {
+                Some(g) => self.tapered::<false, true>(pos, g.sum(pos)),
+                None => self.tapered::<true, true>(pos, 0),
+            }
         } else if let Some(g) = &self.gathered {
             let mut sum = g.sum(pos);
             self.features
