@@ -186,7 +186,16 @@ def block_dameo(runs, digest):
     elif all(w == "the interval holds 21%" for w in below):
         out.append("Every configuration's interval holds 21%: **consistent with AiAi's ~21%**.")
     else:
-        out.append("The configurations disagree about 21%: **ENGINE-DEPENDENT, undecidable**.")
+        configs = [c for c, _, _ in draws_of(r)]
+        top = max(int(re.search(r"nodes=(\d+)", c).group(1)) if "nodes=" in c else 0 for c in configs)
+        strongest = [w for c, w in zip(configs, below) if f"nodes={top}" in c]
+        k = sum(w == "below 21%" for w in below)
+        if strongest and all(w == "below 21%" for w in strongest):
+            out.append(f"Below 21% under {k} of {len(below)} configurations, every one at the strongest "
+                       f"setting ({top:,} nodes): **contradicted at the strongest setting**; the weaker "
+                       "configurations disagree, so the figure is ENGINE-DEPENDENT below it.")
+        else:
+            out.append("The configurations disagree about 21%: **ENGINE-DEPENDENT, undecidable**.")
     return out
 
 
