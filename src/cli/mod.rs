@@ -204,6 +204,13 @@ pub enum Command {
         #[arg(long)]
         engine: Option<String>,
     },
+    /// Print damelab's version; with --digest the engine's digest (the version and the bundled
+    /// weights), which tags the study's figures (docs/analysis.md).
+    Version {
+        /// Print the engine's digest alone.
+        #[arg(long)]
+        digest: bool,
+    },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
         /// A bundled variant's name (`damelab list`) or a path to a rules file.
@@ -356,6 +363,7 @@ fn run() -> ExitCode {
             engine.as_deref(),
         ),
         Some(Command::Compile { variant, dump }) => compile(&variant, dump),
+        Some(Command::Version { digest }) => version(digest),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -364,6 +372,16 @@ fn run() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// `damelab version [--digest]`: the version and the engine's digest, or the digest alone.
+fn version(digest: bool) -> Result<(), Report> {
+    let d = crate::search::weights::engine_digest();
+    match digest {
+        true => outln!("{d}"),
+        false => outln!("damelab {} (engine digest {d})", env!("CARGO_PKG_VERSION")),
+    }
+    Ok(())
 }
 
 /// `damelab list`: every bundled variant with its title.

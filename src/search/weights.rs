@@ -53,6 +53,22 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("turkish", include_str!("../../weights/turkish.weights")),
 ];
 
+/// The engine's digest: FNV-1a (64 bits) of the crate's version and every bundled weights file
+/// (name and text). Self-play figures are tagged with it (`damelab version --digest`): a figure
+/// measured under another digest came from other weights or another release.
+pub fn engine_digest() -> String {
+    digest_of(env!("CARGO_PKG_VERSION"), BUNDLED)
+}
+
+/// [`engine_digest`] of a version and a set of weights files.
+pub fn digest_of(version: &str, bundled: &[(&str, &str)]) -> String {
+    let start = Fnv::default().write(format!("damelab {version}\n").as_bytes());
+    let h = bundled.iter().fold(start, |h, (name, text)| {
+        h.write(name.as_bytes()).write(b"\n").write(text.as_bytes())
+    });
+    format!("{:016x}", h.finish())
+}
+
 /// The weights of a learned evaluation for one rules file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Weights {

@@ -175,6 +175,7 @@ pub fn play_game_from<B: BitSet>(
         end: End::Cap,
         plies: 0,
         moves: 0,
+        lm: 0,
         caps: 0,
         promos: 0,
         tb: None,
@@ -234,6 +235,7 @@ pub fn play_game_from<B: BitSet>(
             break;
         }
         rec.moves += n as u64;
+        rec.lm += ((n as f64).log10() * 1e6).round() as u64;
         rec.caps += buf.first().is_some_and(|m| m.is_capture()) as u32;
         let mv = if rec.plies < forced {
             begin.moves[rec.plies as usize]

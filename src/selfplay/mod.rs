@@ -133,6 +133,11 @@ pub struct GameRecord {
     pub plies: u32,
     /// Sum over the positions played of their number of legal moves.
     pub moves: u64,
+    /// Sum over the positions played of log10 of their number of legal moves, in millionths:
+    /// log10 of the product of the moves of each position, the game's own tree size (absent in
+    /// older files).
+    #[serde(default)]
+    pub lm: u64,
     /// Positions played in which the side to move had a capture.
     pub caps: u32,
     pub promos: u32,

@@ -16,5 +16,6 @@ pub mod robust;
 pub mod selfplay_cli;
 pub mod selfplay_tables;
 pub mod stacks;
+pub mod study;
 pub mod train;
 pub mod train_shards;

@@ -225,6 +225,7 @@ fn record(i: u64, w: i8) -> GameRecord {
         },
         plies: 50,
         moves: 400,
+        lm: 0,
         caps: 0,
         promos: 0,
         tb: None,

@@ -15,6 +15,7 @@ fn game(i: u64, w: i8, plies: u32) -> GameRecord {
         },
         plies,
         moves: 10 * plies as u64,
+        lm: 0,
         caps: 0,
         promos: 0,
         tb: None,

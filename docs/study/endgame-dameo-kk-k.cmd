@@ -1,0 +1,5 @@
+command damelab endgame dameo 'KK v K' --json --cache /tmp/tmp.pwYnnxDNtp
+digest d602e262dca454e1
+quick 0
+wall 9
+load 13.29 11.21 10.95

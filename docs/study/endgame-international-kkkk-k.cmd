@@ -1,0 +1,5 @@
+command damelab endgame international 'KKKK v K' --json --cache /tmp/tmp.pwYnnxDNtp
+digest d602e262dca454e1
+quick 0
+wall 409
+load 12.73 13.22 12.13
