@@ -44,7 +44,7 @@ pub fn configurations<'a>(settings: &[&'a Settings]) -> Option<Vec<&'a Settings>
     }
     let mut out: Vec<&Settings> = Vec::new();
     for &s in settings {
-        if !out.iter().any(|o| *o == s) {
+        if !out.contains(&s) {
             out.push(s);
         }
     }
