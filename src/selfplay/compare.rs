@@ -135,11 +135,51 @@ fn values(rules: &Rules, g: &SideGame) -> [f64; 6] {
 /// 1.96: the normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
 
+/// The difference A − B of a figure over pairs of games: its mean, its 95% interval and the
+/// verdict.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Paired {
+    pub diff: f64,
+    pub ci95: (f64, f64),
+    pub verdict: Verdict,
+}
+
+/// The paired interval of per-pair differences `d` (A's game less B's game of the same pair):
+/// mean ± 1.96 · sd / √n, the sd that of the differences, so what a pair's two games share (the
+/// seed, the opening) drops out. `A higher` or `B higher` when the interval leaves out 0; fewer
+/// than two pairs give no interval and distinguish nothing.
+pub fn paired(d: &[f64]) -> Paired {
+    let n = d.len() as f64;
+    let diff = if d.is_empty() {
+        0.0
+    } else {
+        d.iter().sum::<f64>() / n
+    };
+    let half = if d.len() < 2 {
+        f64::MAX / 2.0
+    } else {
+        let var = d.iter().map(|x| (x - diff) * (x - diff)).sum::<f64>() / (n - 1.0);
+        Z95 * var.sqrt() / n.sqrt()
+    };
+    let ci95 = (diff - half, diff + half);
+    let verdict = if ci95.0 > 0.0 {
+        Verdict::AHigher
+    } else if ci95.1 < 0.0 {
+        Verdict::BHigher
+    } else {
+        Verdict::NotDistinguishable
+    };
+    Paired {
+        diff,
+        ci95,
+        verdict,
+    }
+}
+
 /// The figures of the pairs: means under A and B and the paired difference.
 pub fn metrics(a: &Rules, b: &Rules, pairs: &[Pair]) -> Vec<Metric> {
     let va: Vec<[f64; 6]> = pairs.iter().map(|p| values(a, &p.a)).collect();
     let vb: Vec<[f64; 6]> = pairs.iter().map(|p| values(b, &p.b)).collect();
-    let n = pairs.len() as f64;
     let mean = |xs: &mut dyn Iterator<Item = f64>| {
         let (s, c) = xs.fold((0.0, 0.0), |(s, c), x| (s + x, c + 1.0));
         if c == 0.0 {
@@ -160,24 +200,11 @@ pub fn metrics(a: &Rules, b: &Rules, pairs: &[Pair]) -> Vec<Metric> {
         .enumerate()
         .map(|(k, name)| {
             let d: Vec<f64> = va.iter().zip(&vb).map(|(x, y)| x[k] - y[k]).collect();
-            let diff = mean(&mut d.iter().copied());
-            // Fewer than two pairs give no interval: nothing is distinguished.
-            let half = if pairs.len() < 2 {
-                f64::MAX
-            } else {
-                Z95 * sd(&d) / n.sqrt()
-            };
-            let ci95 = (
-                diff - half.min(f64::MAX / 2.0),
-                diff + half.min(f64::MAX / 2.0),
-            );
-            let verdict = if ci95.0 > 0.0 {
-                Verdict::AHigher
-            } else if ci95.1 < 0.0 {
-                Verdict::BHigher
-            } else {
-                Verdict::NotDistinguishable
-            };
+            let Paired {
+                diff,
+                ci95,
+                verdict,
+            } = paired(&d);
             let both: Vec<f64> = va.iter().chain(&vb).map(|x| x[k]).collect();
             Metric {
                 name: name.to_string(),
@@ -445,4 +472,102 @@ pub fn svg(f: &CompareFile) -> Result<String, super::chart::ChartError> {
         draw().map_err(super::chart::drawing)?;
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The power of the paired interval: seeded synthetic pairs of first-player scores (1 win,
+    //! ½ draw, 0 loss), 2,000 pairs a replication, 1,000 replications.
+
+    use super::{paired, Verdict};
+    use rand::{RngExt, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    const PAIRS: usize = 2_000;
+    const REPLICATIONS: usize = 1_000;
+
+    /// A game's score from a uniform draw `u`: a loss below `loss`, a draw up to `loss + draw`,
+    /// a win above.
+    fn score(u: f64, loss: f64, draw: f64) -> f64 {
+        if u < loss {
+            0.0
+        } else if u < loss + draw {
+            0.5
+        } else {
+            1.0
+        }
+    }
+
+    /// The share of replications whose verdict is `A higher`, and the share `not
+    /// distinguishable`. A's first player scores `shift` more than B's (a win moved from loss to
+    /// win: A's losses `(1 − draw)/2 − shift`, B's `(1 − draw)/2`); a pair's two games share their
+    /// opening's uniform draw with probability `shared` (the pairing: the same seed and opening
+    /// push both games the same way), else draw independently. Each game's own distribution is
+    /// the same whatever `shared` is.
+    fn verdicts(seed: u64, draw: f64, shift: f64, shared: f64) -> (f64, f64) {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let lose_b = (1.0 - draw) / 2.0;
+        let lose_a = lose_b - shift;
+        let (mut a_higher, mut none) = (0usize, 0usize);
+        let mut d = vec![0.0; PAIRS];
+        for _ in 0..REPLICATIONS {
+            for x in d.iter_mut() {
+                let u: f64 = rng.random();
+                let v: f64 = if rng.random::<f64>() < shared {
+                    u
+                } else {
+                    rng.random()
+                };
+                *x = score(u, lose_a, draw) - score(v, lose_b, draw);
+            }
+            match paired(&d).verdict {
+                Verdict::AHigher => a_higher += 1,
+                Verdict::NotDistinguishable => none += 1,
+                Verdict::BHigher => {}
+            }
+        }
+        let n = REPLICATIONS as f64;
+        (a_higher as f64 / n, none as f64 / n)
+    }
+
+    /// A 5-point difference of the first player's score is found in 2,000 pairs at least 95% of
+    /// the time once a pair's games share their opening in a quarter of the pairs or more, and
+    /// at 30% draws even with no sharing; with independent games at 20% draws the power is
+    /// about 94% (the normal approximation gives 94.4%). Measured (1,000 replications each):
+    /// 20% draws: 93.4% independent, 98.2% a quarter shared, 99.7% half shared; 30% draws,
+    /// independent: 97.4%.
+    #[test]
+    fn a_five_point_difference_is_found_in_2000_pairs() {
+        let (ind, _) = verdicts(1, 0.2, 0.05, 0.0);
+        let (quarter, _) = verdicts(2, 0.2, 0.05, 0.25);
+        let (half, _) = verdicts(3, 0.2, 0.05, 0.5);
+        let (drawish, _) = verdicts(4, 0.3, 0.05, 0.0);
+        assert!((0.92..0.97).contains(&ind), "independent, 20% draws: {ind}");
+        assert!(quarter >= 0.95, "a quarter shared: {quarter}");
+        assert!(half >= 0.95, "half shared: {half}");
+        assert!(drawish >= 0.95, "independent, 30% draws: {drawish}");
+    }
+
+    /// With no difference the verdict is `not distinguishable` in about 95% of replications
+    /// (the interval's coverage), whatever the pairs share. Measured: 95.0% independent, 93.4%
+    /// half shared (1,000 replications: ±1.4 points is two standard errors).
+    #[test]
+    fn no_difference_is_not_distinguishable_in_about_95_percent() {
+        for (seed, shared) in [(5, 0.0), (6, 0.5)] {
+            let (_, none) = verdicts(seed, 0.2, 0.0, shared);
+            assert!((0.92..=0.975).contains(&none), "shared {shared}: {none}");
+        }
+    }
+
+    /// A file compared with itself: every pair's difference is 0, the interval is [0, 0] and
+    /// the verdict `not distinguishable`; one pair gives no interval.
+    #[test]
+    fn identical_pairs_and_single_pairs_distinguish_nothing() {
+        let same = paired(&[0.0; 50]);
+        assert_eq!(same.ci95, (0.0, 0.0));
+        assert_eq!(same.verdict, Verdict::NotDistinguishable);
+        let one = paired(&[1.0]);
+        assert_eq!(one.verdict, Verdict::NotDistinguishable);
+        assert!(one.ci95.1 - one.ci95.0 > 1e12);
+    }
 }

@@ -159,6 +159,11 @@ pub(crate) fn merge(
     let s = &files[0].settings;
     let v = rules_for_merge(rules, &s.variant, &s.rules_fingerprint)?;
     let names: Vec<String> = json_paths.iter().map(|p| p.display().to_string()).collect();
+    let settings: Vec<&super::Settings> = files.iter().map(|f| &f.settings).collect();
+    if let Some(configs) = super::configs_files::configurations(&settings) {
+        let configs: Vec<super::Settings> = configs.into_iter().cloned().collect();
+        return merge_configs(&names, files, &configs, &v.rules, to, partial, out);
+    }
     let merged = merge_named(&names, &files, &v.rules)?;
     shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
     let pdn = if to.pdn.is_some() {
@@ -180,6 +185,55 @@ pub(crate) fn merge(
         out(&super::strength::line(&merged));
     }
     super::file::write_outputs(&merged, to, &pdn)
+}
+
+/// Merge the shards of runs of the same games under several engine configurations: each
+/// configuration's files merged as one run, then each figure across the configurations, and
+/// with `--svg` the chart `selfplay --configs --svg` draws, with `--json` its file.
+fn merge_configs(
+    names: &[String],
+    files: Vec<RunFile>,
+    configs: &[super::Settings],
+    rules: &Rules,
+    to: &Outputs,
+    partial: bool,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Diag> {
+    use super::configs_files as cf;
+    if to.pdn.is_some() {
+        return Err(bad(
+            "--pdn merges the games of one run, but these files are runs of several engine configurations",
+            "merge each configuration's files with --pdn apart",
+        ));
+    }
+    let mut runs = Vec::new();
+    for c in configs {
+        let (n, f): (Vec<String>, Vec<RunFile>) = names
+            .iter()
+            .zip(&files)
+            .filter(|(_, f)| f.settings == *c)
+            .map(|(n, f)| (n.clone(), f.clone()))
+            .unzip();
+        let merged = merge_named(&n, &f, rules)?;
+        shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
+        runs.push(merged);
+    }
+    let figures = cf::figures(rules, &runs);
+    out(&cf::header(&runs));
+    out(super::robust::text(&figures).trim_end());
+    if let Some(p) = to.svg {
+        let text =
+            super::robust_chart::figures_svg(&cf::title(&runs[0].settings.variant), &figures)
+                .map_err(|e| bad(e.to_string(), ""))?;
+        crate::fsio::write_file(p, text.as_bytes())?;
+    }
+    if let Some(p) = to.json {
+        let file = cf::file(runs, figures);
+        let text = serde_json::to_string_pretty(&file)
+            .map_err(|e| bad(format!("cannot write the figures as JSON: {e}"), ""))?;
+        crate::fsio::write_file(p, text.as_bytes())?;
+    }
+    Ok(())
 }
 
 /// Whether a JSON text is a ladder file (`selfplay --ladder --json`), by its format.

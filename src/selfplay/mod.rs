@@ -8,6 +8,7 @@
 
 pub mod chart;
 pub mod compare;
+pub mod configs_files;
 pub mod draws;
 pub mod explore;
 pub mod file;

@@ -29,6 +29,31 @@ pub struct Figure {
     pub engine_dependent: bool,
 }
 
+impl Figure {
+    /// A figure of its values: their range, and the flag when two intervals do not meet.
+    pub fn of(name: &str, values: Vec<Value>) -> Figure {
+        let lo = values.iter().map(|v| v.value).fold(f64::INFINITY, f64::min);
+        let hi = values
+            .iter()
+            .map(|v| v.value)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let top_low = values
+            .iter()
+            .map(|v| v.ci95.0)
+            .fold(f64::NEG_INFINITY, f64::max);
+        let low_high = values
+            .iter()
+            .map(|v| v.ci95.1)
+            .fold(f64::INFINITY, f64::min);
+        Figure {
+            name: name.to_string(),
+            range: (lo, hi),
+            engine_dependent: top_low > low_high,
+            values,
+        }
+    }
+}
+
 /// One configuration's run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ConfigRun {
@@ -103,25 +128,7 @@ pub fn figures(rules: &Rules, runs: &[(String, &[GameRecord])]) -> Vec<Figure> {
                     }
                 })
                 .collect();
-            let lo = values.iter().map(|v| v.value).fold(f64::INFINITY, f64::min);
-            let hi = values
-                .iter()
-                .map(|v| v.value)
-                .fold(f64::NEG_INFINITY, f64::max);
-            let top_low = values
-                .iter()
-                .map(|v| v.ci95.0)
-                .fold(f64::NEG_INFINITY, f64::max);
-            let low_high = values
-                .iter()
-                .map(|v| v.ci95.1)
-                .fold(f64::INFINITY, f64::min);
-            Figure {
-                name: name.to_string(),
-                range: (lo, hi),
-                engine_dependent: top_low > low_high,
-                values,
-            }
+            Figure::of(name, values)
         })
         .collect()
 }

@@ -1,6 +1,7 @@
 //! Runs: matches, self-play, ladders, training, their shards and merges (Slurm and Kubernetes scripts included).
 
 pub mod compare;
+pub mod configs_files;
 pub mod draws;
 pub mod explore;
 pub mod incremental_eval;

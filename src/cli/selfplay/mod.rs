@@ -457,6 +457,9 @@ fn chart_files(paths: &[PathBuf], svg: &Path, out: &mut dyn FnMut(&str)) -> Resu
     if crate::selfplay::ladder_chart::chart_ladders(paths, svg, out)? {
         return Ok(());
     }
+    if crate::selfplay::configs_files::chart(paths, svg, out)? {
+        return Ok(());
+    }
     let mut series: Vec<(String, Vec<(u32, f64)>)> = Vec::new();
     for p in paths {
         let f = read_run(p)?;
