@@ -3,6 +3,7 @@
 pub mod compare;
 pub mod draws;
 pub mod explore;
+pub mod huff_smaller;
 pub mod incremental_eval;
 pub mod k8s;
 pub mod ladder;
