@@ -294,7 +294,12 @@ fn captures(w: &mut String, rules: &Rules) {
     let _ = writeln!(
         w,
         "  {}",
-        if c.huffing {
+        if c.huffing_smaller {
+            "capturing the most pieces is due but not forced: a player may capture fewer, or move \
+             quietly, instead; after a capture of fewer than the most the opponent may remove \
+             (huff) the piece that made it, and after a quiet move one of the pieces that could \
+             have captured, and then makes its own move"
+        } else if c.huffing {
             "capturing is due but not forced: a player who has a capture and moves quietly \
              instead may have one of the pieces that could have captured removed by the opponent \
              (huffed), who then makes its own move"

@@ -265,8 +265,8 @@ fn explain_legal(
     if let Some(h) = mv.huff() {
         let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
         out.push_str(&format!(
-            "before it, the {} {} on {} is huffed: it could have captured on the last move and \
-             did not\n",
+            "before it, the {} {} on {} is huffed: on the last move it could have captured, or \
+             captured more, and did not\n",
             spec.sides[hs].name,
             spec.pieces[hk].name,
             rules.geo.name(h)
@@ -293,7 +293,17 @@ fn explain_legal(
             ));
         }
     }
-    if mv.due > 0 {
+    if mv.due > 0 && mv.is_capture() {
+        let most = legal.iter().map(Move::captures).max().unwrap_or(0);
+        out.push_str(&format!(
+            "it takes {} piece{} where {} could be taken: after it the opponent may huff the piece \
+             now on {}\n",
+            mv.captures(),
+            if mv.captures() == 1 { "" } else { "s" },
+            most,
+            rules.geo.name(mv.to)
+        ));
+    } else if mv.due > 0 {
         let names: Vec<String> = mv
             .due_squares()
             .iter()

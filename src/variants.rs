@@ -52,6 +52,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
         include_str!("../variants/philippine-dama.rules"),
     ),
     ("ghanaian", include_str!("../variants/ghanaian.rules")),
+    ("dum-blas", include_str!("../variants/dum-blas.rules")),
     ("zamma", include_str!("../variants/zamma.rules")),
     (
         "dablot-prejjesne",

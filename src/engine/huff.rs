@@ -70,6 +70,9 @@ impl<B: BitSet> Rules<B> {
             self.capture_search(pos, side, &cand, out, opts, budget, false)?;
         }
         let quiet = out.len();
+        if self.huff_smaller {
+            mark_smaller(&mut out[start..quiet]);
+        }
         self.generate_quiet(pos, side, out);
         if quiet == start {
             return Ok(());
@@ -89,7 +92,22 @@ impl<B: BitSet> Rules<B> {
         }
         Ok(())
     }
+}
 
+/// `huffing of smaller captures`: each capture that takes fewer pieces than the most of
+/// `captures` leaves the piece that made it, on its landing square, open to a huff.
+fn mark_smaller<B: BitSet>(captures: &mut [Move<B>]) {
+    let most = captures.iter().map(Move::captures).max().unwrap_or(0);
+    for m in captures.iter_mut().filter(|m| m.captures() < most) {
+        let n = m.path_len as usize;
+        if let Some(slot) = m.path.as_mut().get_mut(n) {
+            *slot = m.to;
+            m.due = 1;
+        }
+    }
+}
+
+impl<B: BitSet> Rules<B> {
     /// [`Rules::has_moves`] under huffing: a move that declines the huff, or one after some huff
     /// (removing a piece may free a square).
     #[cold]

@@ -203,6 +203,9 @@ pub struct Rules<B: BitSet = Bits> {
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
+    /// `huffing of smaller captures`: the huffing path also marks a capture that takes fewer
+    /// pieces than the most available ([`Rules::huff_moves`]).
+    pub huff_smaller: bool,
     /// Some piece captures by approach or withdrawal (`capture approach …`): the generator takes
     /// its own path ([`Rules::step_capture_moves`]); the checker keeps such variants free of jumps.
     pub approach: bool,
@@ -433,6 +436,7 @@ impl<B: BitSet> Rules<B> {
             gaps: Self::any_gap_jump(spec),
             edge_turns: spec.pieces.iter().any(|p| p.edge_turn),
             huffing: spec.captures.huffing,
+            huff_smaller: spec.captures.huffing_smaller,
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
             stacks: spec.captures.stacks,

@@ -236,8 +236,9 @@ pub enum CaptureRule {
     MayStop,
     /// `single jump` (`single step`): a capture is one jump and never goes on.
     SingleJump,
-    /// `huffing`.
-    Huffing,
+    /// `huffing`; `true` for `huffing of smaller captures` (a capture taking fewer pieces than
+    /// the most available may be huffed too).
+    Huffing(bool),
     /// `take top`: pieces stack into columns; a capture takes the jumped column's top piece.
     TakeTop,
     Priority(Vec<Spanned<CriterionText>>),

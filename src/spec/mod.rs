@@ -350,6 +350,11 @@ pub struct CaptureSpec {
     /// then remove (huff) one of the pieces that could have captured, together with its own move.
     #[serde(default, skip_serializing_if = "is_false")]
     pub huffing: bool,
+    /// `huffing of smaller captures`: besides, a capture that takes fewer pieces than the most
+    /// available leaves the piece that made it (on its landing square) open to a huff; any
+    /// capture may be played, the captures of the most pieces are the due ones.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub huffing_smaller: bool,
     /// `take top`: pieces stack into columns. A capture does not remove the jumped piece: it takes
     /// the top piece of the jumped column and puts it under the capturing column; a column's top
     /// piece decides who owns it and how it moves (see `engine::stacks`).

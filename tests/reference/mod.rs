@@ -620,6 +620,14 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
             });
         }
     }
+    // `huffing of smaller captures`, from its definition: a capture of fewer pieces than the
+    // most leaves the piece that made it, where it stopped, open to a huff.
+    if spec.captures.huffing_smaller {
+        let most = out.iter().map(|m| m.captured.len()).max().unwrap_or(0);
+        for m in out.iter_mut().filter(|m| m.captured.len() < most) {
+            m.due = BTreeSet::from([m.to]);
+        }
+    }
     if !out.is_empty() && spec.captures.compulsory && !spec.captures.huffing {
         return out;
     }

@@ -197,6 +197,14 @@ const MIXED: &[(&str, &str)] = &[
          captures: huffing, no 180 turn, priority most pieces\n",
     ),
     (
+        "huffing-smaller-captures",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h3\n\
+         man: step forward-diagonal; capture jump forward-diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal\n\
+         captures: huffing of smaller captures, removed at end of turn, priority free\n",
+    ),
+    (
         "approach-priority",
         "variant \"T\"\nboard 8x8, all squares\nsides white \"W\", black \"B\"\n\
          piece man \"M\"\npiece king \"K\"\nsetup white man a1..h2, a3, c3, f3, h3\n\

@@ -4,6 +4,7 @@ pub mod compare;
 pub mod configs_files;
 pub mod draws;
 pub mod explore;
+pub mod huff_smaller;
 pub mod incremental_eval;
 pub mod k8s;
 pub mod ladder;

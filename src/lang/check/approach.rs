@@ -68,7 +68,7 @@ impl Checker<'_> {
                     .to_string(),
             });
         }
-        if let Some(huff) = rule(|r| *r == CaptureRule::Huffing) {
+        if let Some(huff) = rule(|r| matches!(r, CaptureRule::Huffing(_))) {
             self.errors.push(RuleError::Clash {
                 message: "`huffing` with captures by approach or withdrawal".to_string(),
                 first: huff.into(),

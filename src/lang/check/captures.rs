@@ -24,7 +24,7 @@ impl Checker<'_> {
                 CaptureRule::MidCapture(_) => "promotion during a capture",
                 CaptureRule::MayStop => "`may stop after any jump`",
                 CaptureRule::SingleJump => "`single jump`",
-                CaptureRule::Huffing => "`huffing`",
+                CaptureRule::Huffing(_) => "`huffing`",
                 CaptureRule::TakeTop => "`take top`",
                 CaptureRule::Priority(_) => "the capture priority",
             };
@@ -65,7 +65,10 @@ impl Checker<'_> {
                 }
                 CaptureRule::MayStop => spec.may_stop = true,
                 CaptureRule::SingleJump => spec.single_jump = true,
-                CaptureRule::Huffing => spec.huffing = true,
+                CaptureRule::Huffing(smaller) => {
+                    spec.huffing = true;
+                    spec.huffing_smaller = *smaller;
+                }
                 CaptureRule::TakeTop => spec.stacks = true,
                 CaptureRule::Priority(list) => {
                     spec.priority = self.priority(list, pieces, any_rank);
@@ -75,7 +78,34 @@ impl Checker<'_> {
         self.stops_and_priority(rules);
         self.single_and_stops(rules);
         self.huffing_and_optional(rules);
+        self.huffing_smaller_and_priority(rules);
         spec
+    }
+
+    /// `huffing of smaller captures` makes the captures of the most pieces the due ones, and
+    /// lets every capture be played; a priority among captures would forbid the smaller ones
+    /// that the clause punishes. The two clauses contradict each other; say so.
+    fn huffing_smaller_and_priority(&mut self, rules: &[Spanned<CaptureRule>]) {
+        let Some(huff) = rules.iter().find(|r| r.node == CaptureRule::Huffing(true)) else {
+            return;
+        };
+        let priority = rules.iter().find(|r| match &r.node {
+            CaptureRule::Priority(list) => list.iter().any(|c| c.node != CriterionText::Free),
+            _ => false,
+        });
+        if let Some(priority) = priority {
+            self.errors.push(RuleError::Clash {
+                message: "`huffing of smaller captures` with a capture priority".to_string(),
+                first: priority.span.into(),
+                first_label: "a priority forbids the captures it does not prefer".to_string(),
+                span: huff.span.into(),
+                label: "but these captures are legal and may be huffed".to_string(),
+                help: "remove the priority (or write `priority free`): under `huffing of smaller \
+                       captures` the captures of the most pieces are the due ones, and a smaller \
+                       one is played at the risk of a huff"
+                    .to_string(),
+            });
+        }
     }
 
     /// `single jump` with `may stop after any jump`: a single jump always stops, so the stops
@@ -102,7 +132,10 @@ impl Checker<'_> {
     /// `huffing` punishes a capture that was due and not taken; under `optional` no capture is
     /// ever due, so nothing could be huffed. The two clauses contradict each other; say so.
     fn huffing_and_optional(&mut self, rules: &[Spanned<CaptureRule>]) {
-        let Some(huff) = rules.iter().find(|r| r.node == CaptureRule::Huffing) else {
+        let Some(huff) = rules
+            .iter()
+            .find(|r| matches!(r.node, CaptureRule::Huffing(_)))
+        else {
             return;
         };
         if let Some(optional) = rules
@@ -269,6 +302,7 @@ pub(crate) fn default_captures() -> CaptureSpec {
         single_jump: false,
         stacks: false,
         huffing: false,
+        huffing_smaller: false,
         no_revisit: false,
         no_same_direction: false,
         priority: Vec::new(),

@@ -38,7 +38,7 @@ impl Checker<'_> {
         let clash = |what: &str, why: &str| (what.to_string(), why.to_string());
         for r in rules {
             let found = match &r.node {
-                CaptureRule::Huffing => Some(clash(
+                CaptureRule::Huffing(_) => Some(clash(
                     "`huffing`",
                     "a huff removes a piece from the board, and under `take top` no piece ever \
                      leaves it",

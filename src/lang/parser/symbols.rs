@@ -70,7 +70,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::direction => "a direction",
         Rule::captures_section => "a `captures:` section",
         Rule::capture_rule => {
-            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `no return to a visited square`, `no two steps in one direction`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `single jump`, `huffing` or `priority …`)"
+            "a capture rule (`compulsory`, `optional`, `removed …`, `no 180 turn`, `no return to a visited square`, `no two steps in one direction`, `only equal or lower rank`, `promotion …`, `may stop after any jump`, `single jump`, `huffing [of smaller captures]` or `priority …`)"
         }
         Rule::removal => "`removed immediately` or `removed at end of turn`",
         Rule::end_of_turn => "`at end of turn`",
@@ -79,6 +79,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::no_same_direction => "`no two steps in one direction`",
         Rule::may_stop => "`may stop after any jump` (or `step`)",
         Rule::huffing => "`huffing`",
+        Rule::huff_smaller => "`of smaller captures`",
         Rule::equal_or_lower => "`only equal or lower rank`",
         Rule::mid_capture => "`promotion mid-capture …` or `promotion at end of move`",
         Rule::mid_capture_then => "`mid-capture continues` or `mid-capture stops`",
@@ -245,6 +246,7 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_huffing => "`huffing`",
         Rule::kw_turning => "`turning`",
         Rule::kw_edge => "`edge`",
+        Rule::kw_smaller => "`smaller`",
         Rule::kw_approach => "`approach`",
         Rule::kw_withdrawal => "`withdrawal`",
         Rule::kw_return => "`return`",

@@ -418,7 +418,9 @@ fn capture_rule(pair: Pair<Rule>) -> Spanned<CaptureRule> {
         Rule::equal_or_lower => CaptureRule::EqualOrLowerRank,
         Rule::may_stop => CaptureRule::MayStop,
         Rule::single_jump => CaptureRule::SingleJump,
-        Rule::huffing => CaptureRule::Huffing,
+        Rule::huffing => {
+            CaptureRule::Huffing(significant(inner).any(|k| k.as_rule() == Rule::huff_smaller))
+        }
         Rule::take_top => CaptureRule::TakeTop,
         Rule::mid_capture => {
             let form = significant(inner)
