@@ -262,59 +262,7 @@ fn explain_legal(
     }
     out.push('\n');
     out.push_str(&step_legs_text(rules, pos, mv));
-    if let Some(h) = mv.huff() {
-        let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
-        out.push_str(&format!(
-            "before it, the {} {} on {} is huffed: on the last move it could have captured, or \
-             captured more, and did not\n",
-            spec.sides[hs].name,
-            spec.pieces[hk].name,
-            rules.geo.name(h)
-        ));
-    }
-    if mv.huff().is_none() {
-        // A huff declined: the same turn could have begun by removing a piece that failed to
-        // capture on the last move.
-        let mut could: Vec<Sq> = legal.iter().filter_map(|m| m.huff()).collect();
-        could.sort_unstable();
-        could.dedup();
-        if !could.is_empty() {
-            let names: Vec<String> = could.iter().map(|&s| rules.geo.name(s)).collect();
-            out.push_str(&format!(
-                "it huffs no piece: the piece{} on {} could have been huffed first ({} to \
-                 capture on the last move), which is allowed but not required\n",
-                if names.len() == 1 { "" } else { "s" },
-                names.join(", "),
-                if names.len() == 1 {
-                    "it failed"
-                } else {
-                    "each failed"
-                }
-            ));
-        }
-    }
-    if mv.due > 0 && mv.is_capture() {
-        let most = legal.iter().map(Move::captures).max().unwrap_or(0);
-        out.push_str(&format!(
-            "it takes {} piece{} where {} could be taken: after it the opponent may huff the piece \
-             now on {}\n",
-            mv.captures(),
-            if mv.captures() == 1 { "" } else { "s" },
-            most,
-            rules.geo.name(mv.to)
-        ));
-    } else if mv.due > 0 {
-        let names: Vec<String> = mv
-            .due_squares()
-            .iter()
-            .map(|&s| rules.geo.name(s))
-            .collect();
-        out.push_str(&format!(
-            "a capture was due: after this quiet move the opponent may huff the piece{} now on {}\n",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
-        ));
-    }
+    out.push_str(&huff_notes(rules, pos, legal, mv));
     if mv.is_capture() && rules.stacks {
         out.push_str(&columns_taken(rules, pos, mv));
     }
@@ -383,6 +331,72 @@ fn explain_legal(
         out.push_str("no capture is available\n");
     }
     Ok(out)
+}
+
+/// What a move says of huffs: a piece it huffs first, a huff it declines, or the huff it leaves
+/// open (a capture of fewer than the most, or a quiet move while a capture was due).
+fn huff_notes(rules: &Rules, pos: &Position, legal: &[Move], mv: &Move) -> String {
+    let spec = &rules.spec;
+    let side = pos.turn();
+    let mut out = String::new();
+    if let Some(h) = mv.huff() {
+        let (hs, hk) = pos.at(h).unwrap_or((1 - side, 0));
+        out.push_str(&format!(
+            "before it, the {} {} on {} is huffed: {}\n",
+            spec.sides[hs].name,
+            spec.pieces[hk].name,
+            rules.geo.name(h),
+            if rules.huff_smaller {
+                "on the last move it could have captured, or captured more, and did not"
+            } else {
+                "it could have captured on the last move and did not"
+            }
+        ));
+    }
+    if mv.huff().is_none() {
+        // A huff declined: the same turn could have begun by removing a piece that failed to
+        // capture on the last move.
+        let mut could: Vec<Sq> = legal.iter().filter_map(|m| m.huff()).collect();
+        could.sort_unstable();
+        could.dedup();
+        if !could.is_empty() {
+            let names: Vec<String> = could.iter().map(|&s| rules.geo.name(s)).collect();
+            out.push_str(&format!(
+                "it huffs no piece: the piece{} on {} could have been huffed first ({} to \
+                 capture on the last move), which is allowed but not required\n",
+                if names.len() == 1 { "" } else { "s" },
+                names.join(", "),
+                if names.len() == 1 {
+                    "it failed"
+                } else {
+                    "each failed"
+                }
+            ));
+        }
+    }
+    if mv.due > 0 && mv.is_capture() {
+        let most = legal.iter().map(Move::captures).max().unwrap_or(0);
+        out.push_str(&format!(
+            "it takes {} piece{} where {} could be taken: after it the opponent may huff the piece \
+             now on {}\n",
+            mv.captures(),
+            if mv.captures() == 1 { "" } else { "s" },
+            most,
+            rules.geo.name(mv.to)
+        ));
+    } else if mv.due > 0 {
+        let names: Vec<String> = mv
+            .due_squares()
+            .iter()
+            .map(|&s| rules.geo.name(s))
+            .collect();
+        out.push_str(&format!(
+            "a capture was due: after this quiet move the opponent may huff the piece{} now on {}\n",
+            if names.len() == 1 { "" } else { "s" },
+            names.join(", ")
+        ));
+    }
+    out
 }
 
 /// Under `may stop after any jump`: where else the same capture may end — further on, if the
