@@ -162,7 +162,12 @@ pub(crate) fn merge(
     let settings: Vec<&super::Settings> = files.iter().map(|f| &f.settings).collect();
     if let Some(configs) = super::configs_files::configurations(&settings) {
         let configs: Vec<super::Settings> = configs.into_iter().cloned().collect();
-        return merge_configs(&names, files, &configs, &v.rules, to, partial, out);
+        // Files of several configurations are their runs only when each configuration's shards
+        // are whole; otherwise they are most likely shards of one run played with other
+        // settings by mistake, and the one-run merge below names the setting that differs.
+        if let Some(runs) = config_runs(&names, &files, &configs, &v.rules, partial)? {
+            return merge_configs(runs, &v.rules, to, out);
+        }
     }
     let merged = merge_named(&names, &files, &v.rules)?;
     shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
@@ -187,16 +192,39 @@ pub(crate) fn merge(
     super::file::write_outputs(&merged, to, &pdn)
 }
 
+/// Each configuration's files merged as one run, or `None` when one of them is not whole (and
+/// `--partial` was not given).
+fn config_runs(
+    names: &[String],
+    files: &[RunFile],
+    configs: &[super::Settings],
+    rules: &Rules,
+    partial: bool,
+) -> Result<Option<Vec<RunFile>>, Diag> {
+    let mut runs = Vec::new();
+    for c in configs {
+        let (n, f): (Vec<String>, Vec<RunFile>) = names
+            .iter()
+            .zip(files)
+            .filter(|(_, f)| f.settings == *c)
+            .map(|(n, f)| (n.clone(), f.clone()))
+            .unzip();
+        let merged = merge_named(&n, &f, rules)?;
+        if !partial && shard::require_whole(&merged.shards, merged.settings.games, false).is_err() {
+            return Ok(None);
+        }
+        runs.push(merged);
+    }
+    Ok(Some(runs))
+}
+
 /// Merge the shards of runs of the same games under several engine configurations: each
 /// configuration's files merged as one run, then each figure across the configurations, and
 /// with `--svg` the chart `selfplay --configs --svg` draws, with `--json` its file.
 fn merge_configs(
-    names: &[String],
-    files: Vec<RunFile>,
-    configs: &[super::Settings],
+    runs: Vec<RunFile>,
     rules: &Rules,
     to: &Outputs,
-    partial: bool,
     out: &mut dyn FnMut(&str),
 ) -> Result<(), Diag> {
     use super::configs_files as cf;
@@ -205,18 +233,6 @@ fn merge_configs(
             "--pdn merges the games of one run, but these files are runs of several engine configurations",
             "merge each configuration's files with --pdn apart",
         ));
-    }
-    let mut runs = Vec::new();
-    for c in configs {
-        let (n, f): (Vec<String>, Vec<RunFile>) = names
-            .iter()
-            .zip(&files)
-            .filter(|(_, f)| f.settings == *c)
-            .map(|(n, f)| (n.clone(), f.clone()))
-            .unzip();
-        let merged = merge_named(&n, &f, rules)?;
-        shard::require_whole(&merged.shards, merged.settings.games, partial).map_err(Diag::new)?;
-        runs.push(merged);
     }
     let figures = cf::figures(rules, &runs);
     out(&cf::header(&runs));
