@@ -186,6 +186,13 @@ fn pieces(w: &mut String, rules: &Rules) {
                 );
             }
         }
+        if piece.row_leap {
+            let _ = writeln!(
+                w,
+                "    a flying jump may leap a row of enemy pieces standing side by side on its \
+                 line, taking them all, and land beyond the last"
+            );
+        }
         if spec.captures.equal_or_lower_rank_only && !piece.captures.is_empty() {
             let names: Vec<&str> = spec
                 .pieces

@@ -310,8 +310,7 @@ fn explain_legal(
         if rules.may_stop {
             out.push_str(&stops(rules, legal, mv));
         }
-        out.push_str(&gap_note(rules, side, mv));
-        out.push_str(&edge_turn_note(rules, mv));
+        out.push_str(&shape_notes(rules, side, mv));
         if rules.spec.captures.single_jump {
             let leg = if rules.approach { "step" } else { "jump" };
             out.push_str(&format!(
@@ -696,5 +695,58 @@ fn edge_turn_note(rules: &Rules, mv: &Move) -> String {
         "its capture keeps to one line but turns at the board's edge on {}, where the line of \
          the jump before ends (`turning at the edge`)\n",
         turns.join(", ")
+    )
+}
+
+/// The notes on a capture's shape: a jump at a fixed gap, a turn at the edge, a row leapt whole.
+fn shape_notes(rules: &Rules, side: usize, mv: &Move) -> String {
+    gap_note(rules, side, mv) + &edge_turn_note(rules, mv) + &row_leap_note(rules, mv)
+}
+
+/// A flying capture that leapt rows of adjacent pieces (`leaping a row of adjacent pieces`): the
+/// rows, each as its pieces, where one jump took more than one.
+fn row_leap_note(rules: &Rules, mv: &Move) -> String {
+    if !rules.spec.pieces[mv.kind_before as usize].row_leap {
+        return String::new();
+    }
+    let order = rules.capture_order(mv);
+    if order.len() == mv.route().len() {
+        return String::new();
+    }
+    // Each jump's pieces: those of the order that lie on its leg, between its two squares.
+    let mut rows = Vec::new();
+    let mut cur = rules.geo.coord(mv.from);
+    let mut taken = order.iter().peekable();
+    for &land in mv.route() {
+        let to = rules.geo.coord(land);
+        let between = |sq: Sq| {
+            let (f, r) = rules.geo.coord(sq);
+            let on = |a: u8, b: u8, x: u8| a.min(b) < x && x < a.max(b) || a == b && a == x;
+            on(cur.0, to.0, f) && on(cur.1, to.1, r)
+        };
+        let mut row = Vec::new();
+        while let Some(&&sq) = taken.peek() {
+            if !between(sq) {
+                break;
+            }
+            row.push(rules.geo.name(sq));
+            taken.next();
+        }
+        if row.len() > 1 {
+            rows.push(row.join(", "));
+        }
+        cur = to;
+    }
+    format!(
+        "it leaps {} {} (`leaping a row of adjacent pieces`)\n",
+        rows.iter()
+            .map(|r| format!("the row {r}"))
+            .collect::<Vec<_>>()
+            .join(" and "),
+        if rows.len() == 1 {
+            "in one jump"
+        } else {
+            "each in one jump"
+        }
     )
 }

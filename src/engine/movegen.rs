@@ -407,7 +407,12 @@ impl<B: BitSet> Rules<B> {
                             && (prog.fly_reach == u8::MAX
                                 || self.ray_dist(sq, d, t) <= prog.fly_reach as u32)
                         {
-                            let land = self.geo.next[d as usize][t as usize];
+                            let line = &self.geo.next[d as usize];
+                            let mut land = line[t as usize];
+                            // A row of adjacent pieces is leapt whole, where the piece may.
+                            while prog.fly_row && land != NONE && capturable.has(land as Sq) {
+                                land = line[land as usize];
+                            }
                             if land != NONE && !occupied.has(land as Sq) {
                                 found |= B::bit(sq);
                                 break;
@@ -482,7 +487,10 @@ impl<B: BitSet> Rules<B> {
                 // `may stop after any jump` is settled here, once per piece: the search is
                 // compiled twice, with and without the stops (and twice again, with and without
                 // the loops of jumps at a fixed gap).
-                match (self.may_stop, self.gaps || self.edge_turns) {
+                match (
+                    self.may_stop,
+                    self.gaps || self.edge_turns || self.row_leaps,
+                ) {
                     (true, false) => s.search::<true, false>(sq, kind as u8, NO_DIR),
                     (false, false) => s.search::<false, false>(sq, kind as u8, NO_DIR),
                     (true, true) => s.search::<true, true>(sq, kind as u8, NO_DIR),
@@ -864,9 +872,10 @@ impl<B: BitSet> Search<'_, B> {
     }
 
     /// The square a flying jump in direction `d` from `cur` would capture, if any: the first
-    /// piece on the line, at most `reach` squares away.
+    /// piece on the line, at most `reach` squares away. With `row` (`leaping a row of adjacent
+    /// pieces`), the first of a row of such pieces that the jump leaps whole ([`Self::row_of`]).
     #[inline(always)]
-    fn fly_target(&self, cur: Sq, d: u8, capturable: B, reach: u8) -> Option<Sq> {
+    fn fly_target(&self, cur: Sq, d: u8, capturable: B, reach: u8, row: bool) -> Option<Sq> {
         let rules = self.rules;
         // The pieces standing: under immediate removal, those captured are gone.
         let standing = if self.immediate {
@@ -879,7 +888,31 @@ impl<B: BitSet> Search<'_, B> {
             return None;
         }
         let land = rules.geo.next[d as usize][sq as usize];
-        (land != NONE && self.is_empty(land as Sq)).then_some(sq)
+        if land != NONE && self.is_empty(land as Sq) {
+            return Some(sq);
+        }
+        // Only where the square behind is taken: variants without rows pay one test there.
+        if !row {
+            return None;
+        }
+        let (_, last) = self.row_of(sq, d, capturable);
+        let land = rules.geo.next[d as usize][last as usize];
+        (last != sq && land != NONE && self.is_empty(land as Sq)).then_some(sq)
+    }
+
+    /// The row a flying jump in direction `d` leaps from its first piece `first`: the pieces
+    /// after `first` that stand side by side with it on the line and may be taken, and the last
+    /// piece of the row (`first` alone: no others, `first`).
+    fn row_of(&self, first: Sq, d: u8, capturable: B) -> (B, Sq) {
+        let line = &self.rules.geo.next[d as usize];
+        let (mut row, mut last) = (B::ZERO, first);
+        let mut t = line[first as usize];
+        while t != NONE && capturable.has(t as Sq) && !self.is_empty(t as Sq) {
+            row |= B::bit(t as Sq);
+            last = t as Sq;
+            t = line[t as usize];
+        }
+        (row, last)
     }
 
     /// Whether the piece on `cur` could jump again (the continuation rule for flying landings).
@@ -899,7 +932,7 @@ impl<B: BitSet> Search<'_, B> {
             return true;
         }
         prog.flies_after(last).iter().any(|d| {
-            self.fly_target(cur, d, capturable, prog.fly_reach)
+            self.fly_target(cur, d, capturable, prog.fly_reach, prog.fly_row)
                 .is_some()
         })
     }
@@ -971,7 +1004,7 @@ impl<B: BitSet> Search<'_, B> {
                 continue;
             };
             found = true;
-            self.advance::<STOPS, GAPS>(over, land, kind, d);
+            self.advance::<STOPS, GAPS>(over, B::ZERO, land, kind, d);
             if self.over {
                 return;
             }
@@ -982,24 +1015,32 @@ impl<B: BitSet> Search<'_, B> {
                     continue;
                 };
                 found = true;
-                self.advance::<STOPS, GAPS>(over, land, kind, d);
+                self.advance::<STOPS, GAPS>(over, B::ZERO, land, kind, d);
                 if self.over {
                     return;
                 }
             }
         }
         for d in prog.flies_after(last).iter() {
-            let Some(over) = self.fly_target(cur, d, capturable, prog.fly_reach) else {
+            let Some(over) = self.fly_target(cur, d, capturable, prog.fly_reach, prog.fly_row)
+            else {
                 continue;
             };
             found = true;
             let line = &next[d as usize];
+            // A row of adjacent pieces leapt whole: the pieces after `over`, and the last one,
+            // behind which the landing squares begin (only in the `GAPS` compilation).
+            let (row, beyond) = if GAPS && prog.fly_row {
+                self.row_of(over, d, capturable)
+            } else {
+                (B::ZERO, over)
+            };
             if STOPS {
                 // Every landing may end the capture, so the continuation rule has nothing to
                 // choose: each landing square is taken. Only a capture that ends on a piece of a
                 // `behind_last` kind must end directly behind it.
                 let behind = prog.behind_last & (1 << self.pos.kind_at(over)) != 0;
-                let mut land = line[over as usize];
+                let mut land = line[beyond as usize];
                 let mut left = prog.fly_land;
                 let mut first = true;
                 while land != NONE && left > 0 && self.is_empty(land as Sq) {
@@ -1007,7 +1048,7 @@ impl<B: BitSet> Search<'_, B> {
                     left -= 1;
                     self.stop_ok = first || !behind;
                     first = false;
-                    self.advance::<STOPS, GAPS>(over, land_sq, kind, d);
+                    self.advance::<STOPS, GAPS>(over, row, land_sq, kind, d);
                     if self.over {
                         return;
                     }
@@ -1020,9 +1061,9 @@ impl<B: BitSet> Search<'_, B> {
             // which it can jump on, if there is one. When the priority counts pieces first, the
             // landings that cannot jump on end shorter routes, which the priority drops anyway
             // whenever another landing jumps on: the look-ahead is skipped.
-            self.captured |= B::bit(over);
+            self.captured |= B::bit(over) | row;
             let mut continuing = false;
-            let mut land = line[over as usize];
+            let mut land = line[beyond as usize];
             let mut left = if rules.continuation_implied && prog.behind_last == 0 {
                 0
             } else {
@@ -1038,7 +1079,7 @@ impl<B: BitSet> Search<'_, B> {
                 land = line[land_sq as usize];
                 left -= 1;
             }
-            self.captured &= !B::bit(over);
+            self.captured &= !(B::bit(over) | row);
             // A capture that ends the move on a piece of a `behind_last` kind lands directly
             // behind it.
             let mut left = if !continuing && prog.behind_last & (1 << self.pos.kind_at(over)) != 0 {
@@ -1046,20 +1087,20 @@ impl<B: BitSet> Search<'_, B> {
             } else {
                 prog.fly_land
             };
-            let mut land = line[over as usize];
+            let mut land = line[beyond as usize];
             while land != NONE && left > 0 && self.is_empty(land as Sq) {
                 let land_sq = land as Sq;
                 left -= 1;
                 // Under immediate removal `is_empty` must not see `over` as free yet.
                 let go = !continuing || {
-                    self.captured |= B::bit(over);
+                    self.captured |= B::bit(over) | row;
                     let after = self.after_landing::<GAPS>(land_sq, d);
                     let ok = self.can_jump(land_sq, self.kind_on_landing(kind, land_sq), after);
-                    self.captured &= !B::bit(over);
+                    self.captured &= !(B::bit(over) | row);
                     ok
                 };
                 if go {
-                    self.advance::<STOPS, GAPS>(over, land_sq, kind, d);
+                    self.advance::<STOPS, GAPS>(over, row, land_sq, kind, d);
                     if self.over {
                         return;
                     }
@@ -1073,9 +1114,11 @@ impl<B: BitSet> Search<'_, B> {
         }
     }
 
+    /// One jump taking `over` (and the rest of a row leapt whole, `row`) and landing on `land`.
     fn advance<const STOPS: bool, const GAPS: bool>(
         &mut self,
         over: Sq,
+        row: B,
         land: Sq,
         kind: u8,
         d: u8,
@@ -1093,7 +1136,7 @@ impl<B: BitSet> Search<'_, B> {
             // Only a priority beyond the count looks at the kinds taken (`key`).
             self.taken.as_mut()[self.n] = self.pos.kind_at(over) as u8;
         }
-        self.captured |= B::bit(over);
+        self.captured |= B::bit(over) | row;
         self.n += 1;
         let d = self.after_landing::<GAPS>(land, d);
         match self.rules.mid_capture {
@@ -1115,7 +1158,7 @@ impl<B: BitSet> Search<'_, B> {
             }
         }
         self.n -= 1;
-        self.captured &= !B::bit(over);
+        self.captured &= !(B::bit(over) | row);
     }
 
     fn key(&self) -> u128 {
@@ -1273,7 +1316,10 @@ impl<B: BitSet> Rules<B> {
                 if let Some(sq) = self.geo.square((f as u8, r as u8)) {
                     if mv.captured.has(sq) && !order.contains(&sq) {
                         order.push(sq);
-                        break;
+                        // A row leapt whole: every piece of the leg, in line order.
+                        if !self.row_leaps {
+                            break;
+                        }
                     }
                 }
                 f += df;

@@ -105,6 +105,9 @@ pub struct PieceProgram<B: BitSet = Bits> {
     /// Kinds (bit mask) whose capture as the last of a move makes a flying piece land directly
     /// behind (`landing directly behind when the last piece taken is a …`).
     pub behind_last: u8,
+    /// `leaping a row of adjacent pieces`: a flying jump may leap an unbroken row of enemy pieces
+    /// it may take and land beyond the last, taking them all.
+    pub fly_row: bool,
 }
 
 impl<B: BitSet> PieceProgram<B> {
@@ -200,6 +203,10 @@ pub struct Rules<B: BitSet = Bits> {
     /// capture search's second compilation (that of `gaps`) marks a jump ending its line at the
     /// edge, so that variants without either pay nothing.
     pub edge_turns: bool,
+    /// Some piece's flying jumps leap rows of adjacent pieces (`leaping a row of adjacent
+    /// pieces`): the capture search's second compilation (that of `gaps`) looks past the first
+    /// piece taken, so that variants without it pay nothing.
+    pub row_leaps: bool,
     /// `huffing`: the generator takes its own path ([`Rules::huff_moves`]), chosen once per
     /// position, so variants without it pay nothing.
     pub huffing: bool,
@@ -370,7 +377,6 @@ impl<B: BitSet> Rules<B> {
             .map(|p| p.value as u32)
             .max()
             .unwrap_or(0);
-
         let mut start = Position::<B>::empty_of(spec.first_to_move as usize);
         for side in 0..2 {
             for &(kind, c) in &spec.setup[side] {
@@ -435,6 +441,7 @@ impl<B: BitSet> Rules<B> {
             may_stop: spec.captures.may_stop,
             gaps: Self::any_gap_jump(spec),
             edge_turns: spec.pieces.iter().any(|p| p.edge_turn),
+            row_leaps: spec.pieces.iter().any(|p| p.row_leap),
             huffing: spec.captures.huffing,
             huff_smaller: spec.captures.huffing_smaller,
             approach: Self::any_step_capture(spec),
@@ -652,6 +659,7 @@ impl<B: BitSet> Rules<B> {
             fly_reach,
             fly_land,
             behind_last,
+            fly_row: piece.row_leap,
         }
     }
 

@@ -183,6 +183,9 @@ pub enum MoveClause {
         /// `turning at the edge` (after `in one line`): a jump that ends its line at the board's
         /// edge may be followed by one in another direction.
         edge_turn: Option<Span>,
+        /// `leaping a row of adjacent pieces` (flying captures): one jump may take an unbroken
+        /// row of enemy pieces on its line and land beyond the last.
+        row_leap: Option<Span>,
         /// `after one empty square`: a short jump at a fixed gap.
         gap: Option<Span>,
     },

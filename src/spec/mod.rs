@@ -191,6 +191,11 @@ pub struct PieceSpec {
     /// in any of the piece's capture directions but straight back.
     #[serde(default, skip_serializing_if = "is_false")]
     pub edge_turn: bool,
+    /// `leaping a row of adjacent pieces`: a flying jump may leap an unbroken row of enemy pieces
+    /// standing side by side on its line (each it may take), taking them all, and land beyond the
+    /// last.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub row_leap: bool,
 }
 
 /// `at most N quiet moves in a row while own PIECES remain`: a piece of this kind may make at most

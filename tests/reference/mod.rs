@@ -350,7 +350,7 @@ impl Board<'_> {
                 continue;
             }
             let mut lands = Vec::new();
-            let mut land = self.next(over, d);
+            let mut land = self.next(self.row_end(s, over, d), d);
             while let Some(l) = land.filter(|&l| self.empty(s, l) && lands.len() < land_max) {
                 lands.push(l);
                 land = self.next(l, d);
@@ -362,7 +362,20 @@ impl Board<'_> {
         out
     }
 
-    /// The sequence after taking `over` and landing on `land` going `d`.
+    /// `leaping a row of adjacent pieces`: the last piece of the row that starts at `over` going
+    /// `d` (pieces side by side that may each be taken); `over` itself without the clause.
+    fn row_end(&self, s: &Seq, over: C, d: u8) -> C {
+        let mut end = over;
+        if self.spec.pieces[s.kind as usize].row_leap {
+            while let Some(n) = self.next(end, d).filter(|&n| self.capturable(s, n)) {
+                end = n;
+            }
+        }
+        end
+    }
+
+    /// The sequence after taking `over` (and the rest of a row leapt whole) and landing on
+    /// `land` going `d`.
     fn step(&self, s: &Seq, d: u8, over: C, land: C) -> Seq {
         let mut n = s.clone();
         let kind = if self.columns_now() {
@@ -371,6 +384,12 @@ impl Board<'_> {
             self.pieces[&over].1
         };
         n.taken.push((over, kind));
+        let end = self.row_end(s, over, d);
+        let mut t = over;
+        while t != end {
+            t = self.next(t, d).expect("a row lies on the board");
+            n.taken.push((t, self.pieces[&t].1));
+        }
         n.route.push(land);
         n.cur = land;
         n.last = Some(d);

@@ -130,8 +130,34 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
 /// by approach and withdrawal with a continuation that is due, the 180° ban, promotion and a
 /// priority, and with Fanorona's rules (examples/approach-9x5.rules); one-line captures that turn
 /// at the board's edge, short and flying, with immediate removal (straight back is then open but
-/// banned) and with stops and a priority, from a start with kings on the board.
+/// banned) and with stops and a priority, from a start with kings on the board; flying captures
+/// that leap rows of adjacent pieces with stops in one line, with immediate removal and a range,
+/// and orthogonally landing directly behind with the 180° ban.
 const MIXED: &[(&str, &str)] = &[
+    (
+        "row-leap-stops",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h2; white king a3, c3, e3, g3\n\
+         man: step forward-diagonal; capture jump forward-diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal leaping a row of adjacent pieces in one line\n\
+         captures: may stop after any jump, promotion mid-capture stops\n",
+    ),
+    (
+        "row-leap-immediate",
+        "variant \"T\"\nboard 10x10, dark squares, numbered\nsides white \"W\", black \"B\"\n\
+         piece man \"M\" rank 1\npiece king \"K\" rank 2\nsetup white man 36..50; white king 31..35\n\
+         man: step forward-diagonal; capture jump diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal up to 5 leaping a row of adjacent pieces\n\
+         captures: removed immediately, priority highest capturer\n",
+    ),
+    (
+        "row-leap-orthogonal",
+        "variant \"T\"\nboard 7x7, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..g1; white king a2, c2, e2, g2\n\
+         man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
+         king: slide orthogonal, diagonal; capture fly orthogonal, diagonal landing directly behind leaping a row of adjacent pieces\n\
+         captures: no 180 turn, promotion mid-capture continues\n",
+    ),
     (
         "edge-turn-immediate",
         "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\

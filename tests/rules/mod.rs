@@ -12,6 +12,7 @@ pub mod perft_tables;
 pub mod playout;
 pub mod priority;
 pub mod properties;
+pub mod row_leap;
 pub mod rules_errors;
 pub mod rules_warnings;
 pub mod scale;

@@ -155,8 +155,9 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             prop_assert_eq!(next.at(m.from), None, "{}: `{}`", ctx, text);
         }
         prop_assert_eq!(m.route().last().copied(), Some(m.to));
-        // A jump takes one piece; a step by approach or withdrawal may take a whole line.
-        if !rules.approach {
+        // A jump takes one piece; a step by approach or withdrawal may take a whole line, and a
+        // flying jump a row of adjacent pieces (`leaping a row of adjacent pieces`).
+        if !rules.approach && !rules.row_leaps {
             prop_assert_eq!(m.route().len() as u32 >= m.captures(), true);
         }
     }

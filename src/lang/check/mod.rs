@@ -21,6 +21,7 @@ mod family;
 mod game;
 mod moves;
 mod pieces;
+mod rowleap;
 mod sanity;
 mod stacks;
 mod warnings;
@@ -235,6 +236,7 @@ impl Checker<'_> {
             setup.as_ref(),
         );
         self.edge_turns(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
+        self.row_leaps(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
         let game = match first_of(
             self,
             games,
@@ -336,6 +338,7 @@ fn piece_specs(piece_decls: &[&PieceDecl]) -> Vec<PieceSpec> {
             quiet_limit: None,
             one_line: false,
             edge_turn: false,
+            row_leap: false,
         })
         .collect()
 }

@@ -213,6 +213,7 @@ impl Checker<'_> {
                 range,
                 landing,
                 one_line,
+                row_leap,
                 gap,
                 ..
             } => {
@@ -228,6 +229,7 @@ impl Checker<'_> {
                     range.as_ref().map(|r| (r.span, "`up to`")),
                     landing.as_ref().map(|l| (l.span, "a landing rule")),
                     one_line.map(|s| (s, "`in one line`")),
+                    row_leap.map(|s| (s, "`leaping a row of adjacent pieces`")),
                 ];
                 for (span, what) in extras.into_iter().flatten() {
                     self.errors.push(RuleError::Conflict {
@@ -255,6 +257,7 @@ impl Checker<'_> {
                 landing,
                 one_line,
                 edge_turn,
+                row_leap,
                 gap,
             } => {
                 let gap = self.gap_capture(*kind, *gap);
@@ -263,6 +266,18 @@ impl Checker<'_> {
                 // A piece's captures share one line rule, as they share one range.
                 spec.one_line |= one_line.is_some();
                 spec.edge_turn |= edge_turn.is_some();
+                if let (false, Some(span)) = (*fly, row_leap) {
+                    self.errors.push(RuleError::Conflict {
+                        message: "`leaping a row of adjacent pieces` on a short jump, which \
+                                  always goes over one piece"
+                            .to_string(),
+                        span: (*span).into(),
+                        help: "a row is leapt by a flying capture: `capture fly diagonal leaping \
+                               a row of adjacent pieces`"
+                            .to_string(),
+                    });
+                }
+                spec.row_leap |= *fly && row_leap.is_some();
                 if !*fly {
                     let op = self.short_jump(dirs, range.as_ref(), landing.as_ref(), gap);
                     spec.captures.push(op);

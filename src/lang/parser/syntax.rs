@@ -242,7 +242,7 @@ pub(super) fn unknown_word(
         ),
         "capture" => (
             "modifier",
-            "`capture jump|fly` takes directions separated by `,`; a flying capture may add `up to <n>` and `landing directly behind` (optionally `when the last piece taken is a <piece>`); any capture may end with `in one line` (or `in one line, turning at the edge`)".to_string(),
+            "`capture jump|fly` takes directions separated by `,`; a flying capture may add `up to <n>` and `landing directly behind` (optionally `when the last piece taken is a <piece>`) and `leaping a row of adjacent pieces`; any capture may end with `in one line` (or `in one line, turning at the edge`)".to_string(),
         ),
         "promote" => (
             "modifier",

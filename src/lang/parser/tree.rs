@@ -341,11 +341,13 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                     let mut landing = None;
                     let mut one_line = None;
                     let mut edge_turn = None;
+                    let mut row_leap = None;
                     let mut gap = None;
                     for p in parts {
                         match p.as_rule() {
                             Rule::range => range_limit = Some(range(&p)),
                             Rule::gap => gap = Some(trimmed_span(&p)),
+                            Rule::row_leap => row_leap = Some(trimmed_span(&p)),
                             Rule::one_line => {
                                 one_line = Some(trimmed_span(&p));
                                 edge_turn = p
@@ -370,6 +372,7 @@ fn moves(pair: Pair<Rule>) -> MovesDecl {
                         landing,
                         one_line,
                         edge_turn,
+                        row_leap,
                         gap,
                     }
                 }
