@@ -163,3 +163,42 @@ pub fn serve_in_thread(
         .expect("server up");
     (addr, tx, thread)
 }
+
+/// A variant through the engine and the runs: two self-play games written as PDN and replayed,
+/// a two-game match and an analysis, each finishing with its report.
+pub fn runs_through_the_engine(v: &str, dir: &std::path::Path) {
+    let pdn = dir.join(format!("{v}.pdn"));
+    let out = ok(&damelab(&[
+        "selfplay",
+        v,
+        "--games",
+        "2",
+        "--depth",
+        "2",
+        "--threads",
+        "1",
+        "--max-plies",
+        "120",
+        "--pdn",
+        &p(&pdn),
+    ]));
+    assert!(out.contains("time"), "{v}: {out}");
+    let out = ok(&damelab(&["replay", &p(&pdn)]));
+    assert!(out.contains("2 replayed, 0 failed"), "{v}: {out}");
+    let out = ok(&damelab(&[
+        "match",
+        v,
+        "--engine",
+        "name=a depth=1",
+        "--engine",
+        "name=b depth=2",
+        "--games",
+        "2",
+        "--max-plies",
+        "80",
+        "--no-tables",
+    ]));
+    assert!(out.contains("a vs b: 2 games"), "{v}: {out}");
+    let out = ok(&damelab(&["analyse", v, "--depth", "4", "--no-tables"]));
+    assert!(out.contains("best "), "{v}: {out}");
+}

@@ -2,7 +2,7 @@
 //! through the engine and the runs: self-play, a PDN replay, a match and an analysis run without
 //! panic and finish; a smaller capture's huff is carried by the position and hashed.
 
-use crate::common::{damelab, ok, p, scratch};
+use crate::common::{runs_through_the_engine, scratch};
 use damelab::notation::{parse_fen, to_fen};
 use damelab::search::zobrist::Keys;
 use damelab::Variant;
@@ -10,46 +10,7 @@ use damelab::Variant;
 #[test]
 fn selfplay_match_analyse_and_replay_run_on_dum_blas() {
     let dir = scratch("huff-smaller", "runs");
-    let pdn = dir.join("dum-blas.pdn");
-    let out = ok(&damelab(&[
-        "selfplay",
-        "dum-blas",
-        "--games",
-        "2",
-        "--depth",
-        "2",
-        "--threads",
-        "1",
-        "--max-plies",
-        "120",
-        "--pdn",
-        &p(&pdn),
-    ]));
-    assert!(out.contains("time"), "{out}");
-    let out = ok(&damelab(&["replay", &p(&pdn)]));
-    assert!(out.contains("2 replayed, 0 failed"), "{out}");
-    let out = ok(&damelab(&[
-        "match",
-        "dum-blas",
-        "--engine",
-        "name=a depth=1",
-        "--engine",
-        "name=b depth=2",
-        "--games",
-        "2",
-        "--max-plies",
-        "80",
-        "--no-tables",
-    ]));
-    assert!(out.contains('a') && out.contains('b'), "{out}");
-    let out = ok(&damelab(&[
-        "analyse",
-        "dum-blas",
-        "--depth",
-        "4",
-        "--no-tables",
-    ]));
-    assert!(out.contains("best "), "{out}");
+    runs_through_the_engine("dum-blas", &dir);
 }
 
 #[test]

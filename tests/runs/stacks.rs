@@ -2,7 +2,7 @@
 //! a match, an analysis and a PDN replay run without panic and finish; the search's incremental
 //! hash of a capture that changes columns is the hash from scratch; a column's FEN reads back.
 
-use crate::common::{damelab, ok, p, scratch};
+use crate::common::{runs_through_the_engine, scratch};
 use damelab::engine::GenOptions;
 use damelab::notation::{parse_fen, to_fen};
 use damelab::search::zobrist::Keys;
@@ -12,40 +12,7 @@ use damelab::Variant;
 fn selfplay_match_analyse_and_replay_run_on_columns() {
     let dir = scratch("stacks", "runs");
     for v in ["lasca", "bashni"] {
-        let pdn = dir.join(format!("{v}.pdn"));
-        let out = ok(&damelab(&[
-            "selfplay",
-            v,
-            "--games",
-            "2",
-            "--depth",
-            "2",
-            "--threads",
-            "1",
-            "--max-plies",
-            "120",
-            "--pdn",
-            &p(&pdn),
-        ]));
-        assert!(out.contains("time"), "{v}: {out}");
-        let out = ok(&damelab(&["replay", &p(&pdn)]));
-        assert!(out.contains("2 replayed, 0 failed"), "{v}: {out}");
-        let out = ok(&damelab(&[
-            "match",
-            v,
-            "--engine",
-            "name=a depth=1",
-            "--engine",
-            "name=b depth=2",
-            "--games",
-            "2",
-            "--max-plies",
-            "80",
-            "--no-tables",
-        ]));
-        assert!(out.contains('a') && out.contains('b'), "{v}: {out}");
-        let out = ok(&damelab(&["analyse", v, "--depth", "4", "--no-tables"]));
-        assert!(out.contains("best "), "{v}: {out}");
+        runs_through_the_engine(v, &dir);
     }
 }
 
