@@ -6,13 +6,15 @@
 #   scripts/study.sh                 # the whole study (about an hour of the 2-core machine)
 #   scripts/study.sh --quick         # the same runs, a few games each at small budgets (a test)
 #   scripts/study.sh --only turkish  # one run (its name as below), then the tables rendered again
+#                                    # (after new weights for a variant: --only each run tests/runs/study.rs names)
 #   scripts/study.sh --render        # render the tables from the files already saved
 #
 # Options: --bin PATH (the damelab binary; default target/release/damelab, built if absent),
 # --out DIR (default docs/study), --doc FILE (default docs/analysis.md), --threads T (default 2),
 # --games N (the draw claims' games a configuration; default 200).
 # Every run is seeded, plays balanced openings and no endgame tables (`--no-tables`), so it
-# reproduces on any machine with the same engine (the same `damelab version --digest`).
+# reproduces on any machine with the same engine (the same `damelab version --digest`); each run
+# also records the digest of the weights it plays with (`version --digest --weights VARIANT`).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -77,10 +79,13 @@ quoted() {
     echo "${out# }"
 }
 
-# run NAME COMMAND...: runs the command (its output to OUT/NAME.txt), then records the command,
-# the digest, the wall time and the load beside the files in OUT/NAME.cmd.
+# run NAME WEIGHTS COMMAND...: runs the command (its output to OUT/NAME.txt), then records the
+# command, the engine's digest, the digest of the bundled weights the run plays with (WEIGHTS: a
+# variant's name, or `none` for a run that uses no learned evaluation), the wall time and the load
+# beside the files in OUT/NAME.cmd. tests/runs/study.rs finds a run stale when its weights'
+# digest is no longer today's: new weights for one variant stale that variant's runs alone.
 run() {
-    local name="$1"; shift
+    local name="$1" weights="$2"; shift 2
     wanted "$name" || return 0
     echo "== $name: $*" >&2
     local t0 t1
@@ -91,6 +96,8 @@ run() {
     {
         echo "command damelab $(quoted "${@:2}")"
         echo "digest $DIGEST"
+        echo "weights $weights"
+        echo "weights-digest $("$BIN" version --digest --weights "$weights")"
         echo "quick $QUICK"
         echo "wall $((t1 - t0))"
         echo "load $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
@@ -101,34 +108,38 @@ run() {
 if [ "$RENDER_ONLY" = 0 ]; then
     # The draw claims: Turkish against international and English, Dameo's few draws.
     for v in turkish international english dameo; do
-        run "$v" "$BIN" selfplay "$v" --games "$DRAW_GAMES" $COMMON --configs "$CONFIGS" \
+        run "$v" "$v" "$BIN" selfplay "$v" --games "$DRAW_GAMES" $COMMON --configs "$CONFIGS" \
             --json "$OUT/$v.json"
     done
     # Dameo's game-tree complexity under both conventions needs each game's own record (the
     # configurations' file keeps only their figures): the strongest learned configuration's games
     # again (the same seed: the same games), and random games.
-    run dameo-games "$BIN" selfplay dameo --games "$HUNT_GAMES" $COMMON --nodes "$HIGH" --eval bundled \
+    run dameo-games dameo "$BIN" selfplay dameo --games "$HUNT_GAMES" $COMMON --nodes "$HIGH" --eval bundled \
         --json "$OUT/dameo-games.json"
-    run dameo-random "$BIN" selfplay dameo --games $((HUNT_GAMES * 20)) --seed $SEED --random \
+    run dameo-random none "$BIN" selfplay dameo --games $((HUNT_GAMES * 20)) --seed $SEED --random \
         --threads "$THREADS" --json "$OUT/dameo-random.json"
     # Damone and the hunt; the hunt also with an evaluation trained on its own games, which
     # learns its goal (the capture of every Damone) from their results.
-    run damone "$BIN" selfplay damone --games "$HUNT_GAMES" $COMMON --configs "$DAMONE" \
+    run damone damone "$BIN" selfplay damone --games "$HUNT_GAMES" $COMMON --configs "$DAMONE" \
         --json "$OUT/damone.json"
-    run damone-hunt-train "$BIN" train damone-hunt --seed 1 $TRAIN --threads "$THREADS" \
+    run damone-hunt-train none "$BIN" train damone-hunt --seed 1 $TRAIN --threads "$THREADS" \
         -o "$OUT/damone-hunt.weights"
     HUNT="eval=derived,nodes=$LOW; eval=$OUT/damone-hunt.weights,nodes=$LOW; eval=derived,nodes=$MID; eval=$OUT/damone-hunt.weights,nodes=$MID"
-    run damone-hunt "$BIN" selfplay damone-hunt --games "$HUNT_GAMES" $COMMON --configs "$HUNT" \
+    run damone-hunt none "$BIN" selfplay damone-hunt --games "$HUNT_GAMES" $COMMON --configs "$HUNT" \
         --json "$OUT/damone-hunt.json"
     # The endgame claims: exact tables, independent of the engine.
     TB=$(mktemp -d)
     trap 'rm -rf "$TB"' EXIT
-    run endgame-turkish-kk-k "$BIN" endgame turkish "KK v K" --json --cache "$TB"
-    run endgame-dameo-kk-k "$BIN" endgame dameo "KK v K" --json --cache "$TB"
-    run endgame-turkish-no-lone-king-k-m "$BIN" endgame examples/turkish-no-lone-king.rules "K v M" --json --cache "$TB"
+    run endgame-turkish-kk-k none "$BIN" endgame turkish "KK v K" --json --cache "$TB"
+    run endgame-dameo-kk-k none "$BIN" endgame dameo "KK v K" --json --cache "$TB"
+    run endgame-turkish-no-lone-king-k-m none "$BIN" endgame examples/turkish-no-lone-king.rules "K v M" --json --cache "$TB"
     if [ "$QUICK" = 0 ]; then
-        run endgame-international-kkkk-k "$BIN" endgame international "KKKK v K" --json --cache "$TB"
+        run endgame-international-kkkk-k none "$BIN" endgame international "KKKK v K" --json --cache "$TB"
     fi
 fi
 
-python3 scripts/study_render.py --dir "$OUT" --doc "$DOC" --digest "$DIGEST"
+WEIGHTS_DIGESTS=()
+for w in turkish international english dameo damone none; do
+    WEIGHTS_DIGESTS+=(--weights-digest "$w=$("$BIN" version --digest --weights "$w")")
+done
+python3 scripts/study_render.py --dir "$OUT" --doc "$DOC" --digest "$DIGEST" "${WEIGHTS_DIGESTS[@]}"

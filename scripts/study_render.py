@@ -3,8 +3,9 @@
 
 Each generated block of the document lies between `<!-- study:NAME -->` and `<!-- /study:NAME -->`
 and is replaced whole; the prose around the blocks is kept. A run's figures are tagged with the
-engine digest and the command recorded beside its JSON (NAME.cmd); a run made under another
-digest than the one given is marked stale. Only the standard library is used.
+digest of the weights it played with and the command recorded beside its JSON (NAME.cmd); a run
+whose weights' digest is not today's (given with --weights-digest) is marked stale. Only the
+standard library is used.
 """
 
 import argparse
@@ -70,11 +71,22 @@ class Run:
         return self.meta != {} and (self.json is not None or self.text is not None)
 
     def tag(self, digest):
+        """The run's command, digests, wall time and load. `digest` is (engine digest, {weights
+        name: today's digest of those weights}); a run is stale when the digest of the weights it
+        played with is not today's (a run recorded before weights digests: its engine digest)."""
         m = self.meta
-        stale = "" if m.get("digest") == digest else f" **stale: made with digest `{m.get('digest')}`**"
+        engine, today = digest
+        if "weights" in m:
+            fresh = today.get(m["weights"]) == m.get("weights-digest")
+            made = f"weights `{m['weights']}` digest `{m.get('weights-digest')}`"
+        else:
+            fresh = m.get("digest") == engine
+            made = f"digest `{m.get('digest')}`"
+        stale = "" if fresh else f" **stale: made with {made}**"
         quick = " (quick size, a test of the script)" if m.get("quick") == "1" else ""
         command = re.sub(r"--cache \S+", "--cache DIR", m.get("command", "?"))
-        return (f"`{command}` — digest `{m.get('digest', '?')}`{stale}, "
+        weights = f", weights `{m['weights']}` `{m.get('weights-digest', '?')}`" if "weights" in m else ""
+        return (f"`{command}` — digest `{m.get('digest', '?')}`{weights}{stale}, "
                 f"{m.get('wall', '?')} s of wall time at load {m.get('load', '?')}{quick}")
 
 
@@ -340,17 +352,24 @@ def main():
     ap.add_argument("--dir", default="docs/study")
     ap.add_argument("--doc", default="docs/analysis.md")
     ap.add_argument("--digest", required=True)
+    ap.add_argument("--weights-digest", action="append", default=[], metavar="NAME=HEX",
+                    help="today's digest of a variant's bundled weights (`none`: the version alone)")
     a = ap.parse_args()
     runs = {n: Run(a.dir, n) for n in NAMES}
     doc = open(a.doc, encoding="utf-8").read()
     blocks = dict(BLOCKS)
-    blocks["digest"] = lambda runs, dg: [f"Engine digest `{dg}` (`damelab version --digest`: the version and the bundled weights)."]
+    today = dict(w.split("=", 1) for w in a.weights_digest)
+    blocks["digest"] = lambda runs, dg: [
+        f"Engine digest `{dg[0]}` (`damelab version --digest`: the version and the bundled weights). "
+        "Each run is tagged with the digest of the weights it played with (`damelab version --digest "
+        "--weights VARIANT`, `none` for runs without a learned evaluation): new weights for one "
+        "variant stale that variant's runs alone."]
     for name, make in blocks.items():
         pattern = re.compile(r"(<!-- study:%s -->\n).*?(<!-- /study:%s -->)" % (re.escape(name), re.escape(name)), re.S)
         if not pattern.search(doc):
             print(f"study_render: {a.doc} has no block study:{name}", file=sys.stderr)
             return 1
-        body = "\n".join(make(runs, a.digest)).rstrip("\n") + "\n"
+        body = "\n".join(make(runs, (a.digest, today))).rstrip("\n") + "\n"
         doc = pattern.sub(lambda m: m.group(1) + body + m.group(2), doc)
     tmp = a.doc + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:

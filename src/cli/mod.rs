@@ -210,6 +210,10 @@ pub enum Command {
         /// Print the engine's digest alone.
         #[arg(long)]
         digest: bool,
+        /// With --digest: the digest of the version and this variant's bundled weights alone
+        /// (`none`: the version alone), which tags a figure made with that variant's evaluation.
+        #[arg(long, value_name = "VARIANT", requires = "digest")]
+        weights: Option<String>,
     },
     /// Compile a variant; with --dump print the checked rules as YAML.
     Compile {
@@ -363,7 +367,7 @@ fn run() -> ExitCode {
             engine.as_deref(),
         ),
         Some(Command::Compile { variant, dump }) => compile(&variant, dump),
-        Some(Command::Version { digest }) => version(digest),
+        Some(Command::Version { digest, weights }) => version(digest, weights.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -374,8 +378,24 @@ fn run() -> ExitCode {
     }
 }
 
-/// `damelab version [--digest]`: the version and the engine's digest, or the digest alone.
-fn version(digest: bool) -> Result<(), Report> {
+/// `damelab version [--digest [--weights VARIANT]]`: the version and the engine's digest, or the
+/// digest alone (of every bundled weights file, or of one variant's).
+fn version(digest: bool, weights: Option<&str>) -> Result<(), Report> {
+    use crate::search::weights::{weights_digest, BUNDLED};
+    if let Some(name) = weights {
+        let d = weights_digest(name).ok_or_else(|| {
+            let names: Vec<&str> = BUNDLED.iter().map(|(n, _)| *n).collect();
+            miette::miette!(
+                help = format!(
+                    "the variants with bundled weights are {}; `none` gives the version alone",
+                    names.join(", ")
+                ),
+                "no bundled weights for `{name}`"
+            )
+        })?;
+        outln!("{d}");
+        return Ok(());
+    }
     let d = crate::search::weights::engine_digest();
     match digest {
         true => outln!("{d}"),

@@ -60,6 +60,22 @@ pub fn engine_digest() -> String {
     digest_of(env!("CARGO_PKG_VERSION"), BUNDLED)
 }
 
+/// The digest of the version and one variant's bundled weights alone (the version alone for a
+/// name without bundled weights): a figure made with one variant's learned evaluation stays true
+/// while this digest holds, whatever happens to the other variants' weights. `None` when `name`
+/// is neither a bundled weights file's variant nor `none` (the version alone, for figures that
+/// use no learned evaluation: random games, endgame tables, the rules' derived evaluation).
+pub fn weights_digest(name: &str) -> Option<String> {
+    let version = env!("CARGO_PKG_VERSION");
+    match name {
+        "none" => Some(digest_of(version, &[])),
+        _ => BUNDLED
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|entry| digest_of(version, std::slice::from_ref(entry))),
+    }
+}
+
 /// [`engine_digest`] of a version and a set of weights files.
 pub fn digest_of(version: &str, bundled: &[(&str, &str)]) -> String {
     let start = Fnv::default().write(format!("damelab {version}\n").as_bytes());

@@ -1,12 +1,16 @@
-//! The study of docs/analysis.md kept true (issue 45): its figures are tagged with the engine's
-//! digest (the version and the bundled weights), and these tests fail when the engine's digest is
-//! no longer the one the study was made with. Hermetic and fast: no game is played.
+//! The study of docs/analysis.md kept true (issue 45): each run is tagged with the digest of the
+//! weights it played with (the version and one variant's bundled weights, or the version alone),
+//! and these tests fail, naming the runs to make again, when a run's digest is no longer today's.
+//! Hermetic and fast: no game is played.
 
 use crate::common::{damelab, ok};
-use damelab::search::weights::{digest_of, engine_digest};
+use damelab::search::weights::{digest_of, engine_digest, weights_digest};
 use std::path::Path;
 
-const RERUN: &str = "re-run scripts/study.sh (the whole study, about an hour) and commit docs/study/ and docs/analysis.md";
+/// What to do about a stale run.
+fn rerun(name: &str) -> String {
+    format!("re-run `scripts/study.sh --only {name}` and commit docs/study/ and docs/analysis.md")
+}
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -20,42 +24,58 @@ fn recorded_digest(doc: &str) -> Option<&str> {
 }
 
 #[test]
-fn the_study_was_made_with_todays_engine() {
+fn the_study_document_marks_no_run_stale() {
     let doc = std::fs::read_to_string(root().join("docs/analysis.md")).unwrap();
     let recorded = recorded_digest(&doc).expect("docs/analysis.md has a study:digest block");
-    let today = engine_digest();
     assert_eq!(
-        recorded, today,
-        "docs/analysis.md's study was made with engine digest {recorded}, today's engine is {today} \
-         (the bundled weights or the version changed): {RERUN}"
+        recorded.len(),
+        16,
+        "the digest block names an engine digest: {recorded}"
+    );
+    assert!(
+        !doc.contains("**stale"),
+        "docs/analysis.md shows a run marked stale: re-run it with `scripts/study.sh --only NAME`"
     );
 }
 
 #[test]
-fn every_saved_run_was_made_with_todays_engine() {
+fn every_saved_run_was_made_with_todays_weights() {
     let dir = root().join("docs/study");
-    let today = engine_digest();
     let mut runs = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "cmd") {
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
             let meta = std::fs::read_to_string(&path).unwrap();
-            let digest = meta.lines().find_map(|l| l.strip_prefix("digest "));
+            let field = |key: &str| {
+                meta.lines()
+                    .find_map(|l| l.strip_prefix(key)?.strip_prefix(' '))
+                    .map(str::to_string)
+            };
+            let weights = field("weights")
+                .unwrap_or_else(|| panic!("{} names no weights: {}", path.display(), rerun(&name)));
+            let today = weights_digest(&weights)
+                .unwrap_or_else(|| panic!("{}: no bundled weights `{weights}`", path.display()));
             assert_eq!(
-                digest,
-                Some(today.as_str()),
-                "{} was made with another engine: {RERUN}",
-                path.display()
+                field("weights-digest"),
+                Some(today),
+                "{} was made with other `{weights}` weights or another version: {}",
+                path.display(),
+                rerun(&name)
             );
             assert!(
                 meta.lines().any(|l| l == "quick 0"),
-                "{} is a --quick run, not the study's size: {RERUN}",
-                path.display()
+                "{} is a --quick run, not the study's size: {}",
+                path.display(),
+                rerun(&name)
             );
             runs += 1;
         }
     }
-    assert!(runs >= 6, "docs/study/ holds {runs} runs: {RERUN}");
+    assert!(
+        runs >= 6,
+        "docs/study/ holds {runs} runs: re-run scripts/study.sh"
+    );
 }
 
 #[test]
@@ -65,6 +85,26 @@ fn the_cli_prints_the_engine_digest() {
     assert!(today.chars().all(|c| c.is_ascii_hexdigit()));
     assert_eq!(ok(&damelab(&["version", "--digest"])).trim(), today);
     assert!(ok(&damelab(&["version"])).contains(&today));
+}
+
+#[test]
+fn the_cli_prints_one_variants_weights_digest() {
+    let dameo = weights_digest("dameo").unwrap();
+    assert_eq!(
+        ok(&damelab(&["version", "--digest", "--weights", "dameo"])).trim(),
+        dameo
+    );
+    assert_ne!(Some(dameo), weights_digest("turkish"));
+    assert_ne!(weights_digest("none"), weights_digest("turkish"));
+    assert_eq!(weights_digest("no-such-variant"), None);
+    let out = damelab(&["version", "--digest", "--weights", "no-such-variant"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no bundled weights for `no-such-variant`"),
+        "{err}"
+    );
+    assert!(err.contains("turkish") && err.contains("`none`"), "{err}");
 }
 
 #[test]
