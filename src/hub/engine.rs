@@ -5,19 +5,17 @@
 //! Positions of another board, illegal moves and unknown parameters are answered with `error`.
 
 use super::protocol::{move_from_hub, move_to_hub, position_from_hub, Line};
-use crate::search::clock::move_limits;
+use super::setup::{self, LoadError, Outcome, SettingError, Settings};
 use crate::search::options::Options;
-use crate::search::tables::EndgameTables;
 use crate::search::{Limits, Searcher, MAX_DEPTH};
-use crate::{Game, Rules, Variant};
+use crate::{Game, Rules};
 use miette::Report;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
-/// The transposition table's size when the `hash` parameter is not set, in MiB.
-pub const DEFAULT_HASH_MIB: usize = 64;
+pub use super::setup::DEFAULT_HASH_MIB;
 
 type Out = Arc<Mutex<Box<dyn Write + Send>>>;
 
@@ -87,12 +85,31 @@ enum Level {
     Infinite,
 }
 
+impl From<SettingError> for HubError {
+    fn from(e: SettingError) -> Self {
+        match e {
+            SettingError::Hash(v) => HubError::Hash(v),
+            SettingError::Option(e) => HubError::Option(e),
+            SettingError::Unknown(name) => HubError::UnknownParam {
+                name,
+                known: Settings::names().join(", "),
+            },
+        }
+    }
+}
+
+impl From<LoadError> for HubError {
+    fn from(e: LoadError) -> Self {
+        match e {
+            LoadError::Variant { name, why } => HubError::Variant { name, why },
+            LoadError::Open(r) => HubError::Open(r),
+            LoadError::Option(e) => HubError::Option(e),
+        }
+    }
+}
+
 struct Engine {
-    variant: String,
-    hash: usize,
-    eval: String,
-    tables: String,
-    options: Vec<(String, String)>,
+    settings: Settings,
     /// The loaded rules and a searcher, after `init` (dropped when a parameter changes).
     rules: Option<Arc<Rules>>,
     searcher: Option<Searcher>,
@@ -103,37 +120,32 @@ struct Engine {
 
 impl Engine {
     fn params(&self) -> Vec<Line> {
+        let set = &self.settings;
         let mut out = vec![
             Line::new("param")
                 .arg("name", "variant")
-                .arg("value", self.variant.as_str())
+                .arg("value", set.variant.as_str())
                 .arg("type", "string"),
             Line::new("param")
                 .arg("name", "hash")
-                .arg("value", self.hash.to_string())
+                .arg("value", set.hash.to_string())
                 .arg("type", "int")
                 .arg("min", "1")
                 .arg("max", "65536"),
             Line::new("param")
                 .arg("name", "eval")
-                .arg("value", self.eval.as_str())
+                .arg("value", set.eval.as_str())
                 .arg("type", "string"),
             Line::new("param")
                 .arg("name", "tables")
-                .arg("value", self.tables.as_str())
+                .arg("value", set.tables.as_str())
                 .arg("type", "string"),
         ];
         for (n, _) in Options::NAMES {
-            let value = self
-                .options
-                .iter()
-                .find(|(o, _)| o == n)
-                .map(|(_, v)| v.clone())
-                .unwrap_or_default();
             out.push(
                 Line::new("param")
                     .arg("name", *n)
-                    .arg("value", value)
+                    .arg("value", set.option(n))
                     .arg("type", "string"),
             );
         }
@@ -141,31 +153,7 @@ impl Engine {
     }
 
     fn set_param(&mut self, name: &str, value: &str) -> Result<(), HubError> {
-        match name {
-            "variant" => self.variant = value.to_string(),
-            "hash" => {
-                self.hash = value
-                    .parse()
-                    .ok()
-                    .filter(|h| (1..=65_536).contains(h))
-                    .ok_or_else(|| HubError::Hash(value.to_string()))?
-            }
-            "eval" => self.eval = value.to_string(),
-            "tables" => self.tables = value.to_string(),
-            n if Options::NAMES.iter().any(|(o, _)| *o == n) => {
-                Options::default().set(n, value)?;
-                self.options.retain(|(o, _)| o != n);
-                self.options.push((n.to_string(), value.to_string()));
-            }
-            n => {
-                let mut known = vec!["variant", "hash", "eval", "tables"];
-                known.extend(Options::NAMES.iter().map(|(o, _)| *o));
-                return Err(HubError::UnknownParam {
-                    name: n.to_string(),
-                    known: known.join(", "),
-                });
-            }
-        }
+        self.settings.set(name, value)?;
         self.rules = None;
         self.searcher = None;
         self.game = None;
@@ -177,31 +165,8 @@ impl Engine {
         if self.searcher.is_some() {
             return Ok(());
         }
-        let v = Variant::load(&self.variant).map_err(|why| HubError::Variant {
-            name: self.variant.clone(),
-            why,
-        })?;
-        let mut s = Searcher::new(v.rules.clone(), self.hash);
-        // `derived`, `bundled` or a file; empty: the bundled weights of these rules if any.
-        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
-        let w = crate::search::weights::resolve(eval, &v.rules).map_err(HubError::Open)?;
-        // The weights' tuned search settings, then the parameters set over them.
-        let mut opts = crate::search::weights::options(w.as_deref());
-        for (n, val) in &self.options {
-            opts.set(n, val)?;
-        }
-        s.set_options(opts);
-        s.set_weights(w);
-        // `tables`: a directory, `none`, or empty for the cache's tables when it has some.
-        let t = match self.tables.as_str() {
-            "none" => None,
-            "" => EndgameTables::in_cache(&v.rules).map_err(HubError::Open)?,
-            dir => Some(
-                EndgameTables::open(&v.rules, std::path::Path::new(dir)).map_err(HubError::Open)?,
-            ),
-        };
-        s.set_probe(t.map(|t| Arc::new(t).probe()));
-        self.rules = Some(v.rules.clone());
+        let (rules, s) = self.settings.load()?;
+        self.rules = Some(rules);
         self.searcher = Some(s);
         Ok(())
     }
@@ -275,20 +240,12 @@ impl Engine {
                 time: Some(Duration::from_secs_f64(t.max(0.001))),
                 ..Limits::default()
             },
-            Level::Clock { time, inc, moves } => {
-                let mut l = move_limits(
-                    Duration::from_secs_f64(time),
-                    Duration::from_secs_f64(inc),
-                    ply,
-                );
-                if let Some(m) = moves.filter(|&m| m > 0) {
-                    // Moves left to the next time control: at most an equal share of the time.
-                    let most = Duration::from_secs_f64((time / m as f64).max(0.001));
-                    l.target = l.target.map(|g| g.min(most));
-                    l.time = l.time.map(|t| t.min(most.mul_f64(2.0)));
-                }
-                l
-            }
+            Level::Clock { time, inc, moves } => setup::clock_limits(
+                Duration::from_secs_f64(time),
+                Duration::from_secs_f64(inc),
+                moves,
+                ply,
+            ),
             Level::Infinite => Limits::default(),
         }
     }
@@ -303,66 +260,53 @@ impl Engine {
         if game.result().is_some() || game.try_legal_moves()?.is_empty() {
             return Err(HubError::Over(game.describe_result()));
         }
-        let mut s = self.searcher.take().expect("init makes the searcher");
+        let s = self.searcher.take().expect("init makes the searcher");
         let limits = self.limits(game.moves().len() as u32);
+        let (info_out, info_rules) = (out.clone(), rules.clone());
         let out = out.clone();
-        crate::interrupt::reset();
-        self.search = Some(std::thread::spawn(move || {
-            let history = s.history_of(game.start(), game.moves());
-            let r = s.search(game.position(), &history, limits, &mut |i| {
-                let pv: Vec<String> = i.pv.iter().map(|m| move_to_hub(&rules, m)).collect();
-                let secs = i.elapsed.as_secs_f64();
-                say(
-                    &out,
-                    &Line::new("info")
-                        .arg("depth", i.depth.to_string())
-                        .arg("score", format!("{:.2}", i.score as f64 / 100.0))
-                        .arg("nodes", i.nodes.to_string())
-                        .arg("time", format!("{secs:.3}"))
-                        .arg(
-                            "nps",
-                            format!("{:.1}", i.nodes as f64 / secs.max(1e-6) / 1e6),
-                        )
-                        .arg("pv", pv.join(" ")),
-                );
-            });
-            // A search that ran past the route budget has no move to stand by: it says why
-            // instead of `done` (the position, or one a few plies down, has more capture routes
-            // than the engine examines).
-            if s.too_many_routes() {
-                let why = crate::engine::TooManyRoutes {
-                    budget: crate::engine::ROUTE_BUDGET,
-                };
-                error(&out, &why.to_string());
-                return s;
+        let info = move |i: &crate::search::Info| {
+            let pv: Vec<String> = i.pv.iter().map(|m| move_to_hub(&info_rules, m)).collect();
+            let secs = i.elapsed.as_secs_f64();
+            say(
+                &info_out,
+                &Line::new("info")
+                    .arg("depth", i.depth.to_string())
+                    .arg("score", format!("{:.2}", i.score as f64 / 100.0))
+                    .arg("nodes", i.nodes.to_string())
+                    .arg("time", format!("{secs:.3}"))
+                    .arg(
+                        "nps",
+                        format!("{:.1}", i.nodes as f64 / secs.max(1e-6) / 1e6),
+                    )
+                    .arg("pv", pv.join(" ")),
+            );
+        };
+        // A search that ran past the route budget has no move to stand by: it says why instead
+        // of `done`.
+        let done = move |outcome: Outcome| match outcome {
+            Err(why) => error(&out, &why.to_string()),
+            Ok((best, ponder)) => {
+                let mut done = Line::new("done");
+                if let Some(m) = best {
+                    done = done.arg("move", move_to_hub(&rules, &m));
+                }
+                if let Some(p) = ponder {
+                    done = done.arg("ponder", move_to_hub(&rules, &p));
+                }
+                say(&out, &done);
             }
-            let mut done = Line::new("done");
-            if let Some(m) = r.best {
-                done = done.arg("move", move_to_hub(&rules, &m));
-            }
-            if let Some(p) = r.pv.get(1) {
-                done = done.arg("ponder", move_to_hub(&rules, p));
-            }
-            say(&out, &done);
-            s
-        }));
+        };
+        self.search = Some(setup::think(s, game, limits, info, done));
         Ok(())
     }
 
     /// Wait for the running search, if any (`stop` first: ask it to end now).
     fn finish_search(&mut self, stop: bool) {
         if let Some(h) = self.search.take() {
-            if stop {
-                crate::interrupt::request();
+            self.searcher = setup::join(h, stop);
+            if self.searcher.is_none() {
+                self.rules = None;
             }
-            match h.join() {
-                Ok(s) => self.searcher = Some(s),
-                Err(_) => {
-                    self.searcher = None;
-                    self.rules = None;
-                }
-            }
-            crate::interrupt::reset();
         }
     }
 }
@@ -377,11 +321,7 @@ pub fn run(
     let out: Out = Arc::new(Mutex::new(output));
     let rx = super::protocol::read_lines(input);
     let mut e = Engine {
-        variant: variant.to_string(),
-        hash: DEFAULT_HASH_MIB,
-        eval: String::new(),
-        tables: if no_tables { "none" } else { "" }.to_string(),
-        options: Vec::new(),
+        settings: Settings::new(variant, no_tables),
         rules: None,
         searcher: None,
         game: None,
@@ -426,7 +366,7 @@ pub fn run(
                         .arg("name", "damelab")
                         .arg("version", env!("CARGO_PKG_VERSION"))
                         .arg("author", "damelab")
-                        .arg("variant", e.variant.as_str()),
+                        .arg("variant", e.settings.variant.as_str()),
                 );
                 for p in e.params() {
                     say(&out, &p);

@@ -20,11 +20,9 @@
 //! Anything that cannot be done is answered `error …` and changes nothing.
 
 use super::protocol::{move_from_hub, move_to_hub, position_from_hub};
-use crate::search::clock::move_limits;
-use crate::search::options::Options;
-use crate::search::tables::EndgameTables;
+use super::setup::{self, LoadError, Outcome, SettingError, Settings};
 use crate::search::{Limits, Searcher, MAX_DEPTH};
-use crate::{Game, Rules, Variant};
+use crate::{Game, Rules};
 use miette::Report;
 use std::io::{BufRead, Write};
 use std::sync::{Arc, Mutex};
@@ -69,12 +67,28 @@ enum Level {
 /// The limit of a move: depth 12 until a command says otherwise.
 const DEFAULT_LEVEL: Level = Level::Depth(12);
 
+impl From<SettingError> for Hub1Error {
+    fn from(e: SettingError) -> Self {
+        match e {
+            SettingError::Hash(v) => Hub1Error::BadValue(v, "a table size of 1 to 65536 MiB"),
+            SettingError::Option(e) => Hub1Error::Refused(e.to_string()),
+            SettingError::Unknown(n) => Hub1Error::UnknownVariable(n),
+        }
+    }
+}
+
+impl From<LoadError> for Hub1Error {
+    fn from(e: LoadError) -> Self {
+        Hub1Error::Refused(match e {
+            LoadError::Variant { name, why } => format!("cannot load variant `{name}`: {why}"),
+            LoadError::Open(r) => r.to_string(),
+            LoadError::Option(e) => e.to_string(),
+        })
+    }
+}
+
 struct Server {
-    variant: String,
-    hash: usize,
-    eval: String,
-    tables: String,
-    options: Vec<(String, String)>,
+    settings: Settings,
     rules: Option<Arc<Rules>>,
     searcher: Option<Searcher>,
     game: Option<Game>,
@@ -98,28 +112,7 @@ fn millis(text: Option<&str>) -> Result<Duration, Hub1Error> {
 
 impl Server {
     fn set(&mut self, name: &str, value: &str) -> Result<(), Hub1Error> {
-        match name {
-            "variant" => self.variant = value.to_string(),
-            "hash" => {
-                self.hash = value
-                    .parse()
-                    .ok()
-                    .filter(|h| (1..=65_536).contains(h))
-                    .ok_or_else(|| {
-                        Hub1Error::BadValue(value.into(), "a table size of 1 to 65536 MiB")
-                    })?
-            }
-            "eval" => self.eval = value.to_string(),
-            "tables" => self.tables = value.to_string(),
-            n if Options::NAMES.iter().any(|(o, _)| *o == n) => {
-                Options::default()
-                    .set(n, value)
-                    .map_err(|e| Hub1Error::Refused(e.to_string()))?;
-                self.options.retain(|(o, _)| o != n);
-                self.options.push((n.to_string(), value.to_string()));
-            }
-            n => return Err(Hub1Error::UnknownVariable(n.to_string())),
-        }
+        self.settings.set(name, value)?;
         self.rules = None;
         self.searcher = None;
         self.game = None;
@@ -131,32 +124,10 @@ impl Server {
         if let (Some(r), Some(_)) = (&self.rules, &self.searcher) {
             return Ok(r.clone());
         }
-        let refused = |e: &dyn std::fmt::Display| Hub1Error::Refused(e.to_string());
-        let v = Variant::load(&self.variant).map_err(|e| {
-            Hub1Error::Refused(format!("cannot load variant `{}`: {e}", self.variant))
-        })?;
-        let mut s = Searcher::new(v.rules.clone(), self.hash);
-        let eval = (!self.eval.is_empty()).then_some(self.eval.as_str());
-        let w = crate::search::weights::resolve(eval, &v.rules).map_err(|e| refused(&e))?;
-        let mut opts = crate::search::weights::options(w.as_deref());
-        for (n, val) in &self.options {
-            opts.set(n, val).map_err(|e| refused(&e))?;
-        }
-        s.set_options(opts);
-        s.set_weights(w);
-        // `tables`: a directory, `none`, or empty for the cache's tables when it has some.
-        let t = match self.tables.as_str() {
-            "none" => None,
-            "" => EndgameTables::in_cache(&v.rules).map_err(|e| refused(&e))?,
-            dir => Some(
-                EndgameTables::open(&v.rules, std::path::Path::new(dir))
-                    .map_err(|e| refused(&e))?,
-            ),
-        };
-        s.set_probe(t.map(|t| Arc::new(t).probe()));
-        self.rules = Some(v.rules.clone());
+        let (rules, s) = self.settings.load()?;
+        self.rules = Some(rules.clone());
         self.searcher = Some(s);
-        Ok(v.rules)
+        Ok(rules)
     }
 
     /// `start` (no text) or `pos LETTERS`: a new position, the limits back to their default.
@@ -194,16 +165,7 @@ impl Server {
                 time: Some(t.max(Duration::from_millis(1))),
                 ..Limits::default()
             },
-            Level::Clock { moves, time, inc } => {
-                let mut l = move_limits(time, inc, ply);
-                if moves > 0 {
-                    // Moves left to the next time control: at most an equal share of the time.
-                    let most = (time / moves).max(Duration::from_millis(1));
-                    l.target = l.target.map(|g| g.min(most));
-                    l.time = l.time.map(|t| t.min(most * 2));
-                }
-                l
-            }
+            Level::Clock { moves, time, inc } => setup::clock_limits(time, inc, Some(moves), ply),
         };
         if let Some(d) = self.depth {
             l.depth = Some(d);
@@ -223,58 +185,48 @@ impl Server {
         if game.result().is_some() || legal.is_empty() {
             return Err(Hub1Error::Over(game.describe_result()));
         }
-        let mut s = self.searcher.take().expect("init makes the searcher");
+        let s = self.searcher.take().expect("init makes the searcher");
         let limits = self.limits(game.moves().len() as u32);
+        let (info_out, info_rules) = (out.clone(), rules.clone());
         let out = out.clone();
-        crate::interrupt::reset();
-        self.search = Some(std::thread::spawn(move || {
-            let history = s.history_of(game.start(), game.moves());
-            let r = s.search(game.position(), &history, limits, &mut |i| {
-                let pv: Vec<String> = i.pv.iter().map(|m| move_to_hub(&rules, m)).collect();
-                let secs = i.elapsed.as_secs_f64();
-                let mnps = i.nodes as f64 / secs.max(1e-6) / 1e6;
-                let line = format!(
-                    "info {} {}.0 {} {} {secs:.2} {mnps:.1} {}",
-                    i.depth,
-                    i.depth,
-                    i.score,
-                    i.nodes,
-                    pv.join(" ")
-                );
-                say(&out, line.trim_end());
-            });
-            if s.too_many_routes() {
-                let why = crate::engine::TooManyRoutes {
-                    budget: crate::engine::ROUTE_BUDGET,
-                };
-                say(&out, &format!("error {why}"));
-                return s;
-            }
-            let mut answer = "move".to_string();
-            if let Some(m) = r.best.or_else(|| legal.first().copied()) {
-                answer = format!("move {}", move_to_hub(&rules, &m));
-                if let Some(p) = r.pv.get(1) {
-                    answer = format!("{answer} {}", move_to_hub(&rules, p));
+        let info = move |i: &crate::search::Info| {
+            let pv: Vec<String> = i.pv.iter().map(|m| move_to_hub(&info_rules, m)).collect();
+            let secs = i.elapsed.as_secs_f64();
+            let mnps = i.nodes as f64 / secs.max(1e-6) / 1e6;
+            let line = format!(
+                "info {} {}.0 {} {} {secs:.2} {mnps:.1} {}",
+                i.depth,
+                i.depth,
+                i.score,
+                i.nodes,
+                pv.join(" ")
+            );
+            say(&info_out, line.trim_end());
+        };
+        let done = move |outcome: Outcome| match outcome {
+            Err(why) => say(&out, &format!("error {why}")),
+            Ok((best, ponder)) => {
+                let mut answer = "move".to_string();
+                if let Some(m) = best.or_else(|| legal.first().copied()) {
+                    answer = format!("move {}", move_to_hub(&rules, &m));
+                    if let Some(p) = ponder {
+                        answer = format!("{answer} {}", move_to_hub(&rules, &p));
+                    }
                 }
+                say(&out, &answer);
             }
-            say(&out, &answer);
-            s
-        }));
+        };
+        self.search = Some(setup::think(s, game, limits, info, done));
         Ok(())
     }
 
     /// Wait for the running search, if any, asking it to end now.
     fn finish_search(&mut self) {
         if let Some(h) = self.search.take() {
-            crate::interrupt::request();
-            match h.join() {
-                Ok(s) => self.searcher = Some(s),
-                Err(_) => {
-                    self.searcher = None;
-                    self.rules = None;
-                }
+            self.searcher = setup::join(h, true);
+            if self.searcher.is_none() {
+                self.rules = None;
             }
-            crate::interrupt::reset();
         }
     }
 
@@ -337,11 +289,7 @@ pub fn run(
     let out: Out = Arc::new(Mutex::new(output));
     let rx = super::protocol::read_lines(input);
     let mut s = Server {
-        variant: variant.to_string(),
-        hash: super::engine::DEFAULT_HASH_MIB,
-        eval: String::new(),
-        tables: if no_tables { "none" } else { "" }.to_string(),
-        options: Vec::new(),
+        settings: Settings::new(variant, no_tables),
         rules: None,
         searcher: None,
         game: None,

@@ -4,3 +4,4 @@
 pub mod engine;
 pub mod hub1;
 pub mod protocol;
+mod setup;

@@ -89,6 +89,13 @@ fn damelab_speaks_hub() {
     s.send("set-param name=colour value=red");
     let e = s.read_until("error");
     assert!(e[0].contains("unknown parameter `colour`"), "{e:?}");
+    assert!(
+        e[0].contains("the parameters are variant, hash, eval, tables, "),
+        "{e:?}"
+    );
+    s.send("set-param name=hash value=0");
+    let e = s.read_until("error");
+    assert!(e[0].contains("hash `0` is out of range"), "{e:?}");
     s.send("init");
     s.read_until("ready");
     // The start of international draughts, after one move each.

@@ -41,7 +41,7 @@ fn damelab_speaks_the_first_hub_protocol() {
         &["hub", "international", "--protocol", "1"],
         "hub\nset hash 8\ninit\n\
          pos wbbbbbbbbbbbbbbbbbbbbeeeeeeeeeewwwwwwwwwwwwwwwwwwww\nmove 32-28\nmove 19-23\n\
-         depth 3\ngo\nmove 1-50\nset colour red\npos wbbbb\nquit\n",
+         depth 3\ngo\nmove 1-50\nset colour red\nset hash 0\nset lmr_div x\npos wbbbb\nquit\n",
     );
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
@@ -60,6 +60,16 @@ fn damelab_speaks_the_first_hub_protocol() {
         lines
             .iter()
             .any(|l| l.starts_with("error unknown variable `colour`")),
+        "{out}"
+    );
+    assert!(
+        lines.contains(&"error `0` is not a table size of 1 to 65536 MiB"),
+        "{out}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("error ") && l.contains("lmr_div")),
         "{out}"
     );
     assert!(
