@@ -5,6 +5,36 @@
 use crate::common::{damelab, fails, ok, p, scratch};
 use std::path::Path;
 
+/// What every configurations report shows, checked on a report of 8 games under each of 2
+/// configurations: its text, its chart (`svg`, with `labels` beside the figures' names) and its
+/// `damelab-configs` file (`json`) agree. The chart's text, for further checks.
+pub fn configs_output_agrees(out: &str, svg: &Path, json: &Path, labels: &[&str]) -> String {
+    assert!(
+        out.contains("8 games under each of 2 engine configurations"),
+        "{out}"
+    );
+    // Two figures a configuration with their ranges across the two.
+    assert_eq!(out.matches(" range ").count(), 4, "{out}");
+    let chart = std::fs::read_to_string(svg).unwrap();
+    for label in ["first-player score"].iter().chain(labels) {
+        assert!(chart.contains(label), "{label} not in the chart");
+    }
+    // The chart flags the figures the text flags, and only those.
+    assert_eq!(
+        chart.matches("ENGINE-DEPENDENT").count(),
+        out.matches("ENGINE-DEPENDENT").count(),
+        "{out}"
+    );
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    assert_eq!(doc["format"], "damelab-configs");
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
+    for f in doc["figures"].as_array().unwrap() {
+        assert!(f["engine_dependent"].is_boolean(), "{f}");
+    }
+    chart
+}
+
 /// A run of Turkish's 8 games of seed 3 under one configuration, into `json`.
 fn run(json: &Path, config: &[&str], shard: Option<&str>) {
     let json = p(json);
@@ -52,30 +82,17 @@ fn merge_and_chart_of_runs_per_configuration_draw_the_configs_chart() {
         "--json",
         &p(&merged_json),
     ]));
+    assert!(out.contains("turkish: "), "{out}");
+    let svg = configs_output_agrees(
+        &out,
+        &merged_svg,
+        &merged_json,
+        &["eval=derived,depth=1", "nodes=200"],
+    );
     assert!(
-        out.contains("turkish: 8 games under each of 2 engine configurations"),
-        "{out}"
+        svg.contains("figures across engine configurations"),
+        "the merged chart's title"
     );
-    assert_eq!(out.matches(" range ").count(), 4, "{out}");
-    assert!(out.contains("eval=derived,depth=1"), "{out}");
-    let svg = std::fs::read_to_string(&merged_svg).unwrap();
-    for label in [
-        "figures across engine configurations",
-        "first-player score",
-        "eval=derived,depth=1",
-        "nodes=200",
-    ] {
-        assert!(svg.contains(label), "{label} not in the merged chart");
-    }
-    assert_eq!(
-        svg.matches("ENGINE-DEPENDENT").count(),
-        out.matches("ENGINE-DEPENDENT").count(),
-        "{out}"
-    );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&merged_json).unwrap()).unwrap();
-    assert_eq!(doc["format"], "damelab-configs");
-    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
 
     // The whole runs charted: the same figures, the same chart as the merge's.
     let chart_svg = f("chart.svg");

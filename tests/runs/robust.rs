@@ -69,33 +69,13 @@ fn configs_play_the_same_games_with_each_configuration() {
         "--svg",
         &p(&chart),
     ]));
-    let svg = std::fs::read_to_string(&chart).unwrap();
-    for label in [
-        "draw rate",
-        "first-player score",
-        "game length",
-        "eval=bundled,depth=2",
-    ] {
-        assert!(svg.contains(label), "{label} not in the chart");
-    }
-    // The chart flags the figures the text flags, and only those.
-    assert_eq!(
-        svg.matches("ENGINE-DEPENDENT").count(),
-        out.matches("ENGINE-DEPENDENT").count(),
-        "{out}"
+    let svg = super::configs_files::configs_output_agrees(
+        &out,
+        &chart,
+        &json,
+        &["draw rate", "game length", "eval=bundled,depth=2"],
     );
-    assert!(
-        out.contains("8 games under each of 2 engine configurations"),
-        "{out}"
-    );
-    assert_eq!(out.matches(" range ").count(), 4, "{out}");
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
-    assert_eq!(doc["format"], "damelab-configs");
-    assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
-    for f in doc["figures"].as_array().unwrap() {
-        assert!(f["engine_dependent"].is_boolean(), "{f}");
-    }
+    assert!(svg.contains("eval=derived,depth=1"), "{svg}");
     fails(
         &damelab(&[
             "selfplay",
