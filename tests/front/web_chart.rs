@@ -20,18 +20,22 @@ fn font_sizes(svg: &str) -> Vec<u32> {
         .collect()
 }
 
-#[test]
-fn the_page_chart_is_stacked_with_larger_text() {
+/// `games` random English games of seed `seed`, each stopped at `max_plies`, and their report.
+fn english_games(
+    games: u64,
+    seed: u64,
+    max_plies: u32,
+) -> (Report, Vec<damelab::selfplay::GameRecord>) {
     let v = damelab::Variant::load("english").expect("english");
     let settings = Settings {
         variant: "english".into(),
         rules_fingerprint: String::new(),
-        games: 6,
+        games,
         depth: None,
         nodes: None,
         random: true,
-        seed: 1,
-        max_plies: 200,
+        seed,
+        max_plies,
         opening_plies: 0,
         eval: None,
         tables: None,
@@ -39,10 +43,15 @@ fn the_page_chart_is_stacked_with_larger_text() {
         openings: None,
     };
     let mut buf = Vec::new();
-    let games: Vec<_> = (0..6)
+    let games: Vec<_> = (0..games)
         .map(|i| play_game(&v.rules, &settings, None, i, &mut buf))
         .collect();
-    let report = Report::from_games(&v.rules, &games);
+    (Report::from_games(&v.rules, &games), games)
+}
+
+#[test]
+fn the_page_chart_is_stacked_with_larger_text() {
+    let (report, games) = english_games(6, 1, 200);
     let wide = svg("t", &report, &games).expect("a chart");
     let page = svg_laid_out("t", &report, &games, Layout::Stacked).expect("a chart");
     assert!(wide.contains("width=\"960\""), "{}", &wide[..200]);
@@ -54,35 +63,11 @@ fn the_page_chart_is_stacked_with_larger_text() {
     assert!(w.iter().min() < p.iter().min(), "wide {w:?}, page {p:?}");
 }
 
-fn english_games(max_plies: u32) -> (Report, Vec<damelab::selfplay::GameRecord>) {
-    let v = damelab::Variant::load("english").expect("english");
-    let settings = Settings {
-        variant: "english".into(),
-        rules_fingerprint: String::new(),
-        games: 4,
-        depth: None,
-        nodes: None,
-        random: true,
-        seed: 3,
-        max_plies,
-        opening_plies: 0,
-        eval: None,
-        tables: None,
-        contempt: 0,
-        openings: None,
-    };
-    let mut buf = Vec::new();
-    let games: Vec<_> = (0..4)
-        .map(|i| play_game(&v.rules, &settings, None, i, &mut buf))
-        .collect();
-    (Report::from_games(&v.rules, &games), games)
-}
-
 /// A run with draws shows its draws by class below the panes; a run without draws does not (#45).
 #[test]
 fn the_chart_tables_the_draws_by_class() {
     // Ten plies: every game stops at the cap, a draw of the cap's class.
-    let (report, games) = english_games(10);
+    let (report, games) = english_games(4, 3, 10);
     assert_eq!(report.draws.count, 4);
     for layout in [Layout::Wide, Layout::Stacked] {
         let text = svg_laid_out("t", &report, &games, layout).expect("a chart");
