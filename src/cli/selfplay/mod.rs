@@ -31,12 +31,19 @@ pub struct SelfplayArgs {
 #[derive(clap::Subcommand, Debug)]
 pub enum MergeCommand {
     /// Combine the JSON files of shards into one report (and one JSON with --json); with --pdn,
-    /// their PDN files (given among the files, `*.pdn`) into one PDN file in game order.
+    /// their PDN files (given among the files, `*.pdn`) into one PDN file in game order. Runs of
+    /// the same games under several engine configurations (each one's shards whole) merge into
+    /// the configurations' report: each figure with its range across them, ENGINE-DEPENDENT
+    /// where they disagree.
     Merge {
+        /// The runs' JSON files (`selfplay --json`, one a shard or a whole run), and with --pdn
+        /// their PDN files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Write the merged run (or the configurations' `damelab-configs` file).
         #[arg(long)]
         json: Option<PathBuf>,
+        /// Draw the merged run's chart (or the configurations' chart).
         #[arg(long)]
         svg: Option<PathBuf>,
         /// Write the games of the PDN files given, in game order.
@@ -52,10 +59,14 @@ pub enum MergeCommand {
     },
     /// Draw the draw rate against search depth (random play as depth 0), one line per variant,
     /// from the JSON files of several runs; or, from ladder files (`--ladder --json`), every
-    /// figure against strength, one line per variant.
+    /// figure against strength, one line per variant; or, from runs of the same games under
+    /// several engine configurations (or a `damelab-configs` file), each figure across the
+    /// configurations, ENGINE-DEPENDENT marked.
     Chart {
+        /// The runs' JSON files (`selfplay --json`, `--ladder --json` or `--configs --json`).
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The chart to write (SVG).
         #[arg(long, required = true)]
         svg: PathBuf,
     },
