@@ -356,8 +356,7 @@ fn a_match_records_too_many_routes() {
     ]);
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{err}");
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = crate::common::read_json(&json);
     let games = j["games"].as_array().unwrap();
     assert_eq!(games.len(), 2, "{j}");
     for g in games {

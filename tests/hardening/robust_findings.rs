@@ -167,7 +167,7 @@ fn run_file(dir: &Path, args: &[&str]) -> (PathBuf, serde_json::Value) {
         .args(args);
     let o = run(c, "");
     assert!(o.status.success(), "{}", text(&o.stderr));
-    let v = serde_json::from_str(&std::fs::read_to_string(&p).expect("reads")).expect("json");
+    let v = crate::common::read_json(&p);
     (p, v)
 }
 

@@ -58,7 +58,7 @@ fn a_file_compared_with_itself_is_not_distinguishable_on_any_figure() {
         out.contains("the same opening moves in both in 12 of 12 pairs"),
         "{out}"
     );
-    let doc: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let doc: Value = crate::common::read_json(&json);
     assert_eq!(doc["format"], "damelab-compare");
     assert_eq!(doc["complete"], true);
     for m in doc["metrics"].as_array().unwrap() {

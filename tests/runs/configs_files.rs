@@ -25,8 +25,7 @@ pub fn configs_output_agrees(out: &str, svg: &Path, json: &Path, labels: &[&str]
         out.matches("ENGINE-DEPENDENT").count(),
         "{out}"
     );
-    let doc: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let doc: serde_json::Value = crate::common::read_json(json);
     assert_eq!(doc["format"], "damelab-configs");
     assert_eq!(doc["runs"].as_array().unwrap().len(), 2);
     for f in doc["figures"].as_array().unwrap() {

@@ -12,7 +12,7 @@ fn run(dir: &std::path::Path, name: &str, extra: &[&str]) -> (String, Value) {
     let path = p(&json);
     args.extend_from_slice(&["--json", &path]);
     let out = ok(&damelab(&args));
-    let doc = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let doc = crate::common::read_json(&json);
     (out, doc)
 }
 

@@ -9,9 +9,7 @@ fn base(dir: &std::path::Path) -> String {
     p(&f)
 }
 
-fn json(path: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use crate::common::read_json as json;
 
 const VARY: [&str; 4] = [
     "--vary",

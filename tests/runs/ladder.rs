@@ -11,9 +11,7 @@ fn scratch(test: &str) -> PathBuf {
     crate::common::scratch("ladder", test)
 }
 
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).expect("JSON")
-}
+use crate::common::read_json as json;
 
 const COMMON: [&str; 8] = [
     "--games",
@@ -163,66 +161,38 @@ fn bad_ladders_are_refused_precisely() {
         let o = damelab(&["selfplay", "english", "--games", "2", "--ladder", ladder]);
         fails(&o, 1, needle);
     }
-    fails(
-        &damelab(&[
-            "selfplay",
-            "english",
-            "--games",
-            "2",
-            "--ladder",
-            "depth=0,2",
-        ]),
-        1,
-        "ladder rung `depth=0` is out of range",
-    );
-    // A ladder sets the limit itself.
-    let o = damelab(&[
-        "selfplay",
-        "english",
-        "--games",
-        "2",
-        "--depth",
-        "2",
-        "--ladder",
-        "depth=1,2",
-    ]);
-    fails(&o, 1, "cannot be used with");
-    let o = damelab(&[
-        "selfplay",
-        "english",
-        "--games",
-        "2",
-        "--shard",
-        "auto",
-        "--ladder",
-        "depth=1,2",
-    ]);
-    // It is sharded as a run is (tests/runs/ladder_shards.rs): `--shard auto` outside a scheduler
-    // names the variables it looked for.
-    fails(&o, 1, "--shard auto found no array job");
-    // A bad reference.
-    let o = damelab(&[
-        "selfplay",
-        "english",
-        "--games",
-        "2",
-        "--ladder",
-        "depth=1,2",
-        "--rate-against",
-        "speed=3",
-    ]);
-    fails(&o, 1, "--rate-against: unknown engine setting `speed`");
-    let o = damelab(&[
-        "selfplay",
-        "english",
-        "--games",
-        "2",
-        "--depth",
-        "1",
-        "--rate-against",
-        "name=x",
-    ]);
-    fails(&o, 1, "has no limit");
+    // More arguments beside `selfplay english --games 2`, and what each refusal says.
+    let refused: [(&[&str], &str); 5] = [
+        (
+            &["--ladder", "depth=0,2"],
+            "ladder rung `depth=0` is out of range",
+        ),
+        // A ladder sets the limit itself.
+        (
+            &["--depth", "2", "--ladder", "depth=1,2"],
+            "cannot be used with",
+        ),
+        // It is sharded as a run is (tests/runs/ladder_shards.rs): `--shard auto` outside a
+        // scheduler names the variables it looked for.
+        (
+            &["--shard", "auto", "--ladder", "depth=1,2"],
+            "--shard auto found no array job",
+        ),
+        // A bad reference.
+        (
+            &["--ladder", "depth=1,2", "--rate-against", "speed=3"],
+            "--rate-against: unknown engine setting `speed`",
+        ),
+        (
+            &["--depth", "1", "--rate-against", "name=x"],
+            "has no limit",
+        ),
+    ];
+    for (more, needle) in refused {
+        let mut args = vec!["selfplay", "english", "--games", "2"];
+        args.extend_from_slice(more);
+        fails(&damelab(&args), 1, needle);
+    }
 }
 
 /// Ctrl-C (SIGINT) during the second rung: the first rung's figures are reported and written, the

@@ -29,7 +29,7 @@ fn ladder_against(dir: &std::path::Path, reference: &str) -> (String, serde_json
         "--json",
         &jp,
     ]));
-    let doc = serde_json::from_str(&std::fs::read_to_string(&j).unwrap()).unwrap();
+    let doc = crate::common::read_json(&j);
     (out, doc)
 }
 

@@ -47,9 +47,7 @@ fn play(dir: &Path, name: &str, extra: &[&str], env: &[(&str, &str)]) -> Output 
     damelab(&args, env)
 }
 
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_slice(&std::fs::read(path).unwrap()).expect("a match file")
-}
+use crate::common::read_json as json;
 
 /// Each differing field of two JSON values, one a line.
 fn diff(a: &serde_json::Value, b: &serde_json::Value, at: &str, out: &mut Vec<String>) {

@@ -32,7 +32,7 @@ fn match_json(args: &[&str], json: &std::path::Path) -> (String, serde_json::Val
     let o = damelab(&all);
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
-    let j = serde_json::from_str(&std::fs::read_to_string(json).unwrap()).unwrap();
+    let j = crate::common::read_json(json);
     (out, j)
 }
 
@@ -64,8 +64,7 @@ fn run_small(tag: &str, concurrency: &str) -> (String, String, serde_json::Value
     ]);
     let (out, err) = text(&o);
     assert!(o.status.success(), "stdout:\n{out}\nstderr:\n{err}");
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = crate::common::read_json(&json);
     (out, std::fs::read_to_string(&pdn).unwrap(), j)
 }
 
@@ -144,8 +143,7 @@ fn the_sprt_stops_a_lopsided_match() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.contains("SPRT: LLR"), "{out}");
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = crate::common::read_json(&json);
     assert_eq!(j["finished"], "sprt", "{out}");
     assert_eq!(j["standings"][0]["verdict"], "h1", "{out}");
     assert!(j["games"].as_array().unwrap().len() < 400);
@@ -244,8 +242,7 @@ fn openings_come_from_a_file_and_are_played_both_ways() {
         ]);
         let (out, err) = text(&o);
         assert!(o.status.success(), "{out}\n{err}");
-        let j: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let j: serde_json::Value = crate::common::read_json(&json);
         let g = j["games"].as_array().unwrap();
         assert_eq!(g.len(), 2);
         assert_eq!(g[0]["engines"], serde_json::json!([0, 1]));
@@ -370,8 +367,7 @@ fn endgame_tables_adjudicate() {
     let (out, err) = text(&o);
     assert!(o.status.success(), "{out}\n{err}");
     assert!(out.contains("endgame tables"), "{out}");
-    let j: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let j: serde_json::Value = crate::common::read_json(&json);
     for g in j["games"].as_array().unwrap() {
         assert!(
             g["reason"]

@@ -7,9 +7,7 @@ use damelab::matchplay::openings::{ballot, line_of, parse_line, read_file};
 use damelab::selfplay::openings::{table, OpeningSet};
 use damelab::selfplay::{End, GameRecord, Settings};
 
-fn json(path: &std::path::Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use crate::common::read_json as json;
 
 #[test]
 fn a_ballot_is_written_played_in_turn_and_tabled_by_opening() {

@@ -29,9 +29,7 @@ fn kings(test: &str) -> (PathBuf, PathBuf) {
     (file, tables)
 }
 
-fn json(path: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
+use crate::common::read_json as json;
 
 #[test]
 fn selfplay_counts_the_games_the_tables_decided() {

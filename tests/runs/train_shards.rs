@@ -283,8 +283,7 @@ fn training_continues_from_start_weights_in_one_run_or_in_shards() {
             data
         })
         .collect();
-    let file: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&g1[0]).unwrap()).unwrap();
+    let file: serde_json::Value = crate::common::read_json(&g1[0]);
     let v = damelab::Variant::load("english").unwrap();
     let digest = damelab::search::weights::Weights::load(&start, &v.rules)
         .unwrap()
