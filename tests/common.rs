@@ -204,8 +204,7 @@ pub fn runs_through_the_engine(v: &str, dir: &std::path::Path) {
 }
 
 /// A JSON file a run wrote, parsed (the test fails naming the file when it is missing or not JSON).
-pub fn read_json(path: impl AsRef<std::path::Path>) -> serde_json::Value {
-    let path = path.as_ref();
+pub fn read_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
