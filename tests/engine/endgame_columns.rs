@@ -268,7 +268,8 @@ fn tables_of_columns_are_probed_in_play() {
     assert!(!text.contains("endgame tables"), "{text}");
     assert!(!text.contains("win in"), "{text}");
 
-    // `probe`: read from the cache, or built on the spot (O v O is not in the cache).
+    // `probe`: read from the cache, or built on the spot (O v O is not in the cache); the start
+    // position's 22 pieces are refused in words.
     let o = crate::common::bin()
         .args(["repl", "lasca"])
         .env("DAMELAB_CACHE", &cache)
@@ -278,13 +279,15 @@ fn tables_of_columns_are_probed_in_play() {
         .and_then(|mut child| {
             use std::io::Write;
             let mut stdin = child.stdin.take().expect("a pipe");
-            let input = "fen W:WOc3:Bd4(BO)\nprobe\nfen W:WOa1:BOc3\nprobe\n";
+            let input = "probe\nfen W:WOc3:Bd4(BO)\nprobe\nfen W:WOa1:BOc3\nprobe\n";
             stdin.write_all(input.as_bytes())?;
             drop(stdin);
             child.wait_with_output()
         })
         .expect("the REPL runs");
     let text = String::from_utf8_lossy(&o.stdout);
+    // The start position: past what a table of columns takes, said in words.
+    assert!(text.contains("22 pieces, far too many"), "{text}");
     assert!(text.contains("O v OS: loss in 2"), "{text}");
     assert!(text.contains("building the tables for O v O"), "{text}");
     assert!(text.contains("O v O: loss in 2"), "{text}");
@@ -354,6 +357,8 @@ fn the_web_workbench_builds_and_probes_tables_of_columns() {
     ok(post(&srv, "/api/fen", json!({ "fen": "W:WOc3:Bd4(BO)" })));
     let p = ok(post(&srv, "/api/probe", json!({})));
     let text = p["text"].as_str().expect("a text");
+    // The start position: past what a table of columns takes, said in words.
+    assert!(text.contains("22 pieces, far too many"), "{text}");
     assert!(text.contains("O v OS: loss in 2"), "{text}");
     assert!(!text.contains("building"), "read from the cache: {text}");
 }
