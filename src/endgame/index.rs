@@ -8,6 +8,7 @@
 //! every placement one number: no gaps, no hashing. Placements the rules never produce (a piece on a
 //! square where it would have been promoted) keep their number and are marked illegal by the solver.
 
+use super::columns::Columns;
 use super::material::Material;
 use crate::engine::geometry::{BitIter, Sq};
 use crate::engine::BitSet;
@@ -66,8 +67,68 @@ struct Group {
     forbidden: u128,
 }
 
-/// The index of one material signature (both sides to move).
-pub struct Indexer {
+/// The index of one material's positions (both sides to move): placements of single pieces, or,
+/// under `take top`, arrangements into columns ([`Columns`]).
+pub enum Indexer {
+    Placements(Placements),
+    Columns(Columns),
+}
+
+impl Indexer {
+    /// The most playable squares a table's board may have (compact square sets are `u128`s).
+    pub const MAX_SQUARES: usize = 128;
+
+    /// The indexer of a material (of columns when the rules have them), or the number of its
+    /// positions (saturated) when it exceeds `u64`.
+    pub fn new<B: BitSet>(rules: &Rules<B>, material: &Material) -> Result<Indexer, u128> {
+        if rules.stacks {
+            Columns::new(rules, material).map(Indexer::Columns)
+        } else {
+            Placements::new(rules, material).map(Indexer::Placements)
+        }
+    }
+
+    /// Whether it indexes columns.
+    pub fn is_columns(&self) -> bool {
+        matches!(self, Indexer::Columns(_))
+    }
+
+    /// Number of indices: positions times two sides to move.
+    pub fn len(&self) -> u64 {
+        match self {
+            Indexer::Placements(p) => p.len(),
+            Indexer::Columns(c) => c.placements() * 2,
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index of a position of this material (the caller checks the material).
+    #[inline]
+    pub fn encode<B: BitSet>(&self, pos: &Position<B>) -> u64 {
+        match self {
+            Indexer::Placements(p) => p.encode(pos),
+            Indexer::Columns(c) => pos.turn as u64 * c.placements() + c.rank(pos),
+        }
+    }
+
+    /// The position of an index, or `None` when the placement is illegal.
+    #[inline]
+    pub fn decode<B: BitSet>(&self, index: u64) -> Option<Position<B>> {
+        match self {
+            Indexer::Placements(p) => p.decode(index),
+            Indexer::Columns(c) => {
+                let n = c.placements();
+                Some(c.position(index % n.max(1), (index / n.max(1)) as usize))
+            }
+        }
+    }
+}
+
+/// The index of the placements of one material signature (both sides to move).
+pub struct Placements {
     /// Compact index → padded square.
     squares: Vec<Sq>,
     /// Padded square → compact index (a square is a `u8`: every padded square has a slot).
@@ -77,16 +138,13 @@ pub struct Indexer {
     binom: Binomials,
 }
 
-impl Indexer {
-    /// The most playable squares a table's board may have (compact square sets are `u128`s).
-    pub const MAX_SQUARES: usize = 128;
-
-    /// The indexer of a material, or the number of placements (saturated) when it exceeds `u64`.
-    pub fn new<B: BitSet>(rules: &Rules<B>, material: &Material) -> Result<Indexer, u128> {
+impl Placements {
+    /// The index of a material, or the number of placements (saturated) when it exceeds `u64`.
+    pub fn new<B: BitSet>(rules: &Rules<B>, material: &Material) -> Result<Placements, u128> {
         let squares: Vec<Sq> = BitIter(rules.geo.playable).collect();
         // Compact square sets are `u128`s: a board of more playable squares has tables far too
         // large to build anyway.
-        if squares.len() > Self::MAX_SQUARES {
+        if squares.len() > Indexer::MAX_SQUARES {
             return Err(u128::MAX);
         }
         let mut compact = [0xFFu8; 256];
@@ -138,7 +196,7 @@ impl Indexer {
             g.weight = weight;
             weight *= g.ways;
         }
-        Ok(Indexer {
+        Ok(Placements {
             squares,
             compact,
             groups,
@@ -249,6 +307,8 @@ mod tests {
             ("dameo", "K v KM"),
             ("english", "KK v K"),
             ("damone", "I v PD"),
+            ("lasca", "OS v S"),
+            ("bashni", "K v MM"),
         ] {
             let v = crate::Variant::load(name).expect("loads");
             let m = Material::parse(&v.rules, text).expect("parses");

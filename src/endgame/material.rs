@@ -12,7 +12,8 @@ pub struct Material {
 }
 
 impl Material {
-    /// The material of a position.
+    /// The material of a position: every piece on the board, the columns' tops and (under
+    /// `take top`) the pieces under them.
     #[inline]
     #[allow(clippy::needless_range_loop)]
     pub fn of<B: BitSet>(pos: &Position<B>) -> Material {
@@ -20,6 +21,11 @@ impl Material {
         for side in 0..2 {
             for kind in 0..MAX_KINDS {
                 m.counts[side][kind] = pos.kind_bits(side, kind).count() as u8;
+            }
+        }
+        if pos.has_columns() {
+            for (side, kind) in pos.stacks.prisoners() {
+                m.counts[side][kind] = m.counts[side][kind].saturating_add(1);
             }
         }
         m
@@ -164,7 +170,9 @@ impl Material {
     }
 
     /// Materials one move can lead to (a superset): one piece of either side removed (a capture of
-    /// several pieces is a chain of these) or one piece promoted to a kind its rules name.
+    /// several pieces is a chain of these) or one piece promoted to a kind its rules name. Under
+    /// `take top` no piece leaves the board (a capture puts it under the capturer): only
+    /// promotions lead to another material.
     pub fn successors<B: BitSet>(&self, rules: &Rules<B>) -> Vec<Material> {
         let mut out = Vec::new();
         for side in 0..2 {
@@ -174,7 +182,7 @@ impl Material {
                 }
                 let mut m = *self;
                 m.counts[side][kind] -= 1;
-                if m.total() > 0 {
+                if m.total() > 0 && !rules.stacks {
                     out.push(m);
                 }
                 for &(to, _) in &rules.programs[side][kind].promotions {

@@ -33,15 +33,26 @@
 //! is lost at `n`. Exits into smaller tables enter at the level their distance decides. Positions
 //! never resolved are draws: each side can avoid losing for ever, so the game ends by repetition.
 //!
+//! **Columns** ([`columns`], `graph`). Under `take top` no piece leaves the board (a capture puts
+//! the jumped column's top under the capturer): a material is every piece, tops and prisoners, and
+//! a position an arrangement of them into columns, indexed by the columns' squares, the word of
+//! the pieces read column after column and where it is cut ([`columns::Columns`]). Only
+//! promotions lead to other materials, solved first. Captures stay inside the table and are not
+//! un-made: pass 0 keeps every move that stays in the material as an edge, the edges turned
+//! around are each position's predecessors, and the levels run as above over them.
+//!
 //! **What the tables ignore.** Move-count rules (a limit on quiet moves in a row, a counter of moves
 //! without capture) are not part of a table's position: every table position is taken with fresh
 //! counters, so in variants with such rules the values are those of the game without them.
 //!
 //! **Storage** ([`store`]): two bytes a position, one file a material in the cache directory
 //! (`--cache DIR`, else `$DAMELAB_CACHE`, else `$XDG_CACHE_HOME/damelab`, else
-//! `~/.cache/damelab`), with a header (magic, format, rules hash, material, size, checksum): a file
-//! that does not match is rebuilt, never trusted.
+//! `~/.cache/damelab`), with a header (magic, format, the index's layout — single pieces or
+//! columns —, rules hash, material, size, checksum): a file that does not match is rebuilt, never
+//! trusted.
 
+pub mod columns;
+mod graph;
 pub mod index;
 pub mod material;
 pub mod probe;
@@ -68,16 +79,17 @@ pub enum EndgameError {
          not index; search such endgames with `damelab analyse`, or play them out by self-play"
     ))]
     Huffing { variant: String },
-    #[error("endgame tables do not handle columns (`take top`, {variant})")]
+    #[error("endgame tables of columns (`take top`, {variant}) do not take `{material}`: {why}")]
     #[diagnostic(help(
-        "a table numbers the positions of one material by the squares of its pieces, and solves \
-         it from the smaller materials its captures lead to; under `take top` a capture takes no \
-         piece off the board (it goes under the capturing column), so no capture leads to a \
-         smaller material, and the pieces under each top, in their order, are part of the \
-         position too; search such endgames with `damelab analyse`, or play them out by \
-         self-play"
+        "under `take top` no piece leaves the board, so a table of columns holds every \
+         arrangement of all the material's pieces into columns; give fewer pieces, or search \
+         such endgames with `damelab analyse`, or play them out by self-play"
     ))]
-    Stacks { variant: String },
+    Stacks {
+        variant: String,
+        material: String,
+        why: String,
+    },
     #[error("cannot read the material `{text}`")]
     #[diagnostic(help(
         "write the first side's pieces, `v`, then the second side's, with the piece letters \

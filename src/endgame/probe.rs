@@ -32,7 +32,9 @@ pub fn probe_in(
         Ok(est) => est,
         // A material whose tables cannot exist (a table past any index, a board too large):
         // say so in words; no command could build them.
-        Err(EndgameError::TableTooLarge { .. }) | Err(EndgameError::BoardTooLarge { .. }) => {
+        Err(EndgameError::TableTooLarge { .. })
+        | Err(EndgameError::BoardTooLarge { .. })
+        | Err(EndgameError::Stacks { .. }) => {
             return Ok(format!(
                 "{}: {} pieces, far too many for endgame tables (they hold every position of \
                  the material and of all it reaches); probe again with fewer pieces\n",

@@ -21,8 +21,12 @@ use std::time::Instant;
 const CHUNK: usize = 1 << 14;
 /// Frontier positions unmoved per batch (bounds the memory of the predecessor lists).
 const BATCH: usize = 1 << 18;
+/// The moves that keep the material a position of a table of columns is taken to have, on
+/// average, in the memory estimate: more than the builds measured need (their peak memory, in
+/// docs/endgames.md, stays below the estimate this gives).
+const COLUMN_MOVES: u64 = 10;
 /// The flag of an exit event that wins (the other events refute one move).
-const EVENT_WIN: u32 = 1 << 31;
+pub(super) const EVENT_WIN: u32 = 1 << 31;
 
 /// One solved material.
 pub struct Table {
@@ -68,7 +72,7 @@ impl Watch {
 }
 
 /// Whether the build should stop: Ctrl-C, or the watcher's flag.
-fn stopping(watch: Option<&Watch>) -> bool {
+pub(super) fn stopping(watch: Option<&Watch>) -> bool {
     interrupt::requested() || watch.is_some_and(|w| w.cancel.load(Ordering::Relaxed))
 }
 
@@ -211,9 +215,15 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 variant: rules.spec.name.clone(),
             });
         }
-        if rules.stacks {
+        if rules.stacks && root.total() as usize > super::columns::MAX_COLUMN_PIECES {
             return Err(EndgameError::Stacks {
                 variant: rules.spec.name.clone(),
+                material: root.name(rules),
+                why: format!(
+                    "it has {} pieces, and a table of columns indexes at most {}",
+                    root.total(),
+                    super::columns::MAX_COLUMN_PIECES
+                ),
             });
         }
         let mut seen: HashSet<Material> = HashSet::new();
@@ -279,10 +289,17 @@ impl<'r, B: BitSet> Tables<'r, B> {
         // Two bytes a value for every table kept; while the largest is built, a two-byte counter,
         // up to two four-byte exit events and a four-byte frontier entry a position, and the
         // predecessor lists of one batch.
+        // A table of columns keeps its moves instead: eight bytes a move (position, child) while
+        // pass 0 lists them, four a move and four a position once turned into predecessor lists.
+        let graph = if rules.stacks {
+            largest.saturating_mul(COLUMN_MOVES * 12 + 4)
+        } else {
+            largest.min(BATCH as u64) * 40 * 8
+        };
         let bytes = positions
             .saturating_mul(2)
             .saturating_add(largest.saturating_mul(2 + 8 + 8))
-            .saturating_add(largest.min(BATCH as u64) * 40 * 8);
+            .saturating_add(graph);
         Ok(Estimate {
             materials: order,
             positions,
@@ -418,8 +435,25 @@ impl<'r, B: BitSet> Tables<'r, B> {
         let (bar, place) = progress_bar(progress, n as u64, &name);
         let mut values = vec![value::DRAW; n];
         let mut counters = vec![0u16; n];
-        let (mut frontier, mut events) =
-            self.first_pass(material, index, watch, &bar, &mut values, &mut counters)?;
+        let first = self.first_pass(material, index, watch, &bar, &mut values, &mut counters)?;
+        if index.is_columns() {
+            let level = super::graph::Level0 {
+                frontier: first.frontier,
+                events: first.events,
+                edges: first.edges,
+            };
+            let (place, name) = (place.as_str(), name.as_str());
+            let graph = super::graph::Graph {
+                watch,
+                bar: &bar,
+                place,
+                name,
+            };
+            graph.settle(level, &mut values, &mut counters)?;
+            bar.finish();
+            return Ok(values);
+        }
+        let (mut frontier, mut events) = (first.frontier, first.events);
 
         // Level by level: positions resolved at level n-1 give their predecessors (unmoved, then
         // checked by the forward generator) a win at n (from a loss) or one move fewer to refute (from
@@ -488,20 +522,30 @@ impl<'r, B: BitSet> Tables<'r, B> {
         bar: &Bar,
         values: &mut [Packed],
         counters: &mut [u16],
-    ) -> Result<(Vec<u32>, Vec<Vec<u32>>), EndgameError> {
-        let inits: Vec<Init> = values
+    ) -> Result<FirstPass, EndgameError> {
+        let graph = index.is_columns();
+        let inits: Vec<InitChunk> = values
             .par_chunks_mut(CHUNK)
             .zip(counters.par_chunks_mut(CHUNK))
             .enumerate()
             .map(|(ci, (vals, cnts))| {
-                let mut out = Init::default();
+                let mut out = InitChunk::default();
                 if stopping(watch) {
                     return out;
                 }
                 let mut buf: Vec<Move<B>> = Vec::with_capacity(128);
                 for (j, (val, cnt)) in vals.iter_mut().zip(cnts.iter_mut()).enumerate() {
                     let i = ci * CHUNK + j;
-                    self.first_look(material, index, i, &mut buf, val, cnt, &mut out);
+                    let edges = graph.then_some(&mut out.edges);
+                    self.first_look(
+                        material,
+                        index,
+                        i,
+                        &mut buf,
+                        (val, cnt),
+                        &mut out.init,
+                        edges,
+                    );
                 }
                 bar.inc(CHUNK as u64);
                 if let Some(w) = watch {
@@ -516,7 +560,11 @@ impl<'r, B: BitSet> Tables<'r, B> {
         }
         let mut frontier: Vec<u32> = Vec::new();
         let mut events: Vec<Vec<u32>> = Vec::new();
-        for init in inits {
+        let mut edges = Vec::new();
+        for InitChunk { init, edges: e } in inits {
+            if !e.is_empty() {
+                edges.push(e);
+            }
             if init.overflow {
                 return Err(EndgameError::Internal);
             }
@@ -529,12 +577,17 @@ impl<'r, B: BitSet> Tables<'r, B> {
                 events[l].push(e);
             }
         }
-        Ok((frontier, events))
+        Ok(FirstPass {
+            frontier,
+            events,
+            edges,
+        })
     }
 
     /// Pass 0 for position `i`: its value when the game is over there (`val`, and `out.level0`
     /// when decided), else the count of its moves to refute (`cnt`) and the events of its moves
-    /// that leave the material (in `out`).
+    /// that leave the material (in `out`); with `edges`, each move that keeps the material as
+    /// (position, child) too.
     #[allow(clippy::too_many_arguments)]
     fn first_look(
         &self,
@@ -542,9 +595,9 @@ impl<'r, B: BitSet> Tables<'r, B> {
         index: &Indexer,
         i: usize,
         buf: &mut Vec<Move<B>>,
-        val: &mut Packed,
-        cnt: &mut u16,
+        (val, cnt): (&mut Packed, &mut u16),
         out: &mut Init,
+        mut edges: Option<&mut Vec<(u32, u32)>>,
     ) {
         let rules = self.rules;
         let Some(pos) = index.decode(i as u64) else {
@@ -587,6 +640,9 @@ impl<'r, B: BitSet> Tables<'r, B> {
             child.runs = Default::default();
             if Material::of(&child) == *material {
                 internal += 1;
+                if let Some(e) = edges.as_deref_mut() {
+                    e.push((i as u32, index.encode(&child) as u32));
+                }
                 continue;
             }
             match Value::unpack(self.packed(&child)) {
@@ -710,10 +766,26 @@ struct Init {
     overflow: bool,
 }
 
+/// What pass 0 found in a chunk, with the moves that keep the material as (position, child)
+/// for a table of columns (which takes them back from this list).
+#[derive(Default)]
+struct InitChunk {
+    init: Init,
+    edges: Vec<(u32, u32)>,
+}
+
+/// What pass 0 found in the whole table: the positions decided at level 0, the events of each
+/// level and, for a table of columns, the moves that keep the material, chunk after chunk.
+struct FirstPass {
+    frontier: Vec<u32>,
+    events: Vec<Vec<u32>>,
+    edges: Vec<Vec<(u32, u32)>>,
+}
+
 /// A level of the retrograde passes: its distance and the positions resolved at it.
-struct Level<'a> {
-    d: u16,
-    next: &'a mut Vec<u32>,
+pub(super) struct Level<'a> {
+    pub(super) d: u16,
+    pub(super) next: &'a mut Vec<u32>,
 }
 
 impl Level<'_> {
@@ -721,7 +793,7 @@ impl Level<'_> {
     /// level (`win`, from a loss), or `refuted` more of its moves refuted — lost at this level
     /// when none is left.
     #[inline]
-    fn settle(
+    pub(super) fn settle(
         self,
         values: &mut [Packed],
         counters: &mut [u16],

@@ -1,6 +1,7 @@
 //! Table files in the cache directory.
 //!
-//! One file a material: `<rules fingerprint>-<material key>.dlt`. A 48-byte header (magic, format version,
+//! One file a material: `<rules fingerprint>-<material key>.dlt`. A 48-byte header (magic, format
+//! version, the index's layout — placements of single pieces, or columns under `take top` —,
 //! rules hash, material, number of values, checksum of the values) precedes the values, two bytes
 //! each, little-endian. A file whose header or checksum does not match is never used: the table
 //! is rebuilt and the file rewritten.
@@ -16,6 +17,20 @@ const MAGIC: &[u8; 8] = b"DLENDGM\x1a";
 /// Bump when the index or the value encoding changes.
 pub const FORMAT: u32 = 1;
 const HEADER: usize = 48;
+/// The layout word (bytes 12..16) of a table of single pieces' placements (files written before
+/// tables of columns existed have it too: the word was zero).
+const PLACEMENTS: u32 = 0;
+/// The layout word of a table of columns (`take top`, [`super::columns`]).
+const COLUMNS: u32 = 1;
+
+/// The layout word a table of these rules has.
+fn layout<B: crate::engine::BitSet>(rules: &Rules<B>) -> u32 {
+    if rules.stacks {
+        COLUMNS
+    } else {
+        PLACEMENTS
+    }
+}
 
 /// The rules' identity in a table file's name and header: [`Rules::fingerprint_hash`], the
 /// identity every other file of damelab records.
@@ -75,7 +90,8 @@ fn adopt_legacy<B: crate::engine::BitSet>(
         Ok(b) => b,
         Err(e) => return Err(unusable(&old, &format!("cannot be read ({e})"))),
     };
-    decode_as(&bytes, legacy_rules_hash(rules), m, len).map_err(|why| unusable(&old, why))?;
+    decode_as(&bytes, (legacy_rules_hash(rules), layout(rules)), m, len)
+        .map_err(|why| unusable(&old, why))?;
     bytes[16..24].copy_from_slice(&rules_hash(rules).to_le_bytes());
     crate::fsio::write_file(&new, &bytes).map_err(|e| StoreError::Unwritten(e.to_string()))?;
     // The old name is no longer read; a failure to remove it leaves a harmless copy.
@@ -132,14 +148,20 @@ pub fn decode<B: crate::engine::BitSet>(
     m: &Material,
     len: u64,
 ) -> Result<Vec<Packed>, &'static str> {
-    decode_as(bytes, rules_hash(rules), m, len)
+    decode_as(bytes, (rules_hash(rules), layout(rules)), m, len)
 }
 
-fn decode_as(bytes: &[u8], hash: u64, m: &Material, len: u64) -> Result<Vec<Packed>, &'static str> {
+/// [`decode`] for the rules of `(hash, layout)`.
+fn decode_as(
+    bytes: &[u8],
+    rules: (u64, u32),
+    m: &Material,
+    len: u64,
+) -> Result<Vec<Packed>, &'static str> {
     if bytes.len() as u64 != file_bytes(len) {
         return Err("has the wrong size");
     }
-    check_header(bytes, hash, m, len)?;
+    check_header(bytes, rules, m, len)?;
     let values: Vec<Packed> = bytes[HEADER..]
         .chunks_exact(2)
         .map(|c| u16::from_le_bytes([c[0], c[1]]))
@@ -162,7 +184,8 @@ pub fn check<B: crate::engine::BitSet>(
     let p = path(dir, rules, m);
     let header = crate::fsio::read_head(&p, crate::fsio::Kind::Table(file_bytes(len)), HEADER)
         .map_err(|e| unusable(&p, &format!("cannot be read ({e})")))?;
-    check_header(&header, rules_hash(rules), m, len).map_err(|why| unusable(&p, why))
+    check_header(&header, (rules_hash(rules), layout(rules)), m, len)
+        .map_err(|why| unusable(&p, why))
 }
 
 fn file_bytes(len: u64) -> u64 {
@@ -207,13 +230,26 @@ fn u64_at(bytes: &[u8], o: usize) -> u64 {
     u64::from_le_bytes(bytes[o..o + 8].try_into().unwrap_or([0; 8]))
 }
 
-fn check_header(bytes: &[u8], hash: u64, m: &Material, len: u64) -> Result<(), &'static str> {
+/// Whether a header is that of a table of the rules `(hash, layout)`, material `m` and `len`
+/// values.
+fn check_header(
+    bytes: &[u8],
+    (hash, layout): (u64, u32),
+    m: &Material,
+    len: u64,
+) -> Result<(), &'static str> {
     if bytes.len() < HEADER || &bytes[..8] != MAGIC {
         return Err("is not a damelab table");
     }
     let u32_at = |o: usize| u32::from_le_bytes(bytes[o..o + 4].try_into().unwrap_or([0; 4]));
     if u32_at(8) != FORMAT {
         return Err("has another format version");
+    }
+    match u32_at(12) {
+        l if l == layout => {}
+        COLUMNS => return Err("holds a table of columns (`take top`), not of single pieces"),
+        PLACEMENTS => return Err("holds a table of single pieces, not of columns (`take top`)"),
+        _ => return Err("has an unknown layout"),
     }
     if u64_at(bytes, 16) != hash || bytes[24..32] != material_bytes(m) {
         return Err("belongs to other rules or another material");
@@ -238,7 +274,7 @@ pub fn save<B: crate::engine::BitSet>(
     let mut header = Vec::with_capacity(HEADER);
     header.extend_from_slice(MAGIC);
     header.extend_from_slice(&FORMAT.to_le_bytes());
-    header.extend_from_slice(&0u32.to_le_bytes());
+    header.extend_from_slice(&layout(rules).to_le_bytes());
     header.extend_from_slice(&rules_hash(rules).to_le_bytes());
     header.extend_from_slice(&material_bytes(&t.material));
     header.extend_from_slice(&(t.values.len() as u64).to_le_bytes());

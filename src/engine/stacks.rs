@@ -93,6 +93,14 @@ impl Stacks {
             .map(|&e| piece(e))
     }
 
+    /// Every piece under a top, as (side, kind), column after column.
+    pub fn prisoners(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        self.0
+            .iter()
+            .take_while(|&&e| e != EMPTY)
+            .map(|&e| piece(e))
+    }
+
     /// Every square with a piece under its top.
     pub fn squares(&self) -> Vec<Sq> {
         let mut v: Vec<Sq> = self

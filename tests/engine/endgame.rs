@@ -22,7 +22,7 @@ fn opts() -> Options {
     }
 }
 
-fn solve<'r>(rules: &'r Rules, text: &str) -> (Tables<'r>, Material) {
+pub(crate) fn solve<'r>(rules: &'r Rules, text: &str) -> (Tables<'r>, Material) {
     let m = Material::parse(rules, text).expect("material parses");
     let mut t = Tables::new(rules);
     t.solve(&m, &opts()).expect("tables build");
@@ -30,7 +30,7 @@ fn solve<'r>(rules: &'r Rules, text: &str) -> (Tables<'r>, Material) {
 }
 
 /// Every legal position of a solved material with its value.
-fn positions(tables: &Tables, m: &Material) -> Vec<(Position, Value)> {
+pub(crate) fn positions(tables: &Tables, m: &Material) -> Vec<(Position, Value)> {
     let t = &tables.tables[m];
     (0..t.index.len())
         .filter_map(|i| {
@@ -181,7 +181,7 @@ fn every_value_agrees_with_its_children_in_bigger_tables() {
 
 /// A plain depth-limited search: the exact value when the game is decided within `depth` plies,
 /// otherwise `None`.
-fn search(rules: &Rules, pos: &Position, depth: u16) -> Option<Value> {
+pub(crate) fn search(rules: &Rules, pos: &Position, depth: u16) -> Option<Value> {
     if let Some(o) = rules.material_outcome(pos) {
         return Some(match o.winner {
             Some(w) if w == pos.turn() => Value::Win(0),
