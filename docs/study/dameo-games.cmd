@@ -1,7 +1,7 @@
 command damelab selfplay dameo --games 60 --seed 45 --balanced 0.5 --no-tables --threads 2 --nodes 30000 --eval bundled --json docs/study/dameo-games.json
-digest d602e262dca454e1
+digest 6497d8bdd8ef9d17
 weights dameo
-weights-digest 8d58dda97bdac97d
+weights-digest bdedbd879179702f
 quick 0
-wall 318
-load 8.33 9.73 11.86
+wall 218
+load 9.27 9.37 10.17
