@@ -496,6 +496,9 @@ fn end_of_game(w: &mut String, rules: &Rules) {
             spec.pieces[a as usize].name, spec.pieces[b as usize].name
         );
     }
+    if let Some(c) = &g.combat {
+        let _ = writeln!(w, "{}", combat_words(c));
+    }
     for &k in &g.lose_without {
         let _ = writeln!(
             w,
@@ -675,4 +678,21 @@ fn ordinal(n: u8) -> String {
         _ => "th",
     };
     format!("{n}{suffix}")
+}
+
+/// The single-combat rule in English (`rules`).
+fn combat_words(c: &crate::spec::combat::CombatSpec) -> String {
+    format!(
+        "  when each side has one piece left and the two are of equal rank{}, the side to move may \
+         declare single combat with a quiet move that brings its piece nearer to the other (`@` \
+         before the move); from then on every quiet move must bring the mover nearer to the \
+         enemy piece (fewer of its own moves away, counted on an empty board), captures as \
+         usual, until one takes the other; a piece that can neither capture nor come nearer \
+         makes any move",
+        if c.below_highest {
+            " below the highest"
+        } else {
+            ""
+        }
+    )
 }

@@ -90,6 +90,13 @@ pub enum EndgameError {
         material: String,
         why: String,
     },
+    #[error("endgame tables do not handle a declared single combat ({variant})")]
+    #[diagnostic(help(
+        "a position of two lone pieces also carries whether a combat was declared, which the \
+         tables do not index; search such endgames with `damelab analyse`, or play them out by \
+         self-play"
+    ))]
+    Combat { variant: String },
     #[error("cannot read the material `{text}`")]
     #[diagnostic(help(
         "write the first side's pieces, `v`, then the second side's, with the piece letters \

@@ -209,6 +209,11 @@ impl<'r, B: BitSet> Tables<'r, B> {
     /// Every material a root can reach (a superset), in the order they must be solved, with the
     /// memory the whole build would take.
     pub fn estimate(&self, root: &Material) -> Result<Estimate, EndgameError> {
+        if self.rules.combat.is_some() {
+            return Err(EndgameError::Combat {
+                variant: self.rules.spec.name.clone(),
+            });
+        }
         let rules = self.rules;
         if rules.huffing {
             return Err(EndgameError::Huffing {

@@ -2,6 +2,7 @@
 
 pub mod approach;
 pub mod bits;
+pub mod combat;
 pub mod draws;
 pub mod geometry;
 pub mod huff;

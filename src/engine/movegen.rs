@@ -200,18 +200,34 @@ impl<B: BitSet> Rules<B> {
         opts: GenOptions,
         budget: u64,
     ) -> Result<(), TooManyRoutes> {
+        self.generate_as::<true>(pos, out, opts, budget)
+    }
+
+    /// [`Rules::generate_within`]; `COMBAT` false: as if the variant had no single combat (the
+    /// moves [`Rules::combat_moves`] starts from).
+    #[inline(always)]
+    pub(super) fn generate_as<const COMBAT: bool>(
+        &self,
+        pos: &Position<B>,
+        out: &mut Vec<Move<B>>,
+        opts: GenOptions,
+        budget: u64,
+    ) -> Result<(), TooManyRoutes> {
         out.clear();
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return Ok(());
         }
         if self.special {
-            return if self.stacks {
-                self.stack_moves(pos, out, opts, budget)
+            if COMBAT && self.combat_governs(pos) {
+                return self.combat_moves(pos, out, opts, budget);
+            }
+            if self.stacks {
+                return self.stack_moves(pos, out, opts, budget);
             } else if self.huffing {
-                self.huff_moves(pos, out, opts, budget)
-            } else {
-                self.step_capture_moves(pos, out, opts, budget)
-            };
+                return self.huff_moves(pos, out, opts, budget);
+            } else if self.approach {
+                return self.step_capture_moves(pos, out, opts, budget);
+            }
         }
         let side = pos.turn();
         // Most positions have no capture: one bulk test spares the capture search its setup.
@@ -232,14 +248,15 @@ impl<B: BitSet> Rules<B> {
         if self.has_material_rules && self.material_outcome(pos).is_some() {
             return false;
         }
+        // A single combat leaves a side with moves its moves (see `combat`): no test for it.
         if self.special {
-            return if self.stacks {
-                self.stack_has_moves(pos)
+            if self.stacks {
+                return self.stack_has_moves(pos);
             } else if self.huffing {
-                self.huff_has_moves(pos)
-            } else {
-                self.step_capture_has_moves(pos)
-            };
+                return self.huff_has_moves(pos);
+            } else if self.approach {
+                return self.step_capture_has_moves(pos);
+            }
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -296,13 +313,17 @@ impl<B: BitSet> Rules<B> {
             return Ok(0);
         }
         if SPECIAL && self.special {
-            return if self.stacks {
-                self.stack_count(pos, buf, budget, counting)
+            if self.combat_governs(pos) {
+                self.combat_moves(pos, buf, opts, budget)?;
+                return Ok(buf.len() as u64);
+            }
+            if self.stacks {
+                return self.stack_count(pos, buf, budget, counting);
             } else if self.huffing {
-                self.huff_count(pos, buf, opts, budget)
-            } else {
-                self.step_capture_count(pos, buf, opts, budget, counting)
-            };
+                return self.huff_count(pos, buf, opts, budget);
+            } else if self.approach {
+                return self.step_capture_count(pos, buf, opts, budget, counting);
+            }
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -612,6 +633,9 @@ impl<B: BitSet> Rules<B> {
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
     /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
     pub fn nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
+        if self.special && self.combat_governs(pos) {
+            return self.combat_nth_quiet(pos, k);
+        }
         if self.huffing {
             return self.huff_nth_quiet(pos, k);
         }

@@ -24,7 +24,7 @@ pub struct Move<B: BitSet = Bits> {
     /// in `path` (`path[path_len..path_len + due]`); they may be huffed next turn. A quiet move
     /// uses one square of its route, so the space is always there and costs the move nothing.
     pub due: u8,
-    /// Flags, one bit each ([`Move::HUFFS`], [`Move::MARKED`], [`Move::WAYS`], [`Move::STACKS`]): one byte for all, so that the move
+    /// Flags, one bit each ([`Move::HUFFS`], [`Move::MARKED`], [`Move::WAYS`], [`Move::STACKS`], [`Move::DECLARES`], [`Move::ENDS_COMBAT`]): one byte for all, so that the move
     /// stays as small as it was before them (80 bytes in 64 bits): move lists are written at every
     /// node.
     pub flags: u8,
@@ -78,6 +78,17 @@ impl<B: BitSet> Move<B> {
             && self.captured == other.captured
             && self.kind_after == other.kind_after
             && self.huff() == other.huff()
+            && (self.flags ^ other.flags) & Self::DECLARES == 0
+    }
+
+    /// The same move but for the declaration of a single combat ([`Move::DECLARES`]).
+    #[inline]
+    pub fn same_but_declaration(&self, other: &Move<B>) -> bool {
+        self.from == other.from
+            && self.to == other.to
+            && self.captured == other.captured
+            && self.kind_after == other.kind_after
+            && self.huff() == other.huff()
     }
 
     /// Under `huffing`: an enemy piece is removed (huffed) before this move; its square follows
@@ -97,6 +108,26 @@ impl<B: BitSet> Move<B> {
     /// jumped behind its route ([`Move::jumps`]), and [`Position::play`](super::Position::play)
     /// moves columns. Not part of the move's identity.
     pub const STACKS: u8 = 8;
+
+    /// Under `… may declare single combat`: the move declares the combat (a quiet move that
+    /// brings the mover nearer to the lone enemy piece); part of the move's identity, the same
+    /// move undeclared being another. Set by the generator ([`Rules::combat_moves`](super::Rules)).
+    pub const DECLARES: u8 = 16;
+
+    /// Under a declared single combat: a capture, which ends the combat (the position after it
+    /// is no longer marked [`Position::COMBAT`](super::Position::COMBAT)). Set by the generator;
+    /// not part of the move's identity.
+    pub const ENDS_COMBAT: u8 = 32;
+
+    /// The flags of a single combat: a move with either leaves the common path of
+    /// [`Position::play`](super::Position::play).
+    pub const COMBAT: u8 = Self::DECLARES | Self::ENDS_COMBAT;
+
+    /// Whether the move declares a single combat.
+    #[inline(always)]
+    pub fn declares(&self) -> bool {
+        self.flags & Self::DECLARES != 0
+    }
 
     /// The bytes at the end of `path` that hold the ways of a route of `n` steps, one bit a step;
     /// `None` when they would not fit behind the route (and the square a huff may use).

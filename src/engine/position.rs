@@ -16,7 +16,9 @@ pub struct Position<B: BitSet = Bits> {
     pub sides: [B; 2],
     /// Squares occupied by each kind of piece, both sides together.
     pub kinds: [B; MAX_KINDS],
-    /// The side to move (0 or 1).
+    /// The side to move (bit 0: 0 or 1), and under a declared single combat the bit
+    /// [`Position::COMBAT`]; read the side with [`Position::turn`]. A move flips bit 0 only, so
+    /// a combat once declared stays with the position, at no cost to variants without it.
     pub turn: u8,
     /// Per side, the run of quiet moves in a row of a piece whose quiet moves are limited
     /// (`at most N quiet moves in a row`); all zero in variants without the limit.
@@ -49,6 +51,16 @@ impl Position {
 }
 
 impl<B: BitSet> Position<B> {
+    /// The bit of [`Position::turn`] that marks a declared single combat (`… may declare single
+    /// combat`): from then on every quiet move must bring the mover nearer to the enemy piece.
+    pub const COMBAT: u8 = 2;
+
+    /// Whether a single combat has been declared.
+    #[inline(always)]
+    pub fn in_combat(&self) -> bool {
+        self.turn & Self::COMBAT != 0
+    }
+
     /// An empty board of any width.
     pub fn empty_of(turn: usize) -> Position<B> {
         Position {
@@ -80,7 +92,7 @@ impl<B: BitSet> Position<B> {
 
     #[inline(always)]
     pub fn turn(&self) -> usize {
-        self.turn as usize
+        (self.turn & 1) as usize
     }
 
     #[inline(always)]
@@ -137,9 +149,12 @@ impl<B: BitSet> Position<B> {
         // One test of the two huffing fields and the stacks' flag, which no other variant sets:
         // their work is out of line, and the common path builds the position with nothing more
         // to read or test.
-        if (mv.due | (mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS))) != 0 {
+        if (mv.due | (mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT))) != 0 {
             if mv.flags & Move::<B>::STACKS != 0 {
                 return self.play_stacks(mv);
+            }
+            if mv.flags & Move::<B>::COMBAT != 0 {
+                return self.play_combat(mv);
             }
             return self.play_huffing(mv);
         }
@@ -150,7 +165,10 @@ impl<B: BitSet> Position<B> {
     /// for loops that tested the rules once (perft).
     #[inline(always)]
     fn play_plain(&self, mv: &Move<B>) -> Position<B> {
-        debug_assert!(mv.due == 0 && mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS) == 0);
+        debug_assert!(
+            mv.due == 0
+                && mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT) == 0
+        );
         self.play_with(mv, mv.captured, B::ZERO)
     }
 
@@ -163,6 +181,19 @@ impl<B: BitSet> Position<B> {
         } else {
             self.play_plain(mv)
         }
+    }
+
+    /// [`Position::play`] of a move that declares a single combat, or ends one by a capture.
+    #[cold]
+    #[inline(never)]
+    fn play_combat(&self, mv: &Move<B>) -> Position<B> {
+        let mut p = self.play_with(mv, mv.captured, B::ZERO);
+        if mv.flags & Move::<B>::DECLARES != 0 {
+            p.turn |= Self::COMBAT;
+        } else {
+            p.turn &= !Self::COMBAT;
+        }
+        p
     }
 
     /// [`Position::play`] of a move that huffs a piece or leaves pieces open to a huff.
@@ -185,7 +216,7 @@ impl<B: BitSet> Position<B> {
     /// huff.
     #[inline(always)]
     pub(super) fn play_with(&self, mv: &Move<B>, cap: B, huff: B) -> Position<B> {
-        let me = self.turn as usize;
+        let me = (self.turn & 1) as usize;
         let from = B::bit(mv.from);
         let to = B::bit(mv.to);
         // The new position is built whole, every set in registers: writing fields into a copy of

@@ -221,9 +221,12 @@ pub struct Rules<B: BitSet = Bits> {
     /// `take top`: pieces stack into columns; the generator takes its own path
     /// ([`Rules::stack_moves`](super::stacks)).
     pub stacks: bool,
-    /// `huffing`, `approach` or `stacks`: the generator leaves its common path, at the cost of
-    /// one test.
+    /// `huffing`, `approach`, `stacks` or a single combat: the generator leaves its common path,
+    /// at the cost of one test.
     pub special: bool,
+    /// `… may declare single combat`: the rule and its tables of distances
+    /// ([`Rules::combat_moves`]).
+    pub combat: Option<Arc<super::combat::Combat>>,
     pub mid_capture: MidCapturePromotion,
     pub key: Vec<KeyField>,
     /// Distinct ranks, highest first, for [`Criterion::HighestCapturedRanks`].
@@ -447,7 +450,8 @@ impl<B: BitSet> Rules<B> {
             approach: Self::any_step_capture(spec),
             no_revisit: spec.captures.no_revisit,
             stacks: spec.captures.stacks,
-            special: spec.captures.huffing || Self::any_step_capture(spec) || spec.captures.stacks,
+            special: Self::is_special(spec),
+            combat: None,
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,
@@ -460,13 +464,7 @@ impl<B: BitSet> Rules<B> {
             continuation_implied: count_first
                 && spec.captures.mid_capture_promotion != MidCapturePromotion::Stop,
             key_width: width,
-            draw_most: std::array::from_fn(|i| {
-                spec.game
-                    .move_count_draws
-                    .get(i)
-                    .and_then(|r| r.material.as_ref())
-                    .map_or(0, |m| super::draws::most_pieces(m).min(255) as u8)
-            }),
+            draw_most: Self::draw_most(spec),
             has_material_rules: Self::material_rules(spec),
             goal,
             rays: (0..=u8::MAX as usize)
@@ -495,7 +493,27 @@ impl<B: BitSet> Rules<B> {
             } else {
                 None
             },
+        }
+        .with_combat())
+    }
+
+    /// [`Rules::draw_most`] of a spec.
+    fn draw_most(spec: &VariantSpec) -> [u8; crate::spec::MAX_MOVE_COUNT_RULES] {
+        std::array::from_fn(|i| {
+            spec.game
+                .move_count_draws
+                .get(i)
+                .and_then(|r| r.material.as_ref())
+                .map_or(0, |m| super::draws::most_pieces(m).min(255) as u8)
         })
+    }
+
+    /// Whether the generator leaves its common path ([`Rules::special`]).
+    fn is_special(spec: &VariantSpec) -> bool {
+        spec.captures.huffing
+            || Self::any_step_capture(spec)
+            || spec.captures.stacks
+            || spec.game.combat.is_some()
     }
 
     fn any_gap_jump(spec: &VariantSpec) -> bool {

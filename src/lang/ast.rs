@@ -274,6 +274,10 @@ pub enum GameRule {
     FirstWins(PieceRef),
     /// `reaching <zone> wins`: a side with a piece on its zone wins at once.
     ReachWins(ZoneText),
+    /// `lone pieces of equal rank [below the highest] may declare single combat`.
+    Combat {
+        below_highest: bool,
+    },
     LoneBeats(PieceRef, PieceRef),
     /// `lone A against lone B draws`.
     LoneDraws(PieceRef, PieceRef),

@@ -1,6 +1,7 @@
 //! The FEN (docs/notation.md): `TURN:SIDE1SQUARES:SIDE2SQUARES`, e.g. `W:Wa2,b2,Kd5:Ba6,h7` or, on
 //! numbered boards, `W:W31-50:B1-20`. Under huffing, a last field `*` lists the pieces of the side
-//! not to move that may be huffed (`B:W31-50:B1-19,23:*33`).
+//! not to move that may be huffed (`B:W31-50:B1-19,23:*33`). Under a declared single combat, a
+//! last field `combat` (`B:Wf6:Bd8:combat`).
 
 use super::InputError;
 use crate::engine::bits::BitSet;
@@ -84,6 +85,7 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         .skip(1)
         .position(|(_, f)| f.trim_start().starts_with('*'))
         .map(|i| fields.remove(i + 1));
+    let combat = super::combat::take_field(&mut fields);
     drop_trailing_counters(rules, input, &mut fields)?;
     let (turn_at, turn_text) = fields[0];
     let turn_trim = turn_text.trim();
@@ -152,6 +154,9 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         parse_huff(rules, input, hat, f, &mut pos)?;
     }
     super::columns::check_total(rules, input, &pos)?;
+    if let Some(field) = combat {
+        super::combat::declare(rules, input, field, &mut pos)?;
+    }
     Ok(pos)
 }
 
@@ -549,5 +554,6 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
         out.push_str(":*");
         out.push_str(&names.join(","));
     }
+    out.push_str(super::combat::fen_suffix(pos));
     out
 }

@@ -2,6 +2,7 @@
 //! `32-28`), both printed and parsed, with diagnostics that point into the text.
 
 mod columns;
+mod combat;
 mod fen;
 mod movetext;
 

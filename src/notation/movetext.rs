@@ -2,7 +2,8 @@
 //! (numbered boards: `32-28`, `28x19x10`). Input may name just origin and destination of a capture
 //! (`c3xc7`) when that names one move. Under huffing, a move that huffs a piece first names it:
 //! `*23,32-28` (huff the piece on 23, then play 32-28). A capture by approach or withdrawal whose
-//! route another legal move shares marks each step `A` or `W`: `d2xd3A`, `d2xd3W`.
+//! route another legal move shares marks each step `A` or `W`: `d2xd3A`, `d2xd3W`. A move that
+//! declares a single combat has the prefix `@`: `@f6-e7`.
 
 use super::InputError;
 use crate::engine::{Move, Rules, Sq};
@@ -14,6 +15,7 @@ pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
         Some(h) => format!("*{},", geo.name(h)),
         None => String::new(),
     };
+    s.push_str(super::combat::move_prefix(mv));
     s.push_str(&geo.name(mv.from));
     // A capture by approach or withdrawal whose route another move shares marks each step.
     let legs = if mv.marked() {
@@ -154,6 +156,8 @@ pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Bo
     } else {
         legal
     };
+    let (declared, input) = super::combat::declaring(rules, legal, input)?;
+    let legal = declared.as_deref().unwrap_or(legal);
     let text = input.trim();
     let lead = input.len() - input.trim_start().len();
     let mut squares: Vec<Sq> = Vec::new();

@@ -747,6 +747,8 @@ fn standard_name(name: String) -> String {
 /// Squares (`32`, `c3`) joined by `-`, `x` or `:`.
 fn looks_like_move(s: &str) -> bool {
     // `*23,32-28`: a move that huffs the piece on 23 first.
+    // `@f6-e7`: a move that declares a single combat.
+    let s = s.strip_prefix('@').unwrap_or(s);
     let s = match s.strip_prefix('*').and_then(|r| r.split_once(',')) {
         Some((huffed, rest)) if looks_like_move(&format!("{huffed}-{huffed}")) => rest,
         _ => s,

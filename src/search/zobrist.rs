@@ -13,6 +13,8 @@ const SQUARES: usize = Bits::BITS as usize;
 pub struct Keys {
     piece: [[[u64; SQUARES]; MAX_KINDS]; 2],
     turn: u64,
+    /// A declared single combat ([`Position::in_combat`]).
+    combat: u64,
 }
 
 /// SplitMix64: a fixed, well-mixed sequence for the keys (the same in every run and build).
@@ -35,9 +37,11 @@ impl Keys {
                 }
             }
         }
+        let turn = splitmix(&mut s);
         Keys {
             piece,
-            turn: splitmix(&mut s),
+            turn,
+            combat: splitmix(&mut s),
         }
     }
 
@@ -73,7 +77,10 @@ impl Keys {
 
     /// The hash of a position, computed from scratch.
     pub fn hash<B: BitSet>(&self, pos: &Position<B>) -> u64 {
-        let mut h = if pos.turn == 0 { 0 } else { self.turn };
+        let mut h = if pos.turn() == 0 { 0 } else { self.turn };
+        if pos.in_combat() {
+            h ^= self.combat;
+        }
         for side in 0..2 {
             for kind in 0..MAX_KINDS {
                 for sq in BitIter(pos.kind_bits(side, kind)) {
@@ -101,8 +108,9 @@ impl Keys {
         h
     }
 
-    /// [`Keys::after_placement`] of a move under `take top`: the child's tops and columns hashed
-    /// from scratch (a jump changes the jumped column's top, not only the squares of the move).
+    /// [`Keys::after_placement`] of a move under `take top`, or of one that declares or ends a
+    /// single combat: the child hashed from scratch (a jump changes the jumped column's top, not only
+    /// the squares of the move; a declaration, or the capture that ends a combat, changes the state of the game).
     #[cold]
     #[inline(never)]
     fn after_stacks<B: BitSet>(&self, parent: &Position<B>, mv: &Move<B>) -> u64 {
@@ -137,7 +145,7 @@ impl Keys {
         parent_hash: u64,
         mv: &Move<B>,
     ) -> u64 {
-        if mv.flags & Move::<B>::STACKS != 0 {
+        if mv.flags & (Move::<B>::STACKS | Move::<B>::COMBAT) != 0 {
             return self.after_stacks(parent, mv);
         }
         let me = parent.turn();

@@ -6,6 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 pub(crate) mod board;
+pub mod combat;
 pub(crate) mod forms;
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
@@ -436,6 +437,9 @@ pub struct GameSpec {
     /// Move-count draws, in file order (at most [`MAX_MOVE_COUNT_RULES`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub move_count_draws: Vec<MoveCountDraw>,
+    /// `lone pieces of equal rank … may declare single combat` (see [`combat`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub combat: Option<combat::CombatSpec>,
 }
 
 fn is_false(b: &bool) -> bool {

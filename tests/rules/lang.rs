@@ -157,7 +157,8 @@ fn dameo() {
             reach_wins: vec![],
             repetition_draw: 3,
             repetition_claimed: false,
-            move_count_draws: vec![]
+            move_count_draws: vec![],
+            combat: None,
         }
     );
 }

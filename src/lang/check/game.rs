@@ -84,6 +84,8 @@ impl Checker<'_> {
                         spec.lone_draws.push((a, b));
                     }
                 }
+                // Checked with the pieces' ranks and the captures (`check::combat`).
+                GameRule::Combat { .. } => {}
                 GameRule::LoseWithout(p) => {
                     if let Some(p) = self.one_piece(pieces, p, PieceUse::Reference) {
                         spec.lose_without.push(p);
@@ -235,5 +237,6 @@ pub(crate) fn default_game() -> GameSpec {
         repetition_draw: 3,
         repetition_claimed: false,
         move_count_draws: Vec::new(),
+        combat: None,
     }
 }

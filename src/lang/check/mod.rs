@@ -16,6 +16,7 @@ use crate::spec::*;
 mod approach;
 mod board;
 mod captures;
+mod combat;
 mod edge;
 mod family;
 mod game;
@@ -237,15 +238,21 @@ impl Checker<'_> {
         );
         self.edge_turns(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
         self.row_leaps(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
-        let game = match first_of(
+        let game_rules = first_of(
             self,
             games,
             "`game:`",
             "write all end-of-game rules in one `game:` section",
-        ) {
+        );
+        let mut game = match game_rules {
             Some(g) => self.game(g, &pieces, board.as_ref(), forward),
             None => default_game(),
         };
+        game.combat = self.combat(
+            game_rules.map_or(&[][..], |g| &g[..]),
+            capture_rules.map_or(&[][..], |c| &c[..]),
+            &specs,
+        );
 
         let sides = sides?;
         Some(VariantSpec {

@@ -494,6 +494,9 @@ fn game_rule(pair: Pair<Rule>) -> Spanned<GameRule> {
                 .next()
                 .expect("`reaching <zone> wins` has a zone"),
         )),
+        Rule::combat => GameRule::Combat {
+            below_highest: significant(inner).any(|p| p.as_rule() == Rule::below_highest),
+        },
         Rule::lone_beats => {
             let mut it = significant(inner);
             let a = piece_ref(it.next().expect("lone rule has a winner"));
