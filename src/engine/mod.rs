@@ -3,6 +3,7 @@
 pub mod approach;
 pub mod bits;
 pub mod draws;
+pub mod drops;
 pub mod geometry;
 pub mod huff;
 pub mod movegen;

@@ -205,13 +205,17 @@ impl<B: BitSet> Rules<B> {
             return Ok(());
         }
         if self.special {
-            return if self.stacks {
-                self.stack_moves(pos, out, opts, budget)
+            if self.placing(pos) {
+                self.drop_moves(pos, out);
+                return Ok(());
+            }
+            if self.stacks {
+                return self.stack_moves(pos, out, opts, budget);
             } else if self.huffing {
-                self.huff_moves(pos, out, opts, budget)
-            } else {
-                self.step_capture_moves(pos, out, opts, budget)
-            };
+                return self.huff_moves(pos, out, opts, budget);
+            } else if self.approach {
+                return self.step_capture_moves(pos, out, opts, budget);
+            }
         }
         let side = pos.turn();
         // Most positions have no capture: one bulk test spares the capture search its setup.
@@ -233,13 +237,16 @@ impl<B: BitSet> Rules<B> {
             return false;
         }
         if self.special {
-            return if self.stacks {
-                self.stack_has_moves(pos)
+            if self.placing(pos) {
+                return self.drop_count(pos) > 0;
+            }
+            if self.stacks {
+                return self.stack_has_moves(pos);
             } else if self.huffing {
-                self.huff_has_moves(pos)
-            } else {
-                self.step_capture_has_moves(pos)
-            };
+                return self.huff_has_moves(pos);
+            } else if self.approach {
+                return self.step_capture_has_moves(pos);
+            }
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -296,13 +303,17 @@ impl<B: BitSet> Rules<B> {
             return Ok(0);
         }
         if SPECIAL && self.special {
-            return if self.stacks {
-                self.stack_count(pos, buf, budget, counting)
+            if self.placing(pos) {
+                // A drop captures nothing: `buf` (the captures) stays empty.
+                return Ok(self.drop_count(pos));
+            }
+            if self.stacks {
+                return self.stack_count(pos, buf, budget, counting);
             } else if self.huffing {
-                self.huff_count(pos, buf, opts, budget)
-            } else {
-                self.step_capture_count(pos, buf, opts, budget, counting)
-            };
+                return self.huff_count(pos, buf, opts, budget);
+            } else if self.approach {
+                return self.step_capture_count(pos, buf, opts, budget, counting);
+            }
         }
         let side = pos.turn();
         let mut cand = [B::ZERO; MAX_KINDS];
@@ -612,6 +623,9 @@ impl<B: BitSet> Rules<B> {
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
     /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
     pub fn nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
+        if self.special && self.placing(pos) {
+            return self.nth_drop(pos, k);
+        }
         if self.huffing {
             return self.huff_nth_quiet(pos, k);
         }

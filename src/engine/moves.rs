@@ -78,6 +78,7 @@ impl<B: BitSet> Move<B> {
             && self.captured == other.captured
             && self.kind_after == other.kind_after
             && self.huff() == other.huff()
+            && (self.flags & Self::DROPS == 0 || self.route() == other.route())
     }
 
     /// Under `huffing`: an enemy piece is removed (huffed) before this move; its square follows

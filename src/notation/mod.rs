@@ -2,7 +2,9 @@
 //! `32-28`), both printed and parsed, with diagnostics that point into the text.
 
 mod columns;
+mod drops;
 mod fen;
+mod hand;
 mod movetext;
 
 pub use fen::{parse_fen, to_fen};
