@@ -127,6 +127,12 @@ fn setup(w: &mut String, rules: &Rules) {
                 ));
             }
         }
+        for (k, piece) in spec.pieces.iter().enumerate() {
+            let n = rules.start.hand[s][k] as usize;
+            if n != 0 {
+                parts.push(format!("{n} {} in hand", plural(&piece.name, n)));
+            }
+        }
         let text = if parts.is_empty() {
             "nothing".to_string()
         } else {
@@ -134,6 +140,30 @@ fn setup(w: &mut String, rules: &Rules) {
         };
         let _ = writeln!(w, "  {}: {text}.", side(s));
     }
+    placement(w, rules);
+}
+
+/// The placement phase, if pieces start in hand.
+fn placement(w: &mut String, rules: &Rules) {
+    let Some(p) = &rules.spec.placement else {
+        return;
+    };
+    let n = p.per_turn;
+    let _ = writeln!(
+        w,
+        "  A side holding pieces in hand places them instead of moving: {n} piece{} a turn \
+         (fewer when fewer are left in hand), each on an empty square{}, all of one kind; it \
+         moves once its hand is empty.",
+        if n == 1 { "" } else { "s" },
+        if p.not_on.is_empty() {
+            String::new()
+        } else {
+            let names: Vec<String> = BitIter(rules.playable & !rules.drops.squares)
+                .map(|sq| rules.geo.name(sq))
+                .collect();
+            format!(" but {}", names.join(", "))
+        }
+    );
 }
 
 /// Each piece: its quiet moves, its captures, its limits and its promotions.

@@ -10,6 +10,8 @@ use crate::engine::{GenOptions, Move, Position, Rules, Sq, TooManyRoutes};
 use crate::notation::{move_to_string, parse_move, InputError};
 use crate::spec::Criterion;
 
+mod drops;
+
 /// Why [`explain`] gives no explanation: the text names no single legal move (the move reader's
 /// error), or the position's capture search runs past the route budget.
 #[derive(Debug, thiserror::Error, miette::Diagnostic)]
@@ -37,6 +39,9 @@ pub enum ExplainError {
 /// ```
 pub fn explain(rules: &Rules, pos: &Position, text: &str) -> Result<String, ExplainError> {
     let legal = generate(rules, pos)?;
+    if let Some(why) = drops::explain_drop(rules, pos, &legal, text) {
+        return Ok(why);
+    }
     let squares = match squares(rules, text) {
         Some(s) if s.len() >= 2 => s,
         _ => {

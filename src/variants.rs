@@ -61,6 +61,10 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("hexdame", include_str!("../variants/hexdame.rules")),
     ("fanorona", include_str!("../variants/fanorona.rules")),
     ("comoros", include_str!("../variants/comoros.rules")),
+    (
+        "mraha-wa-bwe",
+        include_str!("../variants/mraha-wa-bwe.rules"),
+    ),
     ("lasca", include_str!("../variants/lasca.rules")),
     ("bashni", include_str!("../variants/bashni.rules")),
     ("damspel", include_str!("../variants/damspel.rules")),

@@ -4,6 +4,7 @@ pub mod approach;
 pub mod bits;
 pub mod combat;
 pub mod draws;
+pub mod drops;
 pub mod geometry;
 pub mod huff;
 pub mod movegen;

@@ -218,6 +218,10 @@ impl<B: BitSet> Rules<B> {
             return Ok(());
         }
         if self.special {
+            if self.placing(pos) {
+                self.drop_moves(pos, out);
+                return Ok(());
+            }
             if COMBAT && self.combat_governs(pos) {
                 return self.combat_moves(pos, out, opts, budget);
             }
@@ -250,6 +254,9 @@ impl<B: BitSet> Rules<B> {
         }
         // A single combat leaves a side with moves its moves (see `combat`): no test for it.
         if self.special {
+            if self.placing(pos) {
+                return self.drop_count(pos) > 0;
+            }
             if self.stacks {
                 return self.stack_has_moves(pos);
             } else if self.huffing {
@@ -313,6 +320,10 @@ impl<B: BitSet> Rules<B> {
             return Ok(0);
         }
         if SPECIAL && self.special {
+            if self.placing(pos) {
+                // A drop captures nothing: `buf` (the captures) stays empty.
+                return Ok(self.drop_count(pos));
+            }
             if self.combat_governs(pos) {
                 self.combat_moves(pos, buf, opts, budget)?;
                 return Ok(buf.len() as u64);
@@ -633,6 +644,9 @@ impl<B: BitSet> Rules<B> {
     /// Builds only that move (random playouts draw one move without building the list). `k` must be
     /// below the number of quiet moves ([`Rules::count_moves`] less the captures).
     pub fn nth_quiet(&self, pos: &Position<B>, k: usize) -> Move<B> {
+        if self.special && self.placing(pos) {
+            return self.nth_drop(pos, k);
+        }
         if self.special && self.combat_governs(pos) {
             return self.combat_nth_quiet(pos, k);
         }

@@ -73,7 +73,7 @@ impl<B: BitSet> Rules<B> {
         for &kind in &game.lose_without {
             // The side to move is judged first: if both have lost the kind, the mover's loss stands.
             for side in [pos.turn(), 1 - pos.turn()] {
-                if pos.kind_bits(side, kind as usize).none() {
+                if pos.kind_bits(side, kind as usize).none() && pos.hand[side][kind as usize] == 0 {
                     return Some(Outcome {
                         winner: Some(1 - side),
                         reason: EndReason::LostKind(kind),

@@ -35,6 +35,9 @@ pub struct Position<B: BitSet = Bits> {
     /// Under `take top`: the pieces under the columns' tops (`sides` and `kinds` hold the tops).
     /// Always empty in variants without stacks.
     pub stacks: Stacks,
+    /// Per side, per kind, the pieces in hand (a placement phase, [`super::drops`]). All zero in
+    /// variants without pieces in hand.
+    pub hand: [[u8; MAX_KINDS]; 2],
 }
 
 /// A run of quiet moves in a row by one piece: where it stands now, and how many moves.
@@ -71,6 +74,7 @@ impl<B: BitSet> Position<B> {
             counters: [0; MAX_MOVE_COUNT_RULES],
             huff: B::ZERO,
             stacks: Stacks::default(),
+            hand: [[0; MAX_KINDS]; 2],
         }
     }
 
@@ -83,6 +87,7 @@ impl<B: BitSet> Position<B> {
             && self.runs == other.runs
             && self.huff == other.huff
             && self.stacks == other.stacks
+            && self.hand == other.hand
     }
 
     #[inline(always)]
@@ -149,9 +154,16 @@ impl<B: BitSet> Position<B> {
         // One test of the two huffing fields and the stacks' flag, which no other variant sets:
         // their work is out of line, and the common path builds the position with nothing more
         // to read or test.
-        if (mv.due | (mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT))) != 0 {
+        if (mv.due
+            | (mv.flags
+                & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT | Move::<B>::DROPS)))
+            != 0
+        {
             if mv.flags & Move::<B>::STACKS != 0 {
                 return self.play_stacks(mv);
+            }
+            if mv.flags & Move::<B>::DROPS != 0 {
+                return self.play_drop(mv);
             }
             if mv.flags & Move::<B>::COMBAT != 0 {
                 return self.play_combat(mv);
@@ -167,7 +179,9 @@ impl<B: BitSet> Position<B> {
     fn play_plain(&self, mv: &Move<B>) -> Position<B> {
         debug_assert!(
             mv.due == 0
-                && mv.flags & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT) == 0
+                && mv.flags
+                    & (Move::<B>::HUFFS | Move::<B>::STACKS | Move::<B>::COMBAT | Move::<B>::DROPS)
+                    == 0
         );
         self.play_with(mv, mv.captured, B::ZERO)
     }
@@ -276,6 +290,7 @@ impl<B: BitSet> Position<B> {
             counters: self.counters,
             huff,
             stacks: self.stacks,
+            hand: self.hand,
         }
     }
 }
@@ -291,6 +306,7 @@ impl<B: BitSet> Position<B> {
             counters: self.counters,
             huff: self.huff.to::<C>(),
             stacks: self.stacks,
+            hand: self.hand,
         }
     }
 }

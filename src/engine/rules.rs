@@ -221,7 +221,10 @@ pub struct Rules<B: BitSet = Bits> {
     /// `take top`: pieces stack into columns; the generator takes its own path
     /// ([`Rules::stack_moves`](super::stacks)).
     pub stacks: bool,
-    /// `huffing`, `approach`, `stacks` or a single combat: the generator leaves its common path,
+    /// Pieces in hand and their placement phase ([`super::drops`]).
+    pub drops: super::drops::DropRules<B>,
+    /// `huffing`, `approach`, `stacks`, a single combat or pieces in hand: the generator leaves
+    /// its common path,
     /// at the cost of one test.
     pub special: bool,
     /// `… may declare single combat`: the rule and its tables of distances
@@ -349,6 +352,24 @@ impl<B: BitSet> Rules<B> {
         }
     }
 
+    /// The start position: the setup's pieces, and the pieces in hand.
+    fn start_of(spec: &VariantSpec, geo: &Geometry) -> Position<B> {
+        let mut start = Position::<B>::empty_of(spec.first_to_move as usize);
+        for side in 0..2 {
+            for &(kind, c) in &spec.setup[side] {
+                if let Some(sq) = geo.square(c) {
+                    if geo.is_playable(sq) {
+                        start.put(sq, side, kind as usize);
+                    }
+                }
+            }
+        }
+        super::drops::DropRules::fill_hands(spec, &mut start);
+        start
+    }
+
+    /// Whether the generator leaves its common path: huffing, captures by approach or
+    /// withdrawal, stacks, or pieces in hand.
     /// Compile a variant with `B`-wide bit sets; a board that does not fit is refused.
     pub fn compile_width(spec: &VariantSpec) -> Result<Rules<B>, CompileError> {
         let b = &spec.board;
@@ -380,16 +401,7 @@ impl<B: BitSet> Rules<B> {
             .map(|p| p.value as u32)
             .max()
             .unwrap_or(0);
-        let mut start = Position::<B>::empty_of(spec.first_to_move as usize);
-        for side in 0..2 {
-            for &(kind, c) in &spec.setup[side] {
-                if let Some(sq) = geo.square(c) {
-                    if geo.is_playable(sq) {
-                        start.put(sq, side, kind as usize);
-                    }
-                }
-            }
-        }
+        let start = Self::start_of(spec, &geo);
 
         // Inline arrays (no pointer to chase in the generator); kinds past `kinds` stay empty.
         let programs: [[PieceProgram<B>; MAX_KINDS]; 2] = std::array::from_fn(|side| {
@@ -432,7 +444,6 @@ impl<B: BitSet> Rules<B> {
             return Err(CompileError::KeyTooWide(spec.name.clone(), width));
         }
 
-        let goal = Self::goals(spec, &geo, &start);
         Ok(Rules {
             spec: spec.clone(),
             kinds,
@@ -452,6 +463,7 @@ impl<B: BitSet> Rules<B> {
             stacks: spec.captures.stacks,
             special: Self::is_special(spec),
             combat: None,
+            drops: super::drops::DropRules::compile(spec, &geo, geo.playable.to::<B>()),
             mid_capture: spec.captures.mid_capture_promotion,
             key,
             ranks_desc,
@@ -466,7 +478,7 @@ impl<B: BitSet> Rules<B> {
             key_width: width,
             draw_most: Self::draw_most(spec),
             has_material_rules: Self::material_rules(spec),
-            goal,
+            goal: Self::goals(spec, &geo, &start),
             rays: (0..=u8::MAX as usize)
                 .map(|sq| {
                     std::array::from_fn(|a| {
@@ -514,6 +526,7 @@ impl<B: BitSet> Rules<B> {
             || Self::any_step_capture(spec)
             || spec.captures.stacks
             || spec.game.combat.is_some()
+            || spec.placement.is_some()
     }
 
     fn any_gap_jump(spec: &VariantSpec) -> bool {

@@ -65,7 +65,18 @@ pub enum StatementKind {
     Setup(Vec<Placement>),
     Captures(Vec<Spanned<CaptureRule>>),
     Game(Vec<Spanned<GameRule>>),
+    /// `placement: 2 pieces a turn, not on c3` (see `check::placement`).
+    Placement(Vec<Spanned<PlacementRule>>),
     Moves(MovesDecl),
+}
+
+/// One rule of a `placement:` section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlacementRule {
+    /// `N pieces a turn`: the number as written.
+    PerTurn(u64),
+    /// `not on c3, d4`: squares where no piece is placed.
+    NotOn(Vec<SquareRange>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -115,12 +126,14 @@ pub struct PieceDecl {
     pub value: Option<Spanned<u64>>,
 }
 
-/// `white man a1..h1, b2`
+/// `white man a1..h1, b2`, or `white man 12 in hand` (`squares` empty).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Placement {
     pub side: Name,
     pub piece: PieceRef,
     pub squares: Vec<SquareRange>,
+    /// `12 in hand`: the number as written, with the span of the whole `12 in hand`.
+    pub in_hand: Option<Spanned<u64>>,
 }
 
 /// A reference to a kind of piece: a name (singular or plural) or `piece`/`pieces` for all kinds.

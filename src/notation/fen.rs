@@ -86,6 +86,12 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
         .position(|(_, f)| f.trim_start().starts_with('*'))
         .map(|i| fields.remove(i + 1));
     let combat = super::combat::take_field(&mut fields);
+    // The pieces in hand: `[` and the counts, after the groups.
+    let hand = fields
+        .iter()
+        .skip(1)
+        .position(|(_, f)| f.trim_start().starts_with('['))
+        .map(|i| fields.remove(i + 1));
     drop_trailing_counters(rules, input, &mut fields)?;
     let (turn_at, turn_text) = fields[0];
     let turn_trim = turn_text.trim();
@@ -152,6 +158,9 @@ pub fn parse_fen(rules: &Rules, input: &str) -> Result<Position, Box<InputError>
     }
     if let Some((hat, f)) = huff {
         parse_huff(rules, input, hat, f, &mut pos)?;
+    }
+    if let Some((hat, f)) = hand {
+        super::hand::parse_hand(rules, input, hat, f, &mut pos)?;
     }
     super::columns::check_total(rules, input, &pos)?;
     if let Some(field) = combat {
@@ -554,6 +563,7 @@ pub fn to_fen(rules: &Rules, pos: &Position) -> String {
         out.push_str(":*");
         out.push_str(&names.join(","));
     }
+    out.push_str(&super::hand::hand_text(rules, pos));
     out.push_str(super::combat::fen_suffix(pos));
     out
 }

@@ -3,7 +3,9 @@
 
 mod columns;
 mod combat;
+mod drops;
 mod fen;
+mod hand;
 mod movetext;
 
 pub use fen::{parse_fen, to_fen};

@@ -9,6 +9,9 @@ use super::InputError;
 use crate::engine::{Move, Rules, Sq};
 
 pub fn move_to_string(rules: &Rules, mv: &Move) -> String {
+    if mv.is_drop() {
+        return super::drops::drop_to_string(rules, mv);
+    }
     let geo = &rules.geo;
     let sep = if mv.is_capture() { "x" } else { "-" };
     let mut s = match mv.huff() {
@@ -147,6 +150,9 @@ fn recorded_order(exact: &[&Move], marks: &[Option<bool>]) -> Option<Move> {
 
 /// Find the legal move (among `legal`) that `input` names.
 pub fn parse_move(rules: &Rules, legal: &[Move], input: &str) -> Result<Move, Box<InputError>> {
+    if let Some(found) = super::drops::parse_drop(rules, legal, input) {
+        return found;
+    }
     let geo = &rules.geo;
     let (huff, input) = huff_prefix(rules, legal, input)?;
     let huffed: Vec<Move>;

@@ -744,8 +744,16 @@ fn standard_name(name: String) -> String {
     }
 }
 
-/// Squares (`32`, `c3`) joined by `-`, `x` or `:`.
+/// Squares (`32`, `c3`) joined by `-`, `x` or `:`; or a drop: `@` and squares joined by `,`
+/// (`@a1,b2`, `K@c3`).
 fn looks_like_move(s: &str) -> bool {
+    if let Some((piece, squares)) = s.split_once('@') {
+        return piece.len() <= 1
+            && piece.bytes().all(|b| b.is_ascii_uppercase())
+            && squares
+                .split(',')
+                .all(|q| looks_like_move(&format!("{q}-{q}")));
+    }
     // `*23,32-28`: a move that huffs the piece on 23 first.
     // `@f6-e7`: a move that declares a single combat.
     let s = s.strip_prefix('@').unwrap_or(s);

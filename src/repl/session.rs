@@ -77,9 +77,12 @@ fn explain(game: &Game, text: &str) -> Result<String, Report> {
     workbench::explain_in_game(game, text).map_err(Report::new)
 }
 
-/// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`, a huff `*33,28-32`) rather
-/// than a command?
+/// Does a word look like a move or a square (`c3`, `c3-c4`, `32-28`, a huff `*33,28-32`, a drop
+/// `@a1,b2` or `K@c3`) rather than a command?
 fn looks_like_move(word: &str) -> bool {
+    if word.starts_with('@') || word.get(1..2) == Some("@") {
+        return true;
+    }
     let b = word.strip_prefix('*').unwrap_or(word).as_bytes();
     match b {
         [d, ..] if d.is_ascii_digit() => true,

@@ -88,7 +88,25 @@ impl Keys {
                 }
             }
         }
-        h ^ self.runs(pos) ^ self.columns(pos)
+        h ^ self.runs(pos) ^ self.columns(pos) ^ self.hands(pos)
+    }
+
+    /// The pieces in hand (a placement phase): one key per (side, kind, count), mixed like the
+    /// runs (0 when no piece is in hand).
+    fn hands<B: BitSet>(&self, pos: &Position<B>) -> u64 {
+        let mut h = 0;
+        for side in 0..2 {
+            for (kind, &n) in pos.hand[side].iter().enumerate() {
+                if n != 0 {
+                    let mut st = (n as u64)
+                        | (kind as u64) << 8
+                        | (side as u64) << 16
+                        | 0x6969_0000_0000_0000;
+                    h ^= splitmix(&mut st);
+                }
+            }
+        }
+        h
     }
 
     /// Under `take top`, the pieces under the tops: one key per (square, depth, side, kind),
@@ -145,7 +163,8 @@ impl Keys {
         parent_hash: u64,
         mv: &Move<B>,
     ) -> u64 {
-        if mv.flags & (Move::<B>::STACKS | Move::<B>::COMBAT) != 0 {
+        if mv.flags & (Move::<B>::STACKS | Move::<B>::COMBAT | Move::<B>::DROPS) != 0 {
+            // A drop changes the hand too: hashed from scratch, as a move of columns.
             return self.after_stacks(parent, mv);
         }
         let me = parent.turn();

@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 pub(crate) mod board;
 pub mod combat;
 pub(crate) mod forms;
+pub mod placement;
+
+pub use placement::PlacementSpec;
 
 /// The most piece kinds a variant may declare (the position keeps one bit set per kind).
 pub const MAX_KINDS: usize = 4;
@@ -61,6 +64,10 @@ pub struct VariantSpec {
     /// Directions in the spec are already absolute; this is kept to describe them back.
     #[serde(default, with = "crate::spec::forms::angle")]
     pub forward: Angle,
+    /// Pieces in hand and the placement phase that puts them on the board (`None`: every
+    /// piece starts on the board).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placement: Option<PlacementSpec>,
 }
 
 /// A board: a set of points, each with the lines (directions) that pass through it. The points

@@ -11,6 +11,7 @@ use damelab::spec::{
 use std::collections::{BTreeMap, BTreeSet};
 
 mod approach;
+mod drops;
 
 pub type C = (i32, i32);
 
@@ -32,14 +33,25 @@ pub struct RefMove {
 }
 
 impl RefMove {
-    pub fn id(&self) -> (C, C, BTreeSet<C>, u8, Option<C>) {
+    /// The move's identity: origin, destination, captured set, resulting piece, huff; and for a
+    /// drop ([`drops::DROP`]), its squares.
+    pub fn id(&self) -> (C, C, BTreeSet<C>, u8, Option<C>, Vec<C>) {
         (
             self.from,
             self.to,
             self.captured.clone(),
             self.kind_after,
             self.huff,
+            if self.is_drop() {
+                self.route.clone()
+            } else {
+                Vec::new()
+            },
         )
+    }
+
+    pub fn is_drop(&self) -> bool {
+        self.from == drops::DROP
     }
 }
 
@@ -49,6 +61,20 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
         let (f, r) = rules.geo.coord(sq);
         (f as i32, r as i32)
     };
+    if m.is_drop() {
+        let mut route: Vec<C> = m.route().iter().map(|&s| c(s)).collect();
+        route.sort();
+        return RefMove {
+            from: drops::DROP,
+            to: drops::DROP,
+            captured: BTreeSet::new(),
+            kind_after: m.kind_after,
+            route,
+            order: Vec::new(),
+            huff: None,
+            due: BTreeSet::new(),
+        };
+    }
     RefMove {
         from: c(m.from),
         to: c(m.to),
@@ -596,6 +622,9 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
         columns,
         side,
     };
+    if let Some(drops) = drops::drops(rules, pos, &board) {
+        return drops;
+    }
     if board.lost_by_material() {
         return Vec::new();
     }

@@ -44,7 +44,7 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
         // Under approach and withdrawal, two moves of one route and one captured set that took
         // the pieces in another order (each step another way) are kept apart, and each reads
         // back its own order (`Move::reading`): they are compared by route and order both.
-        if !rules.approach {
+        if !rules.approach && !m.is_drop() {
             k.route.clear();
         }
         k

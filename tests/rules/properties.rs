@@ -52,6 +52,7 @@ fn twin(rules: &Rules, pos: &Position) -> Position {
         for (sq, kind) in pos.pieces(side) {
             t.put(turn(sq), 1 - side, kind);
         }
+        t.hand[1 - side] = pos.hand[side];
         let run = pos.runs[side];
         t.runs[1 - side] = if run.count == 0 {
             run
@@ -130,9 +131,23 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
                 ctx,
                 text
             );
+            // A drop puts pieces from hand on the board: pieces on the board and in hand
+            // together stay as many.
+            let placed = if m.is_drop() {
+                m.route().len() as u32
+            } else {
+                0
+            };
             prop_assert_eq!(
                 next.sides[me].count(),
-                pos.sides[me].count(),
+                pos.sides[me].count() + placed,
+                "{}: `{}`",
+                ctx,
+                text
+            );
+            prop_assert_eq!(
+                next.sides[me].count() + next.in_hand(me),
+                pos.sides[me].count() + pos.in_hand(me),
                 "{}: `{}`",
                 ctx,
                 text
@@ -151,7 +166,7 @@ fn check(v: &Variant, seed: u64, plies: usize) -> Result<(), TestCaseError> {
             ctx,
             text
         );
-        if m.from != m.to {
+        if m.from != m.to && !m.is_drop() {
             prop_assert_eq!(next.at(m.from), None, "{}: `{}`", ctx, text);
         }
         prop_assert_eq!(m.route().last().copied(), Some(m.to));

@@ -22,6 +22,7 @@ mod family;
 mod game;
 mod moves;
 mod pieces;
+mod placement;
 mod rowleap;
 mod sanity;
 mod stacks;
@@ -132,6 +133,7 @@ impl Checker<'_> {
         let mut captures = Vec::new();
         let mut games = Vec::new();
         let mut moves = Vec::new();
+        let mut placement_sections = Vec::new();
         for st in &file.statements {
             match &st.kind {
                 StatementKind::Variant(t) => variants.push((st.span, t)),
@@ -142,6 +144,7 @@ impl Checker<'_> {
                 StatementKind::Captures(c) => captures.push((st.span, c)),
                 StatementKind::Game(g) => games.push((st.span, g)),
                 StatementKind::Moves(m) => moves.push(m),
+                StatementKind::Placement(p) => placement_sections.push((st.span, p)),
             }
         }
 
@@ -209,7 +212,7 @@ impl Checker<'_> {
             .as_ref()
             .map(|s| s.spec.iter().map(|x| x.name.clone()).collect())
             .unwrap_or_default();
-        let setup = self.setup(&setups, &pieces, &side_names, board.as_ref());
+        let (setup, hands) = self.setup_and_hands(setups, &pieces, &side_names, board.as_ref());
         if let Some(setup) = &setup {
             self.empty_start_zones(&moves, &pieces, setup);
         }
@@ -236,6 +239,9 @@ impl Checker<'_> {
             board.as_ref(),
             setup.as_ref(),
         );
+        let input = placement::PlacementInput::new(hands, placement_sections, capture_rules);
+        let placement =
+            self.placement(&input, &pieces, &side_names, board.as_ref(), setup.as_ref());
         self.edge_turns(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
         self.row_leaps(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
         let game_rules = first_of(
@@ -266,6 +272,7 @@ impl Checker<'_> {
             captures: capture_spec,
             game,
             forward,
+            placement,
         })
     }
 

@@ -58,6 +58,14 @@ fn reachable(spec: &VariantSpec, side: usize) -> u32 {
     let mut reach: u32 = spec.setup[side].iter().fold(0, |m, &(p, _)| {
         m | 1u32.checked_shl(u32::from(p)).unwrap_or(0)
     });
+    // Pieces in hand come into play when placed.
+    if let Some(p) = &spec.placement {
+        for (k, &n) in p.hand[side].iter().enumerate() {
+            if n != 0 {
+                reach |= 1u32.checked_shl(k as u32).unwrap_or(0);
+            }
+        }
+    }
     loop {
         let next = spec
             .pieces

@@ -265,5 +265,13 @@ pub(super) fn rule_to_symbol(rule: Rule) -> &'static str {
         Rule::kw_steps => "`steps`",
         Rule::kw_direction => "`direction`",
         Rule::kw_repetition => "`repetition`",
+        Rule::in_hand => "`<number> in hand`",
+        Rule::kw_hand => "`hand`",
+        Rule::kw_placement => "`placement`",
+        Rule::kw_not => "`not`",
+        Rule::placement_section => "a `placement:` section",
+        Rule::placement_rule => "`<number> pieces a turn` or `not on <squares>`",
+        Rule::per_turn => "`<number> pieces a turn`",
+        Rule::not_on => "`not on <squares>`",
     }
 }

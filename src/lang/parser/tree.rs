@@ -87,6 +87,9 @@ fn statement(pair: Pair<Rule>) -> Statement {
             StatementKind::Captures(significant(inner).map(capture_rule).collect())
         }
         Rule::game_section => StatementKind::Game(significant(inner).map(game_rule).collect()),
+        Rule::placement_section => {
+            StatementKind::Placement(significant(inner).map(placement_rule).collect())
+        }
         Rule::moves_section => StatementKind::Moves(moves(inner)),
         r => unreachable!("statement alternatives are declarations, got {r:?}"),
     };
@@ -243,12 +246,46 @@ fn placement(pair: Pair<Rule>) -> Placement {
     let mut it = pair.into_inner();
     let side = name(it.next().expect("placement has a side"));
     let piece = piece_ref(it.next().expect("placement has a piece"));
-    let squares = square_list(it.next().expect("placement has squares"));
+    let where_ = it.next().expect("placement has squares or a hand");
+    if where_.as_rule() == Rule::in_hand {
+        let span = span_of(&where_);
+        let n = significant(where_)
+            .next()
+            .map_or(u64::MAX, |n| n.as_str().parse().unwrap_or(u64::MAX));
+        return Placement {
+            side,
+            piece,
+            squares: Vec::new(),
+            in_hand: Some(Spanned::new(n, span)),
+        };
+    }
     Placement {
         side,
         piece,
-        squares,
+        squares: square_list(where_),
+        in_hand: None,
     }
+}
+
+/// One rule of a `placement:` section.
+fn placement_rule(pair: Pair<Rule>) -> Spanned<PlacementRule> {
+    let rule = pair
+        .into_inner()
+        .next()
+        .expect("a placement rule has one form");
+    let span = span_of(&rule);
+    let node = match rule.as_rule() {
+        Rule::per_turn => {
+            let n = significant(rule)
+                .next()
+                .map_or(u64::MAX, |n| n.as_str().parse().unwrap_or(u64::MAX));
+            PlacementRule::PerTurn(n)
+        }
+        _ => PlacementRule::NotOn(square_list(
+            significant(rule).next().expect("`not on` has squares"),
+        )),
+    };
+    Spanned::new(node, span)
 }
 
 fn square_list(pair: Pair<Rule>) -> Vec<SquareRange> {
