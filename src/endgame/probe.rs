@@ -24,6 +24,13 @@ pub fn probe_in(
 ) -> Result<String, miette::Report> {
     let rules = &variant.rules;
     let m = Material::of(pos);
+    if pos.hand.iter().flatten().any(|&n| n > 0) {
+        return Ok(
+            "pieces in hand: the tables hold positions of the board alone, after the placement \
+             phase; probe again once every piece is placed\n"
+                .into(),
+        );
+    }
     if m.total() == 0 {
         return Ok("no pieces on the board: nothing to probe\n".into());
     }

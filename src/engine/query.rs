@@ -15,12 +15,19 @@ impl<B: BitSet> Rules<B> {
     /// found for all pieces of a kind at once by bit-set steps, flying ones by one look along each
     /// ray.
     pub fn has_capture(&self, pos: &Position<B>) -> bool {
+        // A side still placing pieces drops them: it captures nothing.
+        if self.drops.active && pos.holds(pos.turn()) {
+            return false;
+        }
         self.can_capture(pos, pos.turn())
     }
 
     /// Whether the side not to move in `pos` would have a capture if it were its turn: a threat
     /// the side to move has to answer (the test of [`Rules::has_capture`], for the other side).
     pub fn threatened(&self, pos: &Position<B>) -> bool {
+        if self.drops.active && pos.holds(1 - pos.turn()) {
+            return false;
+        }
         self.can_capture(pos, 1 - pos.turn())
     }
 
@@ -37,6 +44,9 @@ impl<B: BitSet> Rules<B> {
     /// move: [`Rules::count_moves`] above zero, without counting. Steps and slides are tested for
     /// all pieces of a kind at once; a variant with leaps asks [`Rules::has_moves`].
     pub fn has_quiet(&self, pos: &Position<B>) -> bool {
+        if self.drops.active && pos.holds(pos.turn()) {
+            return self.drop_count(pos) > 0;
+        }
         let side = pos.turn();
         let empty = !pos.occupied() & self.playable;
         let mut leaps = false;

@@ -13,7 +13,7 @@ pub(super) fn explain_drop(
     legal: &[Move],
     text: &str,
 ) -> Option<String> {
-    let is_drop = text.contains('@');
+    let is_drop = crate::notation::is_drop_text(text);
     let placing = rules.placing(pos);
     if !is_drop && !placing {
         return None;

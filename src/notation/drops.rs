@@ -32,13 +32,24 @@ fn sorted(rules: &Rules, squares: &[Sq]) -> Vec<Sq> {
     v
 }
 
-/// The drop `input` names, if it is a drop's text (it holds `@`); `None` for any other move.
+/// Whether `text` is written as a drop: `@` and squares joined by `,` (`@a1,b2`, `K@c3`). A `@`
+/// before a move (`@c3-d4`: squares joined by `-`, `x` or `:`) declares a single combat instead
+/// (see `super::combat`).
+pub fn is_drop_text(text: &str) -> bool {
+    text.find('@')
+        .is_some_and(|at| !text[at..].contains(['-', 'x', 'X', ':']))
+}
+
+/// The drop `input` names, if it is a drop's text ([`is_drop_text`]); `None` for any other move.
 pub(super) fn parse_drop(
     rules: &Rules,
     legal: &[Move],
     input: &str,
 ) -> Option<Result<Move, Box<InputError>>> {
     let text = input.trim();
+    if !is_drop_text(text) {
+        return None;
+    }
     let at_sign = text.find('@')?;
     let lead = input.len() - input.trim_start().len();
     let fail = |at: usize, len: usize, msg: String, label: &str, help: String| {

@@ -8,6 +8,7 @@ mod fen;
 mod hand;
 mod movetext;
 
+pub use drops::is_drop_text;
 pub use fen::{parse_fen, to_fen};
 pub(crate) use movetext::split_mark;
 pub use movetext::{move_to_string, parse_move};

@@ -214,6 +214,10 @@ impl EndgameTables {
         if pos.occupied().count() > self.max_pieces {
             return None;
         }
+        // The tables index the board alone: a position with pieces still to place is not theirs.
+        if pos.hand.iter().flatten().any(|&n| n > 0) {
+            return None;
+        }
         let m = Material::of(pos);
         let slot = self.tables.get(&m)?;
         let (index, values) = slot

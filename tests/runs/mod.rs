@@ -13,6 +13,7 @@ pub mod ladder_shards;
 pub mod match_shards;
 pub mod matches;
 pub mod openings;
+pub mod placement;
 pub mod race;
 pub mod robust;
 pub mod selfplay_cli;

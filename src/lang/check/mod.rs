@@ -227,14 +227,11 @@ impl Checker<'_> {
             Some(c) => self.captures(c, &pieces, &piece_decls),
             None => default_captures(),
         };
-        self.step_captures(
-            &moves,
-            capture_rules.map_or(&[][..], |c| &c[..]),
-            &mut capture_spec,
-        );
+        let capture_list = capture_rules.map_or(&[][..], |c| &c[..]);
+        self.step_captures(&moves, capture_list, &mut capture_spec);
         self.stacks(
             &moves,
-            capture_rules.map_or(&[][..], |c| &c[..]),
+            capture_list,
             piece_decls.len(),
             board.as_ref(),
             setup.as_ref(),
@@ -242,8 +239,8 @@ impl Checker<'_> {
         let input = placement::PlacementInput::new(hands, placement_sections, capture_rules);
         let placement =
             self.placement(&input, &pieces, &side_names, board.as_ref(), setup.as_ref());
-        self.edge_turns(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
-        self.row_leaps(&moves, capture_rules.map_or(&[][..], |c| &c[..]));
+        self.edge_turns(&moves, capture_list);
+        self.row_leaps(&moves, capture_list);
         let game_rules = first_of(
             self,
             games,
@@ -254,11 +251,7 @@ impl Checker<'_> {
             Some(g) => self.game(g, &pieces, board.as_ref(), forward),
             None => default_game(),
         };
-        game.combat = self.combat(
-            game_rules.map_or(&[][..], |g| &g[..]),
-            capture_rules.map_or(&[][..], |c| &c[..]),
-            &specs,
-        );
+        game.combat = self.combat(game_rules.map_or(&[][..], |g| &g[..]), capture_list, &specs);
 
         let sides = sides?;
         Some(VariantSpec {

@@ -1,0 +1,53 @@
+//! A placement phase (pieces in hand, Mraha wa Bwe) and a declared single combat (Dablot
+//! Prejjesne) through the engine and the runs (issue 47): self-play written and replayed, a match,
+//! an analysis; the engine's first move from Mraha wa Bwe's empty board is a drop, and the endgame
+//! tables are not probed while pieces are still in hand.
+
+use crate::common::{bin, damelab, ok, runs_through_the_engine, scratch};
+
+#[test]
+fn a_placement_phase_runs_through_the_engine() {
+    runs_through_the_engine("mraha-wa-bwe", &scratch("placement", "runs"));
+    // From the empty board the engine places: its best move is a drop of two men.
+    let out = ok(&damelab(&[
+        "analyse",
+        "mraha-wa-bwe",
+        "--depth",
+        "2",
+        "--no-tables",
+    ]));
+    let best = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("best "))
+        .unwrap_or_else(|| panic!("no best move: {out}"));
+    assert!(best.starts_with('@'), "{out}");
+}
+
+#[test]
+fn a_declared_single_combat_runs_through_the_engine() {
+    runs_through_the_engine("dablot-prejjesne", &scratch("placement", "combat"));
+}
+
+#[test]
+fn tables_are_not_probed_with_pieces_in_hand() {
+    let cache = scratch("placement", "probe");
+    let o = bin()
+        .args(["repl", "mraha-wa-bwe"])
+        .env("DAMELAB_CACHE", &cache)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().expect("a pipe");
+            stdin.write_all(b"probe\n")?;
+            drop(stdin);
+            child.wait_with_output()
+        })
+        .expect("the REPL runs");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("pieces in hand: the tables hold positions of the board alone"),
+        "{text}"
+    );
+}
