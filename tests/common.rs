@@ -209,3 +209,22 @@ pub fn read_json(path: &Path) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
+
+/// The binary ([`bin`]) run on `args` with `input` on its standard input and the variables of
+/// `env` set: its output once it has ended.
+pub fn with_input(args: &[&str], input: &str, env: &[(&str, &Path)]) -> Output {
+    use std::io::Write;
+    let mut c = bin();
+    c.args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().expect("the binary starts");
+    let mut stdin = child.stdin.take().expect("a pipe");
+    stdin.write_all(input.as_bytes()).expect("input written");
+    drop(stdin);
+    child.wait_with_output().expect("the binary ends")
+}

@@ -270,21 +270,11 @@ fn tables_of_columns_are_probed_in_play() {
 
     // `probe`: read from the cache, or built on the spot (O v O is not in the cache); the start
     // position's 22 pieces are refused in words.
-    let o = crate::common::bin()
-        .args(["repl", "lasca"])
-        .env("DAMELAB_CACHE", &cache)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().expect("a pipe");
-            let input = "probe\nfen W:WOc3:Bd4(BO)\nprobe\nfen W:WOa1:BOc3\nprobe\n";
-            stdin.write_all(input.as_bytes())?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("the REPL runs");
+    let o = crate::common::with_input(
+        &["repl", "lasca"],
+        "probe\nfen W:WOc3:Bd4(BO)\nprobe\nfen W:WOa1:BOc3\nprobe\n",
+        &[("DAMELAB_CACHE", &cache)],
+    );
     let text = String::from_utf8_lossy(&o.stdout);
     // The start position: past what a table of columns takes, said in words.
     assert!(text.contains("22 pieces, far too many"), "{text}");

@@ -4,9 +4,8 @@
 //! and engines that answer an illegal move, refuse, crash or hang (each loses its games with the
 //! reason recorded; the match goes on).
 
-use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Output, Stdio};
+use std::process::Output;
 
 const BIN: &str = env!("CARGO_BIN_EXE_damelab");
 
@@ -18,19 +17,7 @@ fn temp(name: &str) -> PathBuf {
 
 /// `damelab ARGS` with `input` on its standard input.
 fn piped(args: &[&str], input: &str) -> String {
-    let mut child = crate::common::bin()
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let o = child.wait_with_output().unwrap();
+    let o = crate::common::with_input(args, input, &[]);
     assert!(o.status.success(), "{o:?}");
     String::from_utf8_lossy(&o.stdout).into_owned()
 }

@@ -3,7 +3,7 @@
 //! an analysis; the engine's first move from Mraha wa Bwe's empty board is a drop, and the endgame
 //! tables are not probed while pieces are still in hand.
 
-use crate::common::{bin, damelab, ok, runs_through_the_engine, scratch};
+use crate::common::{damelab, ok, runs_through_the_engine, scratch, with_input};
 
 #[test]
 fn a_placement_phase_runs_through_the_engine() {
@@ -31,20 +31,11 @@ fn a_declared_single_combat_runs_through_the_engine() {
 #[test]
 fn tables_are_not_probed_with_pieces_in_hand() {
     let cache = scratch("placement", "probe");
-    let o = bin()
-        .args(["repl", "mraha-wa-bwe"])
-        .env("DAMELAB_CACHE", &cache)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            let mut stdin = child.stdin.take().expect("a pipe");
-            stdin.write_all(b"probe\n")?;
-            drop(stdin);
-            child.wait_with_output()
-        })
-        .expect("the REPL runs");
+    let o = with_input(
+        &["repl", "mraha-wa-bwe"],
+        "probe\n",
+        &[("DAMELAB_CACHE", &cache)],
+    );
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
         text.contains("pieces in hand: the tables hold positions of the board alone"),
