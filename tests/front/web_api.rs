@@ -673,3 +673,26 @@ fn engine_searches_are_bounded() {
     );
     assert_eq!(r.status, 200, "{}", r.body);
 }
+
+/// A placement phase and a declared single combat through the page's API (issue 47): the drops
+/// are the legal moves of Mraha wa Bwe's empty board and one is played by its text; a Dablot
+/// position of two lone men offers the declaration, which the FEN then carries.
+#[test]
+fn drops_and_a_declaration_are_played_through_the_api() {
+    let srv = start("mraha-wa-bwe");
+    let s = ok(get(&srv, "/api/state"));
+    let legal = legal_texts(&s);
+    assert_eq!(legal.len(), 276, "{legal:?}");
+    assert!(legal.iter().all(|t| t.starts_with('@')), "{legal:?}");
+    let s = ok(post(&srv, "/api/play", json!({ "moves": ["@b2,a1"] })));
+    assert_eq!(s["fen"], "B:Wa1,b2:B:[W10,B12]", "{s}");
+
+    let srv = start("dablot-prejjesne");
+    let s = ok(post(&srv, "/api/fen", json!({ "fen": "W:Wc3:Bg9" })));
+    assert!(legal_texts(&s).contains(&"@c3-d4".to_string()), "{s}");
+    let s = ok(post(&srv, "/api/play", json!({ "moves": ["@c3-d4"] })));
+    assert_eq!(s["fen"], "B:Wd4:Bg9:combat", "{s}");
+    let mut legal = legal_texts(&s);
+    legal.sort();
+    assert_eq!(legal, ["g9-e9", "g9-f8", "g9-g7"]);
+}
