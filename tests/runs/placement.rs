@@ -42,3 +42,25 @@ fn tables_are_not_probed_with_pieces_in_hand() {
         "{text}"
     );
 }
+
+/// Two lone men of Dablot where White, to move, wins by declaring: after `@c3-c5` each
+/// side must come nearer, and Black's man is taken (`@c3-c5 g9-g7 c5-c7 g7-e7 c7xg7`). The
+/// engine finds the declaration and the win.
+#[test]
+fn the_engine_declares_a_won_combat() {
+    let out = ok(&damelab(&[
+        "analyse",
+        "dablot-prejjesne",
+        "--fen",
+        "W:Wc3:Bg9",
+        "--depth",
+        "8",
+        "--no-tables",
+    ]));
+    let best = out
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("best "))
+        .unwrap_or_else(|| panic!("no best move: {out}"));
+    assert!(best.starts_with('@'), "{out}");
+    assert!(best.contains("win in 5"), "{out}");
+}
