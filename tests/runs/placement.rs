@@ -5,22 +5,24 @@
 
 use crate::common::{damelab, ok, runs_through_the_engine, scratch, with_input};
 
+/// `damelab analyse VARIANT ARGS… --no-tables`: its `best` line (the move and its score).
+fn best(variant: &str, args: &[&str]) -> String {
+    let mut all = vec!["analyse", variant];
+    all.extend_from_slice(args);
+    all.push("--no-tables");
+    let out = ok(&damelab(&all));
+    out.lines()
+        .find_map(|l| l.trim().strip_prefix("best "))
+        .unwrap_or_else(|| panic!("no best move: {out}"))
+        .to_string()
+}
+
 #[test]
 fn a_placement_phase_runs_through_the_engine() {
     runs_through_the_engine("mraha-wa-bwe", &scratch("placement", "runs"));
     // From the empty board the engine places: its best move is a drop of two men.
-    let out = ok(&damelab(&[
-        "analyse",
-        "mraha-wa-bwe",
-        "--depth",
-        "2",
-        "--no-tables",
-    ]));
-    let best = out
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("best "))
-        .unwrap_or_else(|| panic!("no best move: {out}"));
-    assert!(best.starts_with('@'), "{out}");
+    let best = best("mraha-wa-bwe", &["--depth", "2"]);
+    assert!(best.starts_with('@'), "{best}");
 }
 
 #[test]
@@ -48,19 +50,7 @@ fn tables_are_not_probed_with_pieces_in_hand() {
 /// engine finds the declaration and the win.
 #[test]
 fn the_engine_declares_a_won_combat() {
-    let out = ok(&damelab(&[
-        "analyse",
-        "dablot-prejjesne",
-        "--fen",
-        "W:Wc3:Bg9",
-        "--depth",
-        "8",
-        "--no-tables",
-    ]));
-    let best = out
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("best "))
-        .unwrap_or_else(|| panic!("no best move: {out}"));
-    assert!(best.starts_with('@'), "{out}");
-    assert!(best.contains("win in 5"), "{out}");
+    let best = best("dablot-prejjesne", &["--fen", "W:Wc3:Bg9", "--depth", "8"]);
+    assert!(best.starts_with("@c3-c5"), "{best}");
+    assert!(best.contains("win in 5"), "{best}");
 }
