@@ -197,3 +197,21 @@ def test_columns_read_and_print_through_fen():
     assert p.fen() == fen
     with pytest.raises(damelab.FenError):
         damelab.Variant.load("international").position("W:W31(B):B1")
+
+
+def test_pieces_in_hand_and_a_declared_combat_through_fen():
+    # Mraha wa Bwe: every man starts in hand (`[W12,B12]`); a drop of two is written `@a1,b2`.
+    mraha = damelab.Variant.load("mraha-wa-bwe")
+    p = mraha.position("W:W:B:[W12,B12]")
+    assert len(p.legal_moves) == 276
+    p.push("@b2,a1")
+    assert p.fen() == "B:Wa1,b2:B:[W10,B12]"
+    assert mraha.position(p.fen()).fen() == p.fen()
+    p.pop()
+    assert p.fen() == "W:W:B:[W12,B12]"
+    # Dablot Prejjesne: two lone men; White declares single combat with a move that comes nearer.
+    dablot = damelab.Variant.load("dablot-prejjesne")
+    q = dablot.position("W:Wc3:Bg9")
+    q.push("@c3-d4")
+    assert q.fen() == "B:Wd4:Bg9:combat"
+    assert sorted(str(m) for m in q.legal_moves) == ["g9-e9", "g9-f8", "g9-g7"]
