@@ -7,6 +7,7 @@ use crate::spec::{
     AngleSet, CaptureOp, Criterion, Landing, Lines, MidCapturePromotion, Notation, QuietOp,
     Removal, Shape, SquareSet, VariantSpec, Zone, DIAGONAL_ANGLES, ORTHOGONAL_ANGLES,
 };
+use crate::util::plural;
 use std::fmt::Write;
 
 /// A plain-English description of what a compiled variant says.
@@ -676,18 +677,6 @@ fn join_and(parts: &[String]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
-
-fn plural(name: &str, n: usize) -> String {
-    if n == 1 {
-        name.to_string()
-    } else if let Some(stem) = name.strip_suffix("man") {
-        format!("{stem}men")
-    } else if name.ends_with('s') || name.ends_with("sh") || name.ends_with("ch") {
-        format!("{name}es")
-    } else {
-        format!("{name}s")
     }
 }
 

@@ -64,6 +64,39 @@ pub fn closest<'a>(word: &str, candidates: impl Iterator<Item = &'a str>) -> Opt
         .map(|(_, c)| c)
 }
 
+/// A piece's name for `n` pieces: `man`, `men`; `king`, `kings`; `witch`, `witches`.
+pub fn plural(name: &str, n: usize) -> String {
+    if n == 1 {
+        name.to_string()
+    } else if let Some(stem) = name.strip_suffix("man") {
+        format!("{stem}men")
+    } else if name.ends_with('s') || name.ends_with("sh") || name.ends_with("ch") {
+        format!("{name}es")
+    } else {
+        format!("{name}s")
+    }
+}
+
+/// `45 s`, `3 min 20 s`, `2 h 5 min`.
+pub fn human_seconds(secs: f64) -> String {
+    let s = secs.max(0.0).round() as u64;
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {} s", s / 60, s % 60),
+        _ => format!("{} h {} min", s / 3600, s % 3600 / 60),
+    }
+}
+
+/// `1.2 GiB`, `340 MiB`.
+pub fn human_bytes(b: u64) -> String {
+    let mib = b as f64 / (1024.0 * 1024.0);
+    if mib >= 1024.0 {
+        format!("{:.1} GiB", mib / 1024.0)
+    } else {
+        format!("{mib:.0} MiB")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

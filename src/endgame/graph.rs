@@ -12,7 +12,8 @@
 //! retrograde analysis of placements is: the same counts, the same levels, only the predecessors
 //! read from a list instead of made by un-moving.
 
-use super::solve::{stopping, Level, Watch, EVENT_WIN};
+use super::build::Level;
+use super::solve::{stopping, Watch, EVENT_WIN};
 use super::value::{self, Packed, Value};
 use super::EndgameError;
 use crate::progress::Bar;

@@ -51,6 +51,7 @@
 //! columns —, rules hash, material, size, checksum): a file that does not match is rebuilt, never
 //! trusted.
 
+mod build;
 pub mod columns;
 mod graph;
 pub mod index;

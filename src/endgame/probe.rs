@@ -104,7 +104,7 @@ fn not_built(variant: &Variant, m: &Material, positions: u64, bytes: u64) -> Str
     let size = format!(
         "{} positions with what it reaches, about {}",
         crate::limits::thousands(positions),
-        super::solve::human_bytes(bytes)
+        crate::util::human_bytes(bytes)
     );
     if bytes <= super::DEFAULT_MAX_MEMORY {
         format!(

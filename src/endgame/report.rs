@@ -1,11 +1,12 @@
 //! What a solved table says: counts, shares, the longest win and a line, a verdict.
 
 use super::material::Material;
-use super::solve::{human_bytes, Estimate, Tables};
+use super::solve::{Estimate, Tables};
 use super::value::Value;
 use super::EndgameError;
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::{move_to_string, to_fen};
+use crate::util::human_bytes;
 
 /// Counts over the legal positions with one side to move.
 #[derive(Clone, Debug, Default, serde::Serialize)]

@@ -7,6 +7,7 @@ use super::moves::Move;
 use super::position::Position;
 use super::rules::Rules;
 use crate::spec::{Material, MoveCountDraw};
+use crate::util::plural;
 
 impl<B: BitSet> Rules<B> {
     /// The position after `mv` in a game: [`Position::play`] and the move-count counters.
@@ -116,7 +117,7 @@ pub fn move_count_words(spec: &crate::spec::VariantSpec, rule: &MoveCountDraw) -
                 .enumerate()
                 .rev()
                 .filter(|(_, &n)| n > 0)
-                .map(|(k, &n)| format!("{n} {}", plural(name(k), n)))
+                .map(|(k, &n)| format!("{n} {}", plural(name(k), n as usize)))
                 .collect();
             parts.join(" and ")
         };
@@ -128,17 +129,6 @@ pub fn move_count_words(spec: &crate::spec::VariantSpec, rule: &MoveCountDraw) -
         ));
     }
     s
-}
-
-/// `king`, 2 → `kings`; `man`, 2 → `men`.
-fn plural(name: &str, n: u8) -> String {
-    if n == 1 {
-        name.to_string()
-    } else if let Some(stem) = name.strip_suffix("man") {
-        format!("{stem}men")
-    } else {
-        format!("{name}s")
-    }
 }
 
 /// The most pieces on the board when the material condition holds: the largest strong force and

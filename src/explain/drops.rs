@@ -4,6 +4,7 @@
 use super::shorten;
 use crate::engine::{BitSet, Move, Position, Rules, Sq};
 use crate::notation::{move_to_string, parse_move};
+use crate::util::plural;
 
 /// The explanation of `text` as a drop (it holds `@`) or, while the side to move places, as any
 /// move; `None` when neither applies.
@@ -30,7 +31,7 @@ pub(super) fn explain_drop(
             format!(
                 "{} {}",
                 pos.hand[side][k],
-                plural(&p.name, pos.hand[side][k])
+                plural(&p.name, pos.hand[side][k] as usize)
             )
         })
         .collect();
@@ -58,7 +59,7 @@ pub(super) fn explain_drop(
         return Some(format!(
             "`{}` is legal: {who} places {n} {} from hand on {} ({left} left in hand)\n",
             move_to_string(rules, &mv),
-            plural(kind, n),
+            plural(kind, n as usize),
             squares.join(" and ")
         ));
     }
@@ -107,15 +108,4 @@ fn illegal_drop(rules: &Rules, pos: &Position, legal: &[Move], text: &str) -> St
         );
     }
     "no legal drop places these pieces".to_string()
-}
-
-/// A piece's name for `n` pieces (`man`, `men`; `king`, `kings`).
-fn plural(name: &str, n: u8) -> String {
-    if n == 1 {
-        name.to_string()
-    } else if let Some(stem) = name.strip_suffix("man") {
-        format!("{stem}men")
-    } else {
-        format!("{name}s")
-    }
 }
