@@ -91,8 +91,13 @@ pub fn max_threads() -> usize {
 
 /// "… and 4,812 more errors": the line closing a capped list of diagnostics.
 pub fn more_errors(n: usize) -> String {
-    let plural = if n == 1 { "error" } else { "errors" };
-    format!("… and {} more {plural}", thousands(n as u64))
+    more(n, "error")
+}
+
+/// `3`, `warning` → `… and 3 more warnings`.
+pub fn more(n: usize, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("… and {} more {noun}{s}", thousands(n as u64))
 }
 
 /// `4812` → `4,812`.

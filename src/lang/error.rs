@@ -354,71 +354,131 @@ pub enum RuleError {
     },
 }
 
-/// Every error found in one rules file, with the file's text so they can be rendered. Rendering
-/// shows the first [`crate::limits::MAX_DIAGNOSTICS`] and counts the rest, so a file of thousands
-/// of errors prints a screenful in linear time.
-#[derive(Debug)]
-pub struct RulesError {
-    src: NamedSource<String>,
-    errors: Vec<RuleError>,
-    more: Option<MoreErrors>,
+/// A rules file that loads, but probably does not say what its author meant.
+#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
+pub enum RuleWarning {
+    #[error("{message}")]
+    #[diagnostic(code(rules::unreachable_piece), severity(Warning))]
+    UnreachablePiece {
+        message: String,
+        #[label("declared here")]
+        span: SourceSpan,
+        #[help]
+        help: String,
+    },
 }
+
+/// One kind of diagnostic a rules file is checked for: its errors, or its warnings.
+pub trait FileDiagnostic: Diagnostic + Send + Sync + 'static {
+    /// The word for one of them: `error`, `warning`.
+    const NOUN: &'static str;
+    /// How the whole list renders.
+    const SEVERITY: miette::Severity;
+}
+
+impl FileDiagnostic for RuleError {
+    const NOUN: &'static str = "error";
+    const SEVERITY: miette::Severity = miette::Severity::Error;
+}
+
+impl FileDiagnostic for RuleWarning {
+    const NOUN: &'static str = "warning";
+    const SEVERITY: miette::Severity = miette::Severity::Warning;
+}
+
+/// Every diagnostic of one kind found in one rules file, with the file's text so they can be
+/// rendered. Rendering shows the first [`crate::limits::MAX_DIAGNOSTICS`] and counts the rest, so
+/// a file of thousands of errors prints a screenful in linear time. One diagnostic is rendered as
+/// the whole report.
+#[derive(Debug)]
+pub struct FileDiagnostics<D> {
+    src: NamedSource<String>,
+    items: Vec<D>,
+    more: Option<More>,
+}
+
+/// Every error found in one rules file.
+pub type RulesError = FileDiagnostics<RuleError>;
+
+/// Every warning of one rules file that loads ([`crate::lang::load_with_warnings`] gives `None`
+/// for a file without warnings).
+pub type RulesWarnings = FileDiagnostics<RuleWarning>;
 
 /// The closing line of a capped list: "… and 4,812 more errors".
 #[derive(Debug, Error)]
-#[error("{}", crate::limits::more_errors(self.0))]
-pub struct MoreErrors(pub usize);
+#[error("{}", crate::limits::more(self.count, self.noun))]
+pub struct More {
+    count: usize,
+    noun: &'static str,
+}
 
-impl Diagnostic for MoreErrors {
+impl Diagnostic for More {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new("rules::more_errors"))
     }
 }
 
-impl RulesError {
-    pub(crate) fn new(file_name: &str, source: &str, errors: Vec<RuleError>) -> Self {
-        debug_assert!(!errors.is_empty());
+impl<D: FileDiagnostic> FileDiagnostics<D> {
+    pub(crate) fn new(file_name: &str, source: &str, items: Vec<D>) -> Self {
+        debug_assert!(!items.is_empty());
         let cap = crate::limits::MAX_DIAGNOSTICS;
-        RulesError {
+        FileDiagnostics {
             src: NamedSource::new(file_name, source.to_string()),
-            more: (errors.len() > cap).then(|| MoreErrors(errors.len() - cap)),
-            errors,
+            more: (items.len() > cap).then(|| More {
+                count: items.len() - cap,
+                noun: D::NOUN,
+            }),
+            items,
         }
     }
 
-    /// The errors, in the order of the file.
-    pub fn errors(&self) -> &[RuleError] {
-        &self.errors
-    }
-
-    /// The one error, when there is exactly one: it is then rendered as the whole report.
-    fn single(&self) -> Option<&RuleError> {
-        match self.errors.as_slice() {
+    /// The one diagnostic, when there is exactly one: it is then rendered as the whole report.
+    fn single(&self) -> Option<&D> {
+        match self.items.as_slice() {
             [one] => Some(one),
             _ => None,
         }
     }
 }
 
-impl fmt::Display for RulesError {
+impl RulesError {
+    /// The errors, in the order of the file.
+    pub fn errors(&self) -> &[RuleError] {
+        &self.items
+    }
+}
+
+impl RulesWarnings {
+    /// The warnings, in the order of the file.
+    pub fn warnings(&self) -> &[RuleWarning] {
+        &self.items
+    }
+}
+
+impl<D: FileDiagnostic> fmt::Display for FileDiagnostics<D> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.single() {
-            Some(one) => one.fmt(f),
+            Some(one) => fmt::Display::fmt(one, f),
             None => write!(
                 f,
-                "{} errors in rules file `{}`",
-                crate::limits::thousands(self.errors.len() as u64),
+                "{} {}s in rules file `{}`",
+                crate::limits::thousands(self.items.len() as u64),
+                D::NOUN,
                 self.src.name()
             ),
         }
     }
 }
 
-impl std::error::Error for RulesError {}
+impl<D: FileDiagnostic> std::error::Error for FileDiagnostics<D> {}
 
-impl Diagnostic for RulesError {
+impl<D: FileDiagnostic> Diagnostic for FileDiagnostics<D> {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.single().and_then(|e| e.code())
+    }
+
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(D::SEVERITY)
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
@@ -437,98 +497,9 @@ impl Diagnostic for RulesError {
         if self.single().is_some() {
             None
         } else {
-            let shown = self.errors.iter().take(crate::limits::MAX_DIAGNOSTICS);
+            let shown = self.items.iter().take(crate::limits::MAX_DIAGNOSTICS);
             let more = self.more.iter().map(|m| m as &dyn Diagnostic);
             Some(Box::new(shown.map(|e| e as &dyn Diagnostic).chain(more)))
-        }
-    }
-}
-
-/// A rules file that loads, but probably does not say what its author meant.
-#[derive(Clone, Debug, Error, Diagnostic, PartialEq, Eq)]
-pub enum RuleWarning {
-    #[error("{message}")]
-    #[diagnostic(code(rules::unreachable_piece), severity(Warning))]
-    UnreachablePiece {
-        message: String,
-        #[label("declared here")]
-        span: SourceSpan,
-        #[help]
-        help: String,
-    },
-}
-
-/// Every warning of one rules file that loads, with the file's text so they can be rendered.
-/// Never empty: [`crate::lang::load_with_warnings`] gives `None` for a file without warnings.
-#[derive(Debug)]
-pub struct RulesWarnings {
-    src: NamedSource<String>,
-    warnings: Vec<RuleWarning>,
-}
-
-impl RulesWarnings {
-    pub(crate) fn new(file_name: &str, source: &str, warnings: Vec<RuleWarning>) -> Option<Self> {
-        (!warnings.is_empty()).then(|| RulesWarnings {
-            src: NamedSource::new(file_name, source.to_string()),
-            warnings,
-        })
-    }
-
-    /// The warnings, in the order of the file.
-    pub fn warnings(&self) -> &[RuleWarning] {
-        &self.warnings
-    }
-
-    fn single(&self) -> Option<&RuleWarning> {
-        match self.warnings.as_slice() {
-            [one] => Some(one),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for RulesWarnings {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.single() {
-            Some(one) => one.fmt(f),
-            None => write!(
-                f,
-                "{} warnings in rules file `{}`",
-                self.warnings.len(),
-                self.src.name()
-            ),
-        }
-    }
-}
-
-impl std::error::Error for RulesWarnings {}
-
-impl Diagnostic for RulesWarnings {
-    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.single().and_then(|w| w.code())
-    }
-
-    fn severity(&self) -> Option<miette::Severity> {
-        Some(miette::Severity::Warning)
-    }
-
-    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.single().and_then(|w| w.help())
-    }
-
-    fn source_code(&self) -> Option<&dyn SourceCode> {
-        Some(&self.src)
-    }
-
-    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        self.single().and_then(|w| w.labels())
-    }
-
-    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn Diagnostic> + 'a>> {
-        if self.single().is_some() {
-            None
-        } else {
-            Some(Box::new(self.warnings.iter().map(|w| w as &dyn Diagnostic)))
         }
     }
 }

@@ -111,6 +111,7 @@ pub fn load_with_warnings(
     let file = parser::parse(source).map_err(|e| RulesError::new(file_name, source, e))?;
     let spec = check::check(&file, source, default_name)
         .map_err(|errors| RulesError::new(file_name, source, errors))?;
-    let warnings = RulesWarnings::new(file_name, source, check::warnings(&file, &spec));
+    let warnings = check::warnings(&file, &spec);
+    let warnings = (!warnings.is_empty()).then(|| RulesWarnings::new(file_name, source, warnings));
     Ok((spec, warnings))
 }
