@@ -700,6 +700,8 @@ fn drops_and_a_declaration_are_played_through_the_api() {
 #[test]
 fn hands_and_a_combat_in_the_state_and_the_set_up() {
     let srv = start("mraha-wa-bwe");
+    // The page's drops and hands have a script of their own, served like app.js.
+    assert!(get(&srv, "/hand.js").body.contains("function dropClick"));
     let s = ok(get(&srv, "/api/state"));
     assert_eq!(s["hands"], json!([[12], [12]]));
     assert_eq!(s["combat"], Value::Null, "no combat rule: nothing said");
