@@ -36,6 +36,7 @@ function dropClick(sq) {
   if (at >= 0) {
     d.squares.splice(at, 1);
     say("");
+    $("choices").textContent = "";
     drawBoard();
     return;
   }
@@ -51,8 +52,10 @@ function dropClick(sq) {
   d.squares.push(sq);
   const whole = ms.find((x) => x.m.route.length === d.squares.length);
   if (whole) return playIndex(whole.i);
+  // Not an error: how far the drop is, where app.js offers its choices.
   const need = ms[0].m.route.length;
-  say(`${d.squares.length} of ${need} squares chosen: click ${need - d.squares.length} more (click a chosen one to let it go)`);
+  say("");
+  $("choices").textContent = `${d.squares.length} of ${need} squares chosen: click ${need - d.squares.length} more (click a chosen one to let it go)`;
   drawBoard();
 }
 
@@ -126,7 +129,7 @@ function drawHands() {
       const choosable = d && side === state.turn && kinds.length > 1 && kinds.includes(kind);
       if (choosable) {
         b.setAttribute("aria-pressed", String(d.kind === kind));
-        b.onclick = () => { d.kind = kind; d.squares = []; say("placing: " + what); drawBoard(); };
+        b.onclick = () => { d.kind = kind; d.squares = []; $("choices").textContent = "placing: " + what; drawBoard(); };
       } else {
         b.tabIndex = -1;
       }
