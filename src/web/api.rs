@@ -238,13 +238,17 @@ pub struct SetupBody {
     pub piece: Option<(usize, usize)>,
     /// The side to move from now on.
     pub turn: Option<usize>,
-    /// Empty the whole board.
+    /// Empty the whole board (the pieces in hand stay).
     #[serde(default)]
     pub clear: bool,
+    /// The pieces in hand of a side and kind: `[side, kind, count]`.
+    pub hand: Option<(usize, usize, u32)>,
+    /// A single combat declared (`true`) or not.
+    pub combat: Option<bool>,
 }
 
-/// Position set-up: place or remove a piece, set the side to move, or clear the board. The
-/// edited position starts a new game tree.
+/// Position set-up: place or remove a piece, set the side to move, clear the board, count the
+/// pieces in hand, mark a single combat declared. The edited position starts a new game tree.
 pub async fn setup(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -264,11 +268,21 @@ pub async fn setup(
             });
         }
         edits.extend(body.turn.map(Edit::Turn));
+        edits.extend(
+            body.hand
+                .map(|(side, kind, count)| Edit::Hand { side, kind, count }),
+        );
+        edits.extend(body.combat.map(Edit::Combat));
         let pos = crate::workbench::apply(&rules, c.position(), &edits).map_err(|e| {
             let help = match e {
-                SetupError::NotPlayable(_) => "click a dark square of the board",
-                SetupError::NoSuchPiece { .. } => "choose a piece from the set-up palette",
-                SetupError::NoSuchSide(_) => "0 is the first side, 1 the second",
+                SetupError::NotPlayable(_) => "click a dark square of the board".to_string(),
+                SetupError::NoSuchPiece { .. } => {
+                    "choose a piece from the set-up palette".to_string()
+                }
+                SetupError::NoSuchSide(_) => "0 is the first side, 1 the second".to_string(),
+                _ => miette::Diagnostic::help(&e)
+                    .map(|h| h.to_string())
+                    .unwrap_or_default(),
             };
             ApiError::refused(e.to_string(), help)
         })?;

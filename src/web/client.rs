@@ -169,15 +169,44 @@ pub fn board_json(rules: &Rules) -> Value {
     })
 }
 
+/// A move as the page reads it. A drop (pieces placed from hand) has `drop` and the `kind` it
+/// places, its squares in `route`; a move that declares a single combat has `declares`.
 pub fn move_json(rules: &Rules, mv: &Move) -> Value {
     let captured: Vec<Sq> = crate::engine::geometry::BitIter(mv.captured).collect();
-    json!({
+    let mut v = json!({
         "from": mv.from,
         "to": mv.to,
         "route": mv.route(),
         "captured": captured,
         "text": move_to_string(rules, mv),
-    })
+    });
+    if mv.is_drop() {
+        v["drop"] = json!(true);
+        v["kind"] = json!(mv.kind_before);
+    }
+    if mv.declares() {
+        v["declares"] = json!(true);
+    }
+    v
+}
+
+/// The pieces in hand, `hands[side][kind]`, in a variant with pieces in hand; else null.
+fn hands_json(rules: &Rules, pos: &Position) -> Value {
+    if !rules.drops.active {
+        return Value::Null;
+    }
+    json!((0..2)
+        .map(|s| pos.hand[s][..rules.kinds].to_vec())
+        .collect::<Vec<_>>())
+}
+
+/// A single combat in a variant with the rule: whether one is declared (`declared`) and whether
+/// the side to move may declare one (`open`); null in variants without it.
+fn combat_json(rules: &Rules, pos: &Position) -> Value {
+    if rules.combat.is_none() {
+        return Value::Null;
+    }
+    json!({ "declared": pos.in_combat(), "open": rules.may_declare(pos) })
 }
 
 fn pieces_json(pos: &Position) -> Vec<Value> {
@@ -242,6 +271,8 @@ pub fn state_json(c: &Client) -> Value {
         "variant": { "name": c.variant.name(), "title": rules.spec.title },
         "board": board_json(rules),
         "pieces": pieces_json(&node.pos),
+        "hands": hands_json(rules, &node.pos),
+        "combat": combat_json(rules, &node.pos),
         "turn": node.pos.turn(),
         "fen": to_fen(rules, &node.pos),
         "legal": legal,

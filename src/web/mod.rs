@@ -34,6 +34,8 @@ use std::sync::{Arc, Mutex};
 const INDEX_HTML: &str = include_str!("assets/index.html");
 const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
+/// Pieces in hand, drops and a declared single combat on the board (called from `app.js`).
+const HAND_JS: &str = include_str!("assets/hand.js");
 /// The page's self-test, loaded only by `/?selftest=1`.
 const SELFTEST_JS: &str = include_str!("assets/selftest.js");
 
@@ -153,6 +155,10 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
             get(asset(APP_JS, "text/javascript; charset=utf-8")),
         )
         .route("/app.css", get(asset(APP_CSS, "text/css; charset=utf-8")))
+        .route(
+            "/hand.js",
+            get(asset(HAND_JS, "text/javascript; charset=utf-8")),
+        )
         .route(
             "/selftest.js",
             get(asset(SELFTEST_JS, "text/javascript; charset=utf-8")),

@@ -13,6 +13,7 @@ pub mod web_api;
 pub mod web_boards;
 pub mod web_browser;
 pub mod web_browser_columns;
+pub mod web_browser_hand;
 pub mod web_browser_review;
 pub mod web_chart;
 pub mod web_collection;

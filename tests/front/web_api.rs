@@ -696,3 +696,78 @@ fn drops_and_a_declaration_are_played_through_the_api() {
     legal.sort();
     assert_eq!(legal, ["g9-e9", "g9-f8", "g9-g7"]);
 }
+
+#[test]
+fn hands_and_a_combat_in_the_state_and_the_set_up() {
+    let srv = start("mraha-wa-bwe");
+    // The page's drops and hands have a script of their own, served like app.js.
+    assert!(get(&srv, "/hand.js").body.contains("function dropClick"));
+    let s = ok(get(&srv, "/api/state"));
+    assert_eq!(s["hands"], json!([[12], [12]]));
+    assert_eq!(s["combat"], Value::Null, "no combat rule: nothing said");
+    let drop = &s["legal"][0];
+    assert_eq!((&drop["drop"], &drop["kind"]), (&json!(true), &json!(0)));
+    assert_eq!(drop["route"].as_array().map(Vec::len), Some(2), "{drop}");
+    let s = ok(post(&srv, "/api/play", json!({ "moves": ["@a1,b2"] })));
+    assert_eq!(s["hands"], json!([[10], [12]]));
+    // The set-up counts the pieces in hand, keeps them when the board is cleared, and refuses
+    // what the variant does not allow, saying why.
+    let s = ok(post(&srv, "/api/setup", json!({ "hand": [1, 0, 5] })));
+    assert_eq!(
+        (&s["hands"], &s["fen"]),
+        (&json!([[10], [5]]), &json!("B:Wa1,b2:B:[W10,B5]"))
+    );
+    let s = ok(post(&srv, "/api/setup", json!({ "clear": true })));
+    assert_eq!(s["fen"], "B:W:B:[W10,B5]");
+    let r = post(&srv, "/api/setup", json!({ "hand": [0, 0, 201] }));
+    assert_error(&r, 422);
+    assert!(
+        r.json()["error"].as_str().unwrap().contains("200"),
+        "{}",
+        r.body
+    );
+    let r = post(&srv, "/api/setup", json!({ "combat": true }));
+    assert_error(&r, 422);
+    assert_eq!(r.json()["error"], "this variant has no single combat");
+
+    let srv = start("international");
+    let s = ok(get(&srv, "/api/state"));
+    assert_eq!((&s["hands"], &s["combat"]), (&Value::Null, &Value::Null));
+    assert!(s["legal"][0].get("drop").is_none(), "{}", s["legal"][0]);
+    let r = post(&srv, "/api/setup", json!({ "hand": [0, 0, 1] }));
+    assert_error(&r, 422);
+    assert_eq!(r.json()["error"], "this variant has no pieces in hand");
+
+    // Dablot: the declaration listed as one, the combat said in the state, kept by a set-up
+    // that changes the side to move, taken off by the set-up's box, refused where it cannot be.
+    let srv = start("dablot-prejjesne");
+    let s = ok(get(&srv, "/api/state"));
+    assert_eq!(s["combat"], json!({ "declared": false, "open": false }));
+    let r = post(&srv, "/api/setup", json!({ "combat": true }));
+    assert_error(&r, 422);
+    assert_eq!(
+        r.json()["error"],
+        "no single combat can be declared in this position"
+    );
+    let s = ok(post(&srv, "/api/fen", json!({ "fen": "W:Wc3:Bg9" })));
+    assert_eq!(s["combat"], json!({ "declared": false, "open": true }));
+    let legal = s["legal"].as_array().unwrap();
+    let declares: Vec<&Value> = legal.iter().filter(|m| m["declares"] == true).collect();
+    assert!(
+        declares.iter().any(|m| m["text"] == "@c3-d4"),
+        "{declares:?}"
+    );
+    assert!(legal.iter().any(|m| m["text"] == "c3-d4"), "{legal:?}");
+    let s = ok(post(&srv, "/api/setup", json!({ "combat": true })));
+    assert_eq!(s["fen"], "W:Wc3:Bg9:combat");
+    let s = ok(post(&srv, "/api/setup", json!({ "turn": 1 })));
+    assert_eq!(
+        (&s["fen"], &s["combat"]),
+        (
+            &json!("B:Wc3:Bg9:combat"),
+            &json!({ "declared": true, "open": false })
+        )
+    );
+    let s = ok(post(&srv, "/api/setup", json!({ "combat": false })));
+    assert_eq!(s["fen"], "B:Wc3:Bg9");
+}

@@ -2,7 +2,8 @@
 //! Headless Firefox opens `/?selftest=1`; the page loads `selftest.js`, plays a scripted
 //! sequence through its own handlers (clicks on the board, a capture, undo and redo, a typed
 //! move, a PDN import with a variation, a rules mistake and its diagnostic, an analysis and its
-//! arrow) and posts the result to the server, which this test reads.
+//! arrow) and posts the result to the server, which this test reads. `/?selftest=hand` plays
+//! Mraha wa Bwe's first drop and Dablot Prejjesne's declaration of a single combat by clicks.
 //!
 //! Skips (with the reason printed) when Firefox is not installed. Firefox takes 7–13 s to start
 //! on a fresh profile, so a plain `cargo test` leaves it out; `.ci/run` runs it in release:
@@ -13,19 +14,19 @@ use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-#[test]
-#[ignore = "real browser, 7-13 s for Firefox to start: run by .ci/run (`cargo test --release --test it -- --include-ignored web_firefox::`)"]
-fn the_workbench_tests_itself_in_headless_firefox() {
+/// Headless Firefox on `/?selftest=WHICH` of a server on `variant`: the self-test's result, its
+/// steps printed; `None` (the reason printed) when Firefox is not installed.
+fn selftest(variant: &str, which: &str) -> Option<Value> {
     let Some(firefox) = find(&["firefox-esr", "firefox"]) else {
         println!("skipped: firefox is not installed (apt-get install -y firefox-esr)");
-        return;
+        return None;
     };
-    let base = std::env::temp_dir().join(format!("damelab-firefox-{}", std::process::id()));
+    let base = std::env::temp_dir().join(format!("damelab-firefox-{which}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
     std::fs::create_dir_all(base.join("root")).unwrap();
     std::fs::create_dir_all(base.join("profile")).unwrap();
-    let srv = serve_variant(&base.join("root"), "international");
-    let url = format!("http://127.0.0.1:{}/?selftest=1", srv.addr.port());
+    let srv = serve_variant(&base.join("root"), variant);
+    let url = format!("http://127.0.0.1:{}/?selftest={which}", srv.addr.port());
     let mut child = Command::new(&firefox)
         .args(["--headless", "--no-remote", "--new-instance", "--profile"])
         .arg(base.join("profile"))
@@ -66,10 +67,35 @@ fn the_workbench_tests_itself_in_headless_firefox() {
         result["first_board_ms"].as_f64().unwrap_or(-1.0),
         result["agent"].as_str().unwrap_or("")
     );
+    Some(result)
+}
+
+#[test]
+#[ignore = "real browser, 7-13 s for Firefox to start: run by .ci/run (`cargo test --release --test it -- --include-ignored web_firefox::`)"]
+fn the_workbench_tests_itself_in_headless_firefox() {
+    let Some(result) = selftest("international", "1") else {
+        return;
+    };
     assert_eq!(result["passed"], true, "the self-test failed: {result}");
     assert_eq!(
         result["steps"].as_array().map(Vec::len),
         Some(10),
+        "{result}"
+    );
+}
+
+/// `?selftest=hand`: Mraha wa Bwe's first drop by clicks (the hands beside the board count down,
+/// and up again on undo), Dablot Prejjesne's single combat declared by clicks and marked.
+#[test]
+#[ignore = "real browser, 7-13 s for Firefox to start: run by .ci/run (`cargo test --release --test it -- --include-ignored web_firefox::`)"]
+fn drops_and_a_declaration_by_clicks_in_headless_firefox() {
+    let Some(result) = selftest("mraha-wa-bwe", "hand") else {
+        return;
+    };
+    assert_eq!(result["passed"], true, "the self-test failed: {result}");
+    assert_eq!(
+        result["steps"].as_array().map(Vec::len),
+        Some(5),
         "{result}"
     );
 }

@@ -236,6 +236,7 @@ function drawBoard() {
     const [cx, cy] = centre(sq);
     el("circle", { cx, cy, r: kind === "end" ? S * 0.16 : S * 0.1, fill: kind === "end" ? "rgba(20, 120, 60, 0.85)" : "rgba(20, 120, 60, 0.5)", stroke: "#fff", "stroke-width": 2, class: "target", "data-target": sq, "pointer-events": "none" }, svg);
   }
+  drawHandExtras(svg); // hand.js: drops, the hands, a single combat
   if (arrow) drawArrow(svg, arrow);
   drawShapes(svg);
   svg.addEventListener("pointerdown", onPointerDown);
@@ -387,6 +388,7 @@ function onPointerUp(ev) {
 async function clickSquare(sq) {
   if ($("edit").checked) return editSquare(sq);
   if (engineBusy) return;
+  if (placing()) return dropClick(sq); // hand.js
   const p = pieceAt(sq);
   if (!sel || (p && p.side === state.turn && sq !== sel.from && !matching().some((x) => x.m.route.includes(sq)))) {
     if (p && p.side === state.turn) {
@@ -425,6 +427,7 @@ async function clickSquare(sq) {
 function sameSet(a, b) { return a.length === b.length && a.every((x) => b.includes(x)); }
 
 function offerChoices(list) {
+  if (offerDeclaration(list)) return; // hand.js: move, or declare a single combat
   const box = $("choices");
   box.textContent = "choose: ";
   for (const x of list) {
@@ -892,6 +895,7 @@ function wire() {
   $("describe").onclick = () => api("rules").then((r) => { $("description").textContent = r.describe; }).catch((e) => fail(e, $("rules-msg")));
   $("set-fen").onclick = () => api("fen", { fen: $("fen").value }).then((s) => show(s)).catch(fail);
   $("turn").onchange = () => api("setup", { turn: Number($("turn").value) }).then((s) => show(s)).catch(fail);
+  wireSetupExtras(); // hand.js
   $("clear").onclick = () => api("setup", { clear: true }).then((s) => show(s)).catch(fail);
   $("pdn-file").onchange = () => {
     const f = $("pdn-file").files[0];

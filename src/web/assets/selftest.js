@@ -3,7 +3,8 @@
 // box, the rules editor, the analysis), then the result is posted to `/api/selftest`, where a
 // test reads it. It lets any browser be checked without a WebDriver for it (Firefox's
 // geckodriver is not packaged here). It switches the page to International draughts first, on any
-// variant the server was started with.
+// variant the server was started with. `?selftest=hand` plays the pieces in hand and the single
+// combat instead: Mraha wa Bwe's first drops by clicks, Dablot Prejjesne's declaration by clicks.
 "use strict";
 
 (function () {
@@ -18,9 +19,9 @@
     }
     throw new Error(`waited ${secs} s for ${what}; the page says: ${$("message").textContent}`);
   }
-  // A press and release on the centre of the square named `name`, as a mouse would.
-  function press(name) {
-    const r = document.querySelector(`#board rect.sq[data-name="${name}"]`);
+  // A press and release on the centre of the square named `name` (or `attr`), as a mouse would.
+  function press(name, attr) {
+    const r = document.querySelector(`#board .sq[data-${attr || "name"}="${name}"]`);
     if (!r) throw new Error(`no square ${name}`);
     r.scrollIntoView({ block: "nearest" });
     const b = r.getBoundingClientRect();
@@ -33,7 +34,48 @@
     const t0 = performance.now();
     try { await fn(); log(name, true, t0); } catch (e) { log(name, false, t0, String(e.message || e)); throw e; }
   }
+  // Switch the page to a bundled variant (a new game on it).
+  async function variant(name) {
+    await until("the variant list", () => Array.from($("variant").options).some((o) => o.value === name), 10);
+    $("variant").value = name;
+    $("variant").dispatchEvent(new Event("change"));
+    await until(name, () => state.variant.name === name, 10);
+  }
+  const counts = () => Array.from(document.querySelectorAll("#hands .hand-pile .count"), (c) => c.textContent).join(" ");
+  async function runHand() {
+    await step("on Mraha wa Bwe: the hands drawn", async () => {
+      await until("the state", () => typeof state !== "undefined" && state !== null, 10);
+      await variant("mraha-wa-bwe");
+      await until("both hands of 12", () => counts() === "×12 ×12", 5);
+    });
+    await step("a drop by clicks: the hand counts down", async () => {
+      press("a1");
+      await until("a1 chosen", () => document.querySelectorAll("#board .drop-chosen").length === 1, 5);
+      press("b2");
+      await until("the drop played", () => moves() === 1 && counts() === "×12 ×10", 5);
+    });
+    await step("undo: the hand counts up", async () => {
+      $("undo").click();
+      await until("undone", () => state.ply === 0 && counts() === "×12 ×12", 5);
+    });
+    await step("on Dablot: a declaration by clicks", async () => {
+      await variant("dablot-prejjesne");
+      $("fen").value = "W:Wc3:Bg9";
+      $("set-fen").click();
+      await until("two lone men", () => document.querySelectorAll("#board .piece").length === 2, 5);
+      press("c3", "alg");
+      press("d4", "alg");
+      await until("the question", () => document.querySelector("#choices .choice-declare"), 5);
+      document.querySelector("#choices .choice-declare").click();
+      await until("the combat declared", () => state.combat && state.combat.declared && state.fen.endsWith(":combat"), 5);
+    });
+    await step("the combat marked", async () => {
+      await until("the label and the rings", () => !$("combat").hidden && $("combat").textContent.includes("single combat") &&
+        document.querySelectorAll("#board .combat-ring").length === 2, 5);
+    });
+  }
   async function run() {
+    if (new URLSearchParams(location.search).get("selftest") === "hand") return runHand();
     // On any variant the server was started with: the test switches the page to International.
     await step("on International", async () => {
       await until("the state", () => typeof state !== "undefined" && state !== null, 10);
