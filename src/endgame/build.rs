@@ -199,8 +199,9 @@ impl<'r, B: BitSet> Tables<'r, B> {
             return;
         };
         let me = pos.turn();
-        if let Some(o) = rules.material_outcome(&pos) {
-            *val = match o.winner {
+        // A game over at once: its value at level 0 for the side to move.
+        let mut over = |winner: Option<usize>| {
+            *val = match winner {
                 Some(w) if w == me => value::win(0),
                 Some(_) => value::loss(0),
                 None => value::DRAW,
@@ -208,19 +209,15 @@ impl<'r, B: BitSet> Tables<'r, B> {
             if *val != value::DRAW {
                 out.level0.push(i as u32);
             }
+        };
+        if let Some(o) = rules.material_outcome(&pos) {
+            over(o.winner);
             return;
         }
         rules.generate(&pos, buf, GenOptions::default());
         if buf.is_empty() {
             if let Some(o) = rules.outcome(&pos, 0) {
-                *val = match o.winner {
-                    Some(w) if w == me => value::win(0),
-                    Some(_) => value::loss(0),
-                    None => value::DRAW,
-                };
-                if *val != value::DRAW {
-                    out.level0.push(i as u32);
-                }
+                over(o.winner);
             }
             return;
         }
