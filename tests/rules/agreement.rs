@@ -382,6 +382,31 @@ const COMBAT: &[(&str, &str)] = &[
 /// capture) and the FEN reading back the same position.
 #[test]
 fn single_combat_agrees_on_lone_pieces() {
+    let (checked, in_combat, declared, problems) = combat_run(300, 47);
+    println!("{checked} positions ({in_combat} under a combat), {declared} declarations played");
+    assert!(
+        declared > 50 && in_combat > 300,
+        "{declared} declarations, {in_combat} under combat"
+    );
+    report(checked, &problems);
+}
+
+#[test]
+#[ignore = "slow: thousands of lone-piece positions per variant; run in release by .ci/run"]
+fn single_combat_agrees_on_many_lone_pieces() {
+    let (checked, in_combat, declared, problems) = combat_run(3000, 48);
+    println!("{checked} positions ({in_combat} under a combat), {declared} declarations played");
+    assert!(
+        declared > 500 && in_combat > 3000,
+        "{declared} declarations, {in_combat} under combat"
+    );
+    report(checked, &problems);
+}
+
+/// [`single_combat_agrees_on_lone_pieces`]' run: `starts` random positions per variant, each
+/// followed by a playout of at most 8 plies. Returns (positions checked, of them under a combat,
+/// declarations played, problems).
+fn combat_run(starts: usize, seed: u64) -> (usize, usize, usize, Vec<String>) {
     let dablot = Variant::load("dablot-prejjesne").expect("bundled variant loads");
     let mixed = COMBAT.iter().map(|(name, text)| {
         Variant::from_source(name, name, text, None).expect("the combat rules load")
@@ -398,9 +423,9 @@ fn single_combat_agrees_on_lone_pieces() {
             .filter(|&sq| damelab::engine::BitSet::has(rules.playable, sq))
             .collect();
         let kinds = rules.spec.pieces.len();
-        let mut rng = ChaCha8Rng::seed_from_u64(47);
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut moves = Vec::new();
-        for i in 0..300 {
+        for i in 0..starts {
             let (a, b) = (i % kinds, (i / kinds) % kinds);
             let x = squares[rng.random_range(0..squares.len())];
             let y = loop {
@@ -444,10 +469,5 @@ fn single_combat_agrees_on_lone_pieces() {
             }
         }
     }
-    println!("{checked} positions ({in_combat} under a combat), {declared} declarations played");
-    assert!(
-        declared > 50 && in_combat > 300,
-        "{declared} declarations, {in_combat} under combat"
-    );
-    report(checked, &problems);
+    (checked, in_combat, declared, problems)
 }
