@@ -194,6 +194,13 @@ def endgame(
     no_cache: bool = False,
     max_memory: Optional[str] = None,
 ) -> Dict[str, Any]: ...
+def probe(
+    position: Position,
+    cache: Optional[Union[str, PathLike]] = None,
+) -> Optional[str]:
+    """The endgame tables' value of `position` for the side to move (`"win in 21"`), read from
+    the tables in `cache` (default: the cache `endgame` writes to); `None` when none holds it."""
+    ...
 def analyse_many(
     positions: Sequence[Position],
     time: Optional[float] = None,

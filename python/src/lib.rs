@@ -39,6 +39,7 @@ fn _damelab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(play::analyse_many, m)?)?;
     m.add_function(wrap_pyfunction!(play::selfplay, m)?)?;
     m.add_function(wrap_pyfunction!(play::endgame, m)?)?;
+    m.add_function(wrap_pyfunction!(play::probe, m)?)?;
     m.add_function(wrap_pyfunction!(variant::bundled, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

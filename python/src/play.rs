@@ -1,5 +1,6 @@
 //! The engine and the long runs: `analyse` (a search), `selfplay` and `endgame` (the figures the
-//! command line writes as JSON). Each runs without the interpreter lock.
+//! command line writes as JSON), each without the interpreter lock; and `probe` (a value read
+//! from the endgame tables).
 
 use crate::errors::{plain, raise, report, DamelabError};
 use crate::position::{Move, Position};
@@ -383,4 +384,25 @@ pub fn endgame<'py>(
         .detach(move || egr::build(&v.rules, &material, &opts).and_then(|b| egr::json(&b)))
         .map_err(|e| report(miette::Report::new(e)))?;
     json_value(py, &text)
+}
+
+/// The endgame tables' value of `position` for the side to move (`"win in 21"`, `"loss in 2"`,
+/// `"draw"`), read from the tables in `cache` (a directory; default: the cache `damelab endgame`
+/// and `endgame` write to), as the REPL's `probe` reads it; `None` when no table there holds the
+/// position's material. Nothing is built here: `endgame` builds the tables.
+#[pyfunction]
+#[pyo3(signature = (position, cache = None))]
+pub fn probe(
+    position: PyRef<'_, Position>,
+    cache: Option<std::path::PathBuf>,
+) -> PyResult<Option<String>> {
+    use damelab::search::tables::EndgameTables;
+    let rules = position.rules();
+    let tables = match cache {
+        Some(dir) => Some(EndgameTables::open(rules, &dir).map_err(report)?),
+        None => EndgameTables::in_cache(rules).map_err(report)?,
+    };
+    Ok(tables
+        .and_then(|t| t.value(position.game.position()))
+        .map(|v| v.describe()))
 }

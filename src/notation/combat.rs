@@ -38,20 +38,51 @@ pub(super) fn declare(
                 .into(),
         ));
     }
-    if !rules.may_declare(pos) {
+    if !rules.may_declare(pos) && !promoted_since(rules, pos) {
         return Err(err(
             input,
             at,
             len,
             "no single combat can be declared in this position".into(),
             "a declared combat",
-            "a combat is fought by two lone pieces, one a side, of the ranks the rules allow; \
-             remove the field, or the other pieces"
+            "a combat is fought by two lone pieces, one a side, of the ranks the rules allow \
+             (or promoted from them since); remove the field, or the other pieces"
                 .into(),
         ));
     }
     pos.turn |= Position::<crate::engine::geometry::Bits>::COMBAT;
     Ok(())
+}
+
+/// Whether the two lone pieces of `pos` may be a combat's after a promotion: a piece that
+/// promotes during a combat fights on, so each may have been of a kind that promotes to its own
+/// (in one promotion or several) when the combat was declared, and those two kinds may declare.
+fn promoted_since(rules: &Rules, pos: &Position) -> bool {
+    let (Some(spec), Some((_, a, _, b))) = (&rules.spec.game.combat, rules.lone_pieces(pos)) else {
+        return false;
+    };
+    let pieces = &rules.spec.pieces;
+    let highest = pieces.iter().map(|p| p.rank).max().unwrap_or(0);
+    // The kinds a piece of kind `k` may have been: `k` and every kind that promotes to it.
+    let before = |k: usize| {
+        let mut kinds = vec![k];
+        let mut i = 0;
+        while let Some(&now) = kinds.get(i) {
+            for (j, p) in pieces.iter().enumerate() {
+                if !kinds.contains(&j) && p.promotions.iter().any(|q| q.to as usize == now) {
+                    kinds.push(j);
+                }
+            }
+            i += 1;
+        }
+        kinds
+    };
+    let (was_a, was_b) = (before(a), before(b));
+    was_a.iter().any(|&x| {
+        was_b
+            .iter()
+            .any(|&y| spec.allows(pieces[x].rank, pieces[y].rank, highest))
+    })
 }
 
 /// The FEN field of a position under a declared combat (`:combat`), or nothing.

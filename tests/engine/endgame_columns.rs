@@ -1,7 +1,7 @@
 //! Endgame tables of columns (`take top`: Lasca, Bashni): values checked by hand, every value
 //! against its children, every position of small materials against a plain depth-limited search
 //! over the generator, the cache file's layout word, and the tables in play (analyse, probe,
-//! match, self-play).
+//! match, self-play, both Hub protocols).
 
 use super::endgame::{check_all, positions, search, solve};
 use damelab::endgame::Value;
@@ -349,4 +349,98 @@ fn the_web_workbench_builds_and_probes_tables_of_columns() {
     let text = p["text"].as_str().expect("a text");
     assert!(text.contains("O v OS: loss in 2"), "{text}");
     assert!(!text.contains("building"), "read from the cache: {text}");
+}
+
+/// Both Hub protocols read a table of columns from the cache: Lasca's longest win of `O v OS`
+/// (25 plies, Black to move from `B:WOc5:BOa5,a7`) given as single pieces, four of its moves
+/// played through the protocol (`d6xb4` builds a white officer over a black one), and a search
+/// one ply deep that answers with the table's value (win in 21: score 299.79, 300 less the
+/// plies) and a move to the table's loss in 20; without the tables the same search sees no win.
+#[test]
+fn both_hub_protocols_answer_from_a_table_of_columns() {
+    use super::hub::Session;
+    use damelab::hub::protocol::{move_from_hub, position_to_hub};
+    let cache = crate::common::scratch("columns", "hub");
+    let dir = cache.to_str().expect("a UTF-8 path");
+    let o = damelab(&["endgame", "lasca", "O v OS"], &cache);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        std::fs::read_dir(&cache).expect("the cache lists").count() >= 2,
+        "the tables are in DAMELAB_CACHE"
+    );
+    let v = variant("lasca");
+    let rules = &v.rules;
+    let start = parse_fen(rules, "B:WOc5:BOa5,a7").expect("valid FEN");
+    let letters = position_to_hub(rules, &start).expect("single pieces have letters");
+    let line = ["a5-b6", "c5-d6", "b6-c5", "d6xb4"];
+    let (t, _) = solve(&v.rules, "O v OS");
+    let mut pos = start;
+    for m in line {
+        pos = pos.play(&move_from_hub(rules, &pos, m).expect("a legal move"));
+    }
+    assert_eq!(to_fen(rules, &pos), "B:WOb4(BO):Ba7");
+    assert_eq!(t.value(&pos), Some(Value::Win(21)));
+    // The answer's move leads to the table's loss in 20.
+    let to_loss_in_20 = |answer: &str| {
+        let mv = move_from_hub(rules, &pos, answer).expect("a legal move");
+        t.value(&pos.play(&mv)) == Some(Value::Loss(20))
+    };
+    let env = [("DAMELAB_CACHE", cache.as_path())];
+
+    // Hub-2: `info … score=299.79`, then `done move=…`.
+    let hub2 = |tables: &str| {
+        let mut s = Session::start_with(&["hub", "lasca"], &env);
+        s.send("hub");
+        s.read_until("wait");
+        s.send(&format!("set-param name=tables value={tables}"));
+        s.send("init");
+        s.read_until("ready");
+        s.send(&format!("pos pos={letters} moves=\"{}\"", line.join(" ")));
+        s.send("level depth=1");
+        s.send("go think");
+        s.read_until("done")
+    };
+    let lines = hub2(dir);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info ") && l.contains("score=299.79")),
+        "{lines:?}"
+    );
+    let done = lines.last().expect("done");
+    let answer = done["done move=".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    assert!(to_loss_in_20(answer), "{done}");
+    let lines = hub2("none");
+    assert!(
+        !lines.iter().any(|l| l.contains("score=299.")),
+        "no table, no win seen: {lines:?}"
+    );
+
+    // Hub-1: `info DEPTH DEPTH SCORE …` (the score in hundredths: 29979), then `move M`; the
+    // tables from the cache by default.
+    let mut s = Session::start_with(&["hub", "lasca", "--protocol", "1"], &env);
+    s.send("hub");
+    s.read_until("wait");
+    s.send("init");
+    s.read_until("ready");
+    s.send(&format!("pos {letters}"));
+    for m in line {
+        s.send(&format!("move {m}"));
+    }
+    s.send("depth 1");
+    s.send("go");
+    let lines = s.read_until("move ");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info 1 1.0 29979 ")),
+        "{lines:?}"
+    );
+    let answer = lines.last().expect("a move")["move ".len()..]
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    assert!(to_loss_in_20(answer), "{lines:?}");
+    let _ = std::fs::remove_dir_all(&cache);
 }

@@ -9,8 +9,8 @@ use std::time::{Duration, Instant};
 
 const BIN: &str = env!("CARGO_BIN_EXE_damelab");
 
-/// A Hub session: lines in, lines out, each wait bounded.
-struct Session {
+/// A Hub session (either protocol): lines in, lines out, each wait bounded.
+pub(super) struct Session {
     child: std::process::Child,
     stdin: std::process::ChildStdin,
     lines: std::sync::mpsc::Receiver<String>,
@@ -18,7 +18,16 @@ struct Session {
 
 impl Session {
     fn start(args: &[&str]) -> Session {
-        let mut child = crate::common::bin()
+        Session::start_with(args, &[])
+    }
+
+    /// [`Session::start`] with `env` set (a cache of tables, say).
+    pub(super) fn start_with(args: &[&str], env: &[(&str, &std::path::Path)]) -> Session {
+        let mut cmd = crate::common::bin();
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let mut child = cmd
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -42,13 +51,13 @@ impl Session {
         }
     }
 
-    fn send(&mut self, l: &str) {
+    pub(super) fn send(&mut self, l: &str) {
         writeln!(self.stdin, "{l}").unwrap();
         self.stdin.flush().unwrap();
     }
 
     /// Lines up to and including the first that starts with `until`.
-    fn read_until(&mut self, until: &str) -> Vec<String> {
+    pub(super) fn read_until(&mut self, until: &str) -> Vec<String> {
         let deadline = Instant::now() + Duration::from_secs(30);
         let mut out = Vec::new();
         loop {

@@ -50,6 +50,7 @@ pub(super) fn drops(rules: &Rules, pos: &Position, board: &Board) -> Option<Vec<
                 order: Vec::new(),
                 huff: None,
                 due: BTreeSet::new(),
+                declares: false,
             });
         }
     }

@@ -11,6 +11,7 @@ use damelab::spec::{
 use std::collections::{BTreeMap, BTreeSet};
 
 mod approach;
+mod combat;
 mod drops;
 
 pub type C = (i32, i32);
@@ -30,12 +31,14 @@ pub struct RefMove {
     /// Under huffing: the pieces that had a capture and, this move being quiet, may be huffed
     /// next (where they stand after the move).
     pub due: BTreeSet<C>,
+    /// Under `… may declare single combat`: the move declares the combat.
+    pub declares: bool,
 }
 
 impl RefMove {
     /// The move's identity: origin, destination, captured set, resulting piece, huff; and for a
     /// drop ([`drops::DROP`]), its squares.
-    pub fn id(&self) -> (C, C, BTreeSet<C>, u8, Option<C>, Vec<C>) {
+    pub fn id(&self) -> (C, C, BTreeSet<C>, u8, Option<C>, Vec<C>, bool) {
         (
             self.from,
             self.to,
@@ -47,6 +50,7 @@ impl RefMove {
             } else {
                 Vec::new()
             },
+            self.declares,
         )
     }
 
@@ -73,6 +77,7 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
             order: Vec::new(),
             huff: None,
             due: BTreeSet::new(),
+            declares: false,
         };
     }
     RefMove {
@@ -87,6 +92,7 @@ pub fn from_engine(rules: &Rules, m: &damelab::Move) -> RefMove {
         order: rules.capture_order(m).iter().map(|&s| c(s)).collect(),
         huff: m.huff().map(c),
         due: m.due_squares().iter().map(|&s| c(s)).collect(),
+        declares: m.declares(),
     }
 }
 
@@ -574,6 +580,60 @@ impl Board<'_> {
     }
 }
 
+impl Board<'_> {
+    /// The squares a piece of the side to move of `kind` on `c` reaches by one quiet move.
+    fn quiet_targets(&self, c: C, kind: u8) -> Vec<C> {
+        let piece = &self.spec.pieces[kind as usize];
+        let mut out = Vec::new();
+        let free = |t: C| self.playable(t) && !self.pieces.contains_key(&t);
+        for op in &piece.quiet {
+            match *op {
+                QuietOp::Step { dirs: set } => {
+                    for d in dirs(set, self.side) {
+                        if let Some(t) = self.next(c, d).filter(|&t| free(t)) {
+                            out.push(t);
+                        }
+                    }
+                }
+                QuietOp::Slide { dirs: set, range } => {
+                    for d in dirs(set, self.side) {
+                        let mut t = self.next(c, d);
+                        let mut left = range.map_or(usize::MAX, |r| r as usize);
+                        while let Some(x) = t.filter(|&x| free(x) && left > 0) {
+                            out.push(x);
+                            t = self.next(x, d);
+                            left -= 1;
+                        }
+                    }
+                }
+                QuietOp::Leap {
+                    dirs: set,
+                    over,
+                    max,
+                } => {
+                    for d in dirs(set, self.side) {
+                        let mut t = self.next(c, d);
+                        let mut len = 0u32;
+                        while let Some(x) = t.filter(|x| {
+                            self.pieces
+                                .get(x)
+                                .is_some_and(|&(s, k)| s == self.side && over & (1 << k) != 0)
+                        }) {
+                            len += 1;
+                            t = self.next(x, d);
+                        }
+                        let ok_len = len > 0 && max.is_none_or(|m| len <= m as u32);
+                        if let Some(t) = t.filter(|&t| ok_len && !self.pieces.contains_key(&t)) {
+                            out.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Every legal move of `pos` by the reference rules, every route of every capture kept.
 ///
 /// Huffing, from its definition: the side to move may first remove one enemy piece that could
@@ -665,6 +725,7 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                 order: s.taken.iter().map(|&(t, _)| t).collect(),
                 huff: None,
                 due: BTreeSet::new(),
+                declares: false,
             });
         }
     }
@@ -697,51 +758,8 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                 continue;
             }
         }
-        let free = |t: C| board.playable(t) && !board.pieces.contains_key(&t);
-        for op in &piece.quiet {
-            match *op {
-                QuietOp::Step { dirs: set } => {
-                    for d in dirs(set, side) {
-                        if let Some(t) = board.next(c, d).filter(|&t| free(t)) {
-                            quiet.insert((c, t, kind));
-                        }
-                    }
-                }
-                QuietOp::Slide { dirs: set, range } => {
-                    for d in dirs(set, side) {
-                        let mut t = board.next(c, d);
-                        let mut left = range.map_or(usize::MAX, |r| r as usize);
-                        while let Some(x) = t.filter(|&x| free(x) && left > 0) {
-                            quiet.insert((c, x, kind));
-                            t = board.next(x, d);
-                            left -= 1;
-                        }
-                    }
-                }
-                QuietOp::Leap {
-                    dirs: set,
-                    over,
-                    max,
-                } => {
-                    for d in dirs(set, side) {
-                        let mut t = board.next(c, d);
-                        let mut len = 0u32;
-                        while let Some(x) = t.filter(|x| {
-                            board
-                                .pieces
-                                .get(x)
-                                .is_some_and(|&(s, k)| s == side && over & (1 << k) != 0)
-                        }) {
-                            len += 1;
-                            t = board.next(x, d);
-                        }
-                        let ok_len = len > 0 && max.is_none_or(|m| len <= m as u32);
-                        if let Some(t) = t.filter(|&t| ok_len && !board.pieces.contains_key(&t)) {
-                            quiet.insert((c, t, kind));
-                        }
-                    }
-                }
-            }
+        for t in board.quiet_targets(c, kind) {
+            quiet.insert((c, t, kind));
         }
     }
     for (from, to, kind) in quiet {
@@ -757,7 +775,8 @@ fn plain_moves(rules: &Rules, pos: &Position) -> Vec<RefMove> {
                 .iter()
                 .map(|&c| if c == from { to } else { c })
                 .collect(),
+            declares: false,
         });
     }
-    out
+    combat::shape(rules, pos, &board, out)
 }

@@ -23,8 +23,14 @@ fn compare(rules: &Rules, pos: &Position) -> Vec<String> {
     want.sort();
     let name = |m: &RefMove| {
         format!(
-            "{:?}{:?}->{:?} x{:?} k{} due{:?}",
-            m.huff, m.from, m.to, m.captured, m.kind_after, m.due
+            "{}{:?}{:?}->{:?} x{:?} k{} due{:?}",
+            if m.declares { "@" } else { "" },
+            m.huff,
+            m.from,
+            m.to,
+            m.captured,
+            m.kind_after,
+            m.due
         )
     };
 
@@ -343,4 +349,125 @@ fn the_long_capture_agrees() {
     ids.dedup();
     assert_eq!(ids.len(), 24);
     report(1, &compare(&v.rules, &pos));
+}
+
+/// Rules with a single combat that Dablot Prejjesne does not have: men that step forward only
+/// (squares behind them are out of reach) and promote, kings that slide (a slide of any length is
+/// one move nearer), compulsory captures with flying kings, combat between kings allowed.
+const COMBAT: &[(&str, &str)] = &[
+    (
+        "combat-sliding-kings",
+        "variant \"T\"\nboard 8x8, dark squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\"\npiece king \"K\"\nsetup white man a1..h3\n\
+         man: step forward-diagonal; capture jump diagonal; promote to king on far rank\n\
+         king: slide diagonal; capture fly diagonal\n\
+         game: no moves loses, lone pieces of equal rank may declare single combat\n",
+    ),
+    (
+        "combat-orthogonal-optional",
+        "variant \"T\"\nboard 7x7, all squares\nsides white \"W\", black \"B\"\n\
+         piece man \"M\" rank 1\npiece king \"K\" rank 2\nsetup white man a1..g2\n\
+         man: step forward, sideways; capture jump forward, sideways; promote to king on far rank\n\
+         king: slide orthogonal up to 3; capture fly orthogonal\n\
+         captures: optional\n\
+         game: no moves loses, lone pieces of equal rank below the highest may declare single combat\n",
+    ),
+];
+
+/// Declared single combat against the reference (`tests/reference/combat.rs`): random positions
+/// of one piece a side, of every pair of kinds (equal ranks and not), either side to move, a
+/// combat declared where the rule allows one, each followed by a short random playout (its
+/// declarations and the combats they start); every position compared, and after every move the
+/// combat mark where the rule puts it (set by a declaration, kept by a quiet move, gone after a
+/// capture) and the FEN reading back the same position.
+#[test]
+fn single_combat_agrees_on_lone_pieces() {
+    let (checked, in_combat, declared, problems) = combat_run(300, 47);
+    println!("{checked} positions ({in_combat} under a combat), {declared} declarations played");
+    assert!(
+        declared > 50 && in_combat > 300,
+        "{declared} declarations, {in_combat} under combat"
+    );
+    report(checked, &problems);
+}
+
+#[test]
+#[ignore = "slow: thousands of lone-piece positions per variant; run in release by .ci/run"]
+fn single_combat_agrees_on_many_lone_pieces() {
+    let (checked, in_combat, declared, problems) = combat_run(3000, 48);
+    println!("{checked} positions ({in_combat} under a combat), {declared} declarations played");
+    assert!(
+        declared > 500 && in_combat > 3000,
+        "{declared} declarations, {in_combat} under combat"
+    );
+    report(checked, &problems);
+}
+
+/// [`single_combat_agrees_on_lone_pieces`]' run: `starts` random positions per variant, each
+/// followed by a playout of at most 8 plies. Returns (positions checked, of them under a combat,
+/// declarations played, problems).
+fn combat_run(starts: usize, seed: u64) -> (usize, usize, usize, Vec<String>) {
+    let dablot = Variant::load("dablot-prejjesne").expect("bundled variant loads");
+    let mixed = COMBAT.iter().map(|(name, text)| {
+        Variant::from_source(name, name, text, None).expect("the combat rules load")
+    });
+    let mut checked = 0;
+    let mut declared = 0;
+    let mut in_combat = 0;
+    let mut problems = Vec::new();
+    for v in std::iter::once(dablot).chain(mixed) {
+        let rules = &v.rules;
+        let rule = rules.spec.game.combat.expect("the rule is declared");
+        let highest = rules.spec.pieces.iter().map(|p| p.rank).max().unwrap_or(0);
+        let squares: Vec<u8> = (0..=255u8)
+            .filter(|&sq| damelab::engine::BitSet::has(rules.playable, sq))
+            .collect();
+        let kinds = rules.spec.pieces.len();
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut moves = Vec::new();
+        for i in 0..starts {
+            let (a, b) = (i % kinds, (i / kinds) % kinds);
+            let x = squares[rng.random_range(0..squares.len())];
+            let y = loop {
+                let y = squares[rng.random_range(0..squares.len())];
+                if y != x {
+                    break y;
+                }
+            };
+            let mut pos = Position::empty(rng.random_range(0..2));
+            pos.put(x, 0, a);
+            pos.put(y, 1, b);
+            let (ra, rb) = (rules.spec.pieces[a].rank, rules.spec.pieces[b].rank);
+            if ra == rb && (!rule.below_highest || ra < highest) && rng.random_bool(0.5) {
+                pos.turn |= <Position>::COMBAT;
+            }
+            for _ in 0..8 {
+                checked += 1;
+                in_combat += pos.in_combat() as usize;
+                problems.extend(compare(rules, &pos));
+                let fen = to_fen(rules, &pos);
+                match damelab::notation::parse_fen(rules, &fen) {
+                    Ok(back) if back.same_placement(&pos) && back.turn == pos.turn => {}
+                    other => problems.push(format!("{fen} reads back as {other:?}")),
+                }
+                rules.generate(&pos, &mut moves, GenOptions::default());
+                if moves.is_empty() {
+                    break;
+                }
+                let m = moves[rng.random_range(0..moves.len())];
+                declared += m.declares() as usize;
+                let next = pos.play(&m);
+                let want = m.declares() || (pos.in_combat() && !m.is_capture());
+                if next.in_combat() != want {
+                    problems.push(format!(
+                        "{fen}: after {} the combat mark is {}",
+                        move_to_string(rules, &m),
+                        next.in_combat()
+                    ));
+                }
+                pos = next;
+            }
+        }
+    }
+    (checked, in_combat, declared, problems)
 }
