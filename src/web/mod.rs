@@ -36,6 +36,8 @@ const APP_JS: &str = include_str!("assets/app.js");
 const APP_CSS: &str = include_str!("assets/app.css");
 /// Pieces in hand, drops and a declared single combat on the board (called from `app.js`).
 const HAND_JS: &str = include_str!("assets/hand.js");
+/// The game's review and its evaluation graph (called from `app.js`).
+const REVIEW_JS: &str = include_str!("assets/review.js");
 /// The page's self-test, loaded only by `/?selftest=1`.
 const SELFTEST_JS: &str = include_str!("assets/selftest.js");
 
@@ -158,6 +160,10 @@ pub fn router(opts: &Options, port: u16) -> std::io::Result<Router> {
         .route(
             "/hand.js",
             get(asset(HAND_JS, "text/javascript; charset=utf-8")),
+        )
+        .route(
+            "/review.js",
+            get(asset(REVIEW_JS, "text/javascript; charset=utf-8")),
         )
         .route(
             "/selftest.js",

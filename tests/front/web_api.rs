@@ -177,6 +177,7 @@ fn page_and_assets_are_served_from_the_binary() {
         .contains("x-frame-options: deny"));
     assert!(get(&srv, "/app.js").body.contains("EventSource"));
     assert!(get(&srv, "/app.css").body.contains("#board"));
+    assert!(get(&srv, "/review.js").body.contains("function drawGraph"));
 }
 
 #[test]
