@@ -70,6 +70,14 @@ pub fn damelab(args: &[&str]) -> Output {
     damelab_with(args, &[])
 }
 
+/// `damelab ARGS` with `DAMELAB_CACHE` set to `cache` (no scheduler's variables, no colour).
+pub fn damelab_cached(args: &[&str], cache: &Path) -> Output {
+    damelab_with(
+        args,
+        &[("DAMELAB_CACHE", cache.to_str().expect("a UTF-8 path"))],
+    )
+}
+
 pub fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }

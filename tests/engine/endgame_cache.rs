@@ -3,14 +3,7 @@
 
 use std::process::Output;
 
-fn damelab(args: &[&str], cache: &std::path::Path) -> Output {
-    crate::common::bin()
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("DAMELAB_CACHE", cache)
-        .output()
-        .expect("the damelab binary runs")
-}
+use crate::common::damelab_cached as damelab;
 
 #[test]
 fn tables_from_the_cache_are_loaded_and_analyse_uses_them() {
@@ -113,22 +106,7 @@ fn tables_of_an_older_cache_are_still_read() {
 
 /// `damelab` with these arguments, this cache and this input (issue 46).
 fn damelab_in(args: &[&str], cache: &std::path::Path, input: &str) -> Output {
-    use std::io::Write;
-    let mut child = crate::common::bin()
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("DAMELAB_CACHE", cache)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the damelab binary runs");
-    let mut stdin = child.stdin.take().expect("a pipe");
-    stdin
-        .write_all(input.as_bytes())
-        .expect("the input is written");
-    drop(stdin);
-    child.wait_with_output().expect("damelab ends")
+    crate::common::with_input(args, input, &[("DAMELAB_CACHE", cache)])
 }
 
 #[test]

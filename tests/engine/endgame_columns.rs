@@ -9,8 +9,6 @@ use damelab::notation::{parse_fen, to_fen};
 use damelab::Variant;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::path::Path;
-use std::process::Output;
 
 fn variant(name: &str) -> Variant {
     Variant::load(name).expect("variant loads")
@@ -170,14 +168,7 @@ fn tables_of_columns_agree_with_a_plain_search_on_every_position() {
     }
 }
 
-fn damelab(args: &[&str], cache: &Path) -> Output {
-    crate::common::bin()
-        .args(args)
-        .env("NO_COLOR", "1")
-        .env("DAMELAB_CACHE", cache)
-        .output()
-        .expect("the damelab binary runs")
-}
+use crate::common::damelab_cached as damelab;
 
 /// The cache's table files say they hold columns: a file whose layout word says single pieces
 /// (or that is damaged) is rebuilt with a note, never used.
