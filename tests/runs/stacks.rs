@@ -138,21 +138,11 @@ fn endgame_tables_of_columns_build_small_materials_and_refuse_large_ones() {
         ("lasca", "O v S", "SSSSSSSSS v SSSSSSSS"),
         ("bashni", "K v M", "MMMMMMMMM v MMMMMMMM"),
     ] {
-        let o = crate::common::bin()
-            .args(["endgame", v, small, "--no-cache"])
-            .env("NO_COLOR", "1")
-            .env("DAMELAB_CACHE", &cache)
-            .output()
-            .expect("damelab runs");
+        let o = crate::common::damelab_cached(&["endgame", v, small, "--no-cache"], &cache);
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{v}: {out}");
         assert!(out.contains("white to move:"), "{v}: {out}");
-        let o = crate::common::bin()
-            .args(["endgame", v, large, "--no-cache"])
-            .env("NO_COLOR", "1")
-            .env("DAMELAB_CACHE", &cache)
-            .output()
-            .expect("damelab runs");
+        let o = crate::common::damelab_cached(&["endgame", v, large, "--no-cache"], &cache);
         assert_eq!(o.status.code(), Some(1), "{v}");
         let err = crate::common::flat(&String::from_utf8_lossy(&o.stderr));
         assert!(
