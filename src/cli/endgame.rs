@@ -12,7 +12,12 @@ pub struct Args {
     /// A bundled variant's name or a path to a rules file.
     pub variant: String,
     /// The pieces, first side first, in the variant's letters: `KK v K`, `KM v K`, `K v -`.
-    pub material: String,
+    #[arg(required_unless_present = "up_to", conflicts_with = "up_to")]
+    pub material: Option<String>,
+    /// Build every material of at most this many pieces (both sides together, at least one each):
+    /// `damelab endgame international --up-to 4`, the tables the engine then probes in play.
+    #[arg(long, value_name = "PIECES", value_parser = clap::value_parser!(u32).range(2..=32))]
+    pub up_to: Option<u32>,
     /// Write the figures as JSON.
     #[arg(long)]
     pub json: bool,
@@ -60,7 +65,18 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
 /// The report of `args` for a variant already loaded (`args.variant` unused): the text, or the
 /// JSON with `args.json`, and the number of tables that could not be written to the cache.
 fn report_for(v: &Variant, args: &Args) -> Result<(String, usize), Report> {
-    let rules = &v.rules;
+    let opts = options(args)?;
+    match (&args.material, args.up_to) {
+        (Some(material), _) => report_one(v, material, args, &opts),
+        (None, Some(n)) => report_up_to(v, n, args, &opts),
+        (None, None) => Err(miette::miette!(
+            help = "give one, `KK v K`, or `--up-to 4` for every material of at most 4 pieces",
+            "no material given"
+        )),
+    }
+}
+
+fn options(args: &Args) -> Result<Options, Report> {
     let max_memory = match &args.max_memory {
         Some(s) => parse_memory(s).map_err(Report::new)?,
         None => DEFAULT_MAX_MEMORY,
@@ -70,13 +86,68 @@ fn report_for(v: &Variant, args: &Args) -> Result<(String, usize), Report> {
     } else {
         args.cache.clone().or_else(store::default_dir)
     };
-    let opts = Options {
+    Ok(Options {
         cache,
         max_memory,
         progress: !args.json,
         watch: None,
+    })
+}
+
+/// `--up-to N`: each material of at most N pieces not already solved as part of an earlier one
+/// (`Material::up_to`'s order), its report in turn (JSON: a list of them), then a closing line
+/// of the count.
+fn report_up_to(
+    v: &Variant,
+    n: u32,
+    args: &Args,
+    opts: &Options,
+) -> Result<(String, usize), Report> {
+    let rules = &v.rules;
+    let mut solved = std::collections::BTreeSet::new();
+    let (mut texts, mut unsaved) = (Vec::new(), 0);
+    for m in crate::endgame::material::up_to(rules, n) {
+        if solved.contains(&m) {
+            continue;
+        }
+        let (text, u, materials) = report_built(v, &m.name(rules), args, opts)?;
+        solved.extend(materials);
+        texts.push(text);
+        unsaved += u;
+    }
+    let out = if args.json {
+        format!("[{}]", texts.join(","))
+    } else {
+        let mut out = texts.join("\n");
+        out.push_str(&format!(
+            "\nevery material of at most {n} pieces: {} tables in {} builds\n",
+            solved.len(),
+            texts.len()
+        ));
+        out
     };
-    let built = report::build(rules, &args.material, &opts).map_err(Report::new)?;
+    Ok((out, unsaved))
+}
+
+fn report_one(
+    v: &Variant,
+    material: &str,
+    args: &Args,
+    opts: &Options,
+) -> Result<(String, usize), Report> {
+    report_built(v, material, args, opts).map(|(text, unsaved, _)| (text, unsaved))
+}
+
+/// One material's build: the report, the tables that could not be saved, and every material
+/// the build solved or loaded.
+fn report_built(
+    v: &Variant,
+    material: &str,
+    args: &Args,
+    opts: &Options,
+) -> Result<(String, usize, Vec<crate::endgame::Material>), Report> {
+    let rules = &v.rules;
+    let built = report::build(rules, material, opts).map_err(Report::new)?;
     for note in &built.tables.notes {
         errln!("note: {note}");
     }
@@ -101,5 +172,6 @@ fn report_for(v: &Variant, args: &Args) -> Result<(String, usize), Report> {
     } else {
         report::text_of(&built).map_err(Report::new)?
     };
-    Ok((out, built.tables.unsaved))
+    let materials = built.est.materials.clone();
+    Ok((out, built.tables.unsaved, materials))
 }

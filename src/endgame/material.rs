@@ -202,6 +202,61 @@ impl Material {
     }
 }
 
+/// Every material of at most `n` pieces with at least one piece a side (`damelab endgame
+/// VARIANT --up-to N`), the largest first and, among materials of one size, those of the lower
+/// kinds first: a man's table reaches the tables of what it promotes to, so building in this
+/// order leaves most later materials already solved. Each side's pieces are a multiset of the
+/// rules' kinds.
+pub fn up_to<B: BitSet>(rules: &Rules<B>, n: u32) -> Vec<Material> {
+    let kinds = rules.kinds.min(MAX_KINDS);
+    // Every multiset of `k` pieces over `kinds` kinds, as counts per kind.
+    fn multisets(
+        k: u32,
+        kinds: usize,
+        from: usize,
+        acc: &mut [u8; MAX_KINDS],
+        out: &mut Vec<[u8; MAX_KINDS]>,
+    ) {
+        if k == 0 {
+            out.push(*acc);
+            return;
+        }
+        for kind in from..kinds {
+            acc[kind] += 1;
+            multisets(k - 1, kinds, kind, acc, out);
+            acc[kind] -= 1;
+        }
+    }
+    let mut sides: Vec<Vec<[u8; MAX_KINDS]>> = vec![Vec::new()];
+    for k in 1..n {
+        let mut v = Vec::new();
+        multisets(k, kinds, 0, &mut [0; MAX_KINDS], &mut v);
+        sides.push(v);
+    }
+    let mut out = Vec::new();
+    for total in (2..=n).rev() {
+        let mut here = Vec::new();
+        for a in 1..total {
+            let b = total - a;
+            for x in &sides[a as usize] {
+                for y in &sides[b as usize] {
+                    here.push(Material { counts: [*x, *y] });
+                }
+            }
+        }
+        let weight = |m: &Material| -> u32 {
+            m.counts
+                .iter()
+                .flat_map(|c| c.iter().enumerate())
+                .map(|(k, &c)| k as u32 * c as u32)
+                .sum()
+        };
+        here.sort_by_key(|m| (weight(m), std::cmp::Reverse(m.counts[0])));
+        out.extend(here);
+    }
+    out
+}
+
 /// Split `KK v K` at the `v` that stands alone (or between pieces when no letter is `v`).
 fn split_v(text: &str) -> Vec<&str> {
     let t = text.trim();
@@ -227,6 +282,24 @@ fn shorten(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn up_to_lists_every_material_once_largest_and_lowest_kinds_first() {
+        let v = crate::Variant::load("english").unwrap();
+        let all = up_to(&v.rules, 3);
+        let names: Vec<String> = all.iter().map(|m| m.name(&v.rules)).collect();
+        // Two pieces: 2 x 2 materials; three: 3 x 2 each way round.
+        assert_eq!(names.len(), 16, "{names:?}");
+        assert_eq!(&names[..2], ["MM v M", "M v MM"]);
+        assert_eq!(names.last().map(String::as_str), Some("K v K"));
+        let mut unique = all.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), all.len());
+        assert!(all
+            .iter()
+            .all(|m| m.side_total(0) >= 1 && m.side_total(1) >= 1));
+    }
 
     #[test]
     fn a_key_reads_back_as_its_material() {

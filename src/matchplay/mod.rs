@@ -214,6 +214,11 @@ pub fn opening_of(cfg: &Config, round: u64) -> Opening {
 /// How the reason of a game the endgame tables adjudicated begins.
 pub const TABLES_REASON: &str = "adjudicated by the endgame tables";
 
+/// `1 ply`, `14 plies`.
+fn plies(d: u16) -> String {
+    format!("{d} {}", if d == 1 { "ply" } else { "plies" })
+}
+
 /// The games the endgame tables decided: a game reaching a position of a material they hold ends
 /// there with the tables' value (see [`play_game`]).
 pub fn tables_decided(games: &[GameRecord]) -> u64 {
@@ -364,8 +369,8 @@ fn legal_or_end(cfg: &Config, game: &crate::Game) -> Result<Vec<crate::engine::M
     if let Some(t) = &cfg.tables {
         use crate::endgame::value::Value;
         let said = match t.value(game.position()) {
-            Some(Value::Win(d)) => Some((Some(mover), format!("win in {d} plies"))),
-            Some(Value::Loss(d)) => Some((Some(1 - mover), format!("loss in {d} plies"))),
+            Some(Value::Win(d)) => Some((Some(mover), format!("win in {}", plies(d)))),
+            Some(Value::Loss(d)) => Some((Some(1 - mover), format!("loss in {}", plies(d)))),
             Some(Value::Draw) => Some((None, "draw".into())),
             _ => None,
         };
@@ -550,4 +555,14 @@ pub fn run(cfg: &Config, jobs: &[Job], collect: &mut dyn FnMut(&GameRecord) -> C
         }
     });
     finish
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a_tables_distance_reads_in_the_singular_for_one_ply() {
+        assert_eq!(super::plies(1), "1 ply");
+        assert_eq!(super::plies(14), "14 plies");
+        assert_eq!(super::plies(0), "0 plies");
+    }
 }

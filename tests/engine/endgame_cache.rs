@@ -205,3 +205,66 @@ fn engines_play_with_the_cache_tables_by_default_and_refuse_a_damaged_cache() {
     assert!(out.contains("\nready"), "{out}");
     let _ = std::fs::remove_dir_all(&cache);
 }
+
+/// `damelab endgame VARIANT --up-to N` builds every material of at most N pieces (at least one a
+/// side), each once: English's 16 materials of two or three pieces come from two builds (`MM v M`
+/// and `M v MM` reach all the others), 26 tables with the 10 one-sided materials a capture
+/// leaves; a second run loads them all.
+#[test]
+fn up_to_builds_every_material_of_that_many_pieces_once() {
+    let cache = crate::common::scratch("endgame_cache", "up_to");
+    let dir = cache.to_str().expect("a UTF-8 path");
+    let o = damelab(
+        &["endgame", "english", "--up-to", "3", "--cache", dir],
+        &cache,
+    );
+    let text = crate::common::ok(&o);
+    assert!(text.contains("MM v M:"), "{text}");
+    assert!(text.contains("M v MM:"), "{text}");
+    assert!(
+        text.ends_with("every material of at most 3 pieces: 26 tables in 2 builds\n"),
+        "{text}"
+    );
+    let files = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().is_file())
+        .count();
+    assert!(files >= 26, "{files} files in the cache");
+    let again = crate::common::ok(&damelab(
+        &["endgame", "english", "--up-to", "3", "--cache", dir],
+        &cache,
+    ));
+    assert!(!again.contains("positions/s"), "{again}");
+    assert!(again.contains("tables loaded from the cache"), "{again}");
+    // The engine then plays with them: a 3-piece position is a table's value at once.
+    let o = damelab(
+        &[
+            "analyse",
+            "english",
+            "--fen",
+            "W:WK1,K3:B30",
+            "--depth",
+            "2",
+        ],
+        &cache,
+    );
+    let text = crate::common::ok(&o);
+    assert!(text.starts_with("endgame tables: "), "{text}");
+    // Out of range, or with a material too, or with neither: usage errors naming the option.
+    for (args, needle) in [
+        (
+            &["endgame", "english", "--up-to", "1"][..],
+            "1 is not in 2..=32",
+        ),
+        (
+            &["endgame", "english", "KK v K", "--up-to", "3"],
+            "cannot be used with",
+        ),
+        (&["endgame", "english"], "<MATERIAL>"),
+    ] {
+        let o = damelab(args, &cache);
+        crate::common::fails(&o, 1, needle);
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+}
