@@ -175,43 +175,10 @@ impl Weights {
             });
         }
         let mut w = Weights::derived_in(rules, to);
-        // The tables of a shape's windows, in one phase.
-        let tables = |l: &Layout, g: usize, phase: usize| {
-            let at = if l.phased { phase * l.base } else { 0 };
-            let r = &l.groups[g];
-            let end = l.tables.get(r.end).copied().unwrap_or(l.wide_table);
-            at + l.tables.get(r.start).copied().unwrap_or(end)..at + end
-        };
-        for phase in 0..if to.phased { 2 } else { 1 } {
-            let (fat, tat) = (
-                if from.phased { phase * from.base } else { 0 },
-                if to.phased { phase * to.base } else { 0 },
-            );
-            // The groups before the windows depend on the kinds and squares alone (the race
-            // features' too, when both layouts have them).
-            let small = if from.race == to.race {
-                to.patterns
-            } else {
-                to.tempo + 1
-            };
-            w.values[tat..tat + small].copy_from_slice(&self.values[fat..fat + small]);
-            for (g, shape) in to.shapes.iter().enumerate() {
-                let Some(f) = from.shapes.iter().position(|s| s == shape) else {
-                    continue;
-                };
-                if from.windows[from.groups[f].clone()] == to.windows[to.groups[g].clone()] {
-                    w.values[tables(to, g, phase)]
-                        .copy_from_slice(&self.values[tables(&from, f, phase)]);
-                }
-            }
-            if !from.wide.is_empty() && !to.wide.is_empty() {
-                w.values[tat + to.wide_table..tat + to.base]
-                    .copy_from_slice(&self.values[fat + from.wide_table..fat + from.base]);
-            }
+        for c in carry_plan(&from, to) {
+            w.values[c.to].copy_from_slice(&self.values[c.from]);
         }
-        if from.tapered > 0 && to.tapered > 0 {
-            w.values[to.taper..].copy_from_slice(&self.values[from.taper..]);
-        } else {
+        if from.tapered == 0 {
             start_ending(to, &mut w.values);
         }
         w.variant = self.variant.clone();
@@ -452,6 +419,87 @@ impl Weights {
         let h = (self.values.iter()).fold(Fnv::default(), |h, v| h.write(&v.to_le_bytes()));
         format!("{:08x}", h.finish() >> 32)
     }
+}
+
+/// One group of weights [`Weights::carried_into`] copies: `to`'s weights `to` get the file's
+/// `from`; `own` when they are the same weights (not those of the opening copied into a phased
+/// layout's ending).
+struct Carried {
+    to: std::ops::Range<usize>,
+    from: std::ops::Range<usize>,
+    own: bool,
+}
+
+/// What a file of layout `from` carries into the layout `to` (of the same rules), group by group.
+fn carry_plan(from: &Layout, to: &Layout) -> Vec<Carried> {
+    // The tables of a shape's windows, in one phase.
+    let tables = |l: &Layout, g: usize, phase: usize| {
+        let at = if l.phased { phase * l.base } else { 0 };
+        let r = &l.groups[g];
+        let end = l.tables.get(r.end).copied().unwrap_or(l.wide_table);
+        at + l.tables.get(r.start).copied().unwrap_or(end)..at + end
+    };
+    let mut plan = Vec::new();
+    for phase in 0..if to.phased { 2 } else { 1 } {
+        let (fat, tat) = (
+            if from.phased { phase * from.base } else { 0 },
+            if to.phased { phase * to.base } else { 0 },
+        );
+        let own = phase == 0 || from.phased;
+        // The groups before the windows depend on the kinds and squares alone (the race
+        // features' too, when both layouts have them).
+        let small = if from.race == to.race {
+            to.patterns
+        } else {
+            to.tempo + 1
+        };
+        plan.push(Carried {
+            to: tat..tat + small,
+            from: fat..fat + small,
+            own,
+        });
+        for (g, shape) in to.shapes.iter().enumerate() {
+            let Some(f) = from.shapes.iter().position(|s| s == shape) else {
+                continue;
+            };
+            if from.windows[from.groups[f].clone()] == to.windows[to.groups[g].clone()] {
+                plan.push(Carried {
+                    to: tables(to, g, phase),
+                    from: tables(from, f, phase),
+                    own,
+                });
+            }
+        }
+        if !from.wide.is_empty() && !to.wide.is_empty() {
+            plan.push(Carried {
+                to: tat + to.wide_table..tat + to.base,
+                from: fat + from.wide_table..fat + from.base,
+                own,
+            });
+        }
+    }
+    if from.tapered > 0 && to.tapered > 0 {
+        plan.push(Carried {
+            to: to.taper..to.len,
+            from: from.taper..from.len,
+            own: true,
+        });
+    }
+    plan
+}
+
+/// Which of the layout `to`'s weights a file of layout `from` (the same rules) holds itself when
+/// carried into it ([`Weights::carried_into`]): `true` for each weight copied from the same
+/// weight of the file; `false` for the rest — groups the file lacks, which start at the derived
+/// evaluation's, and the endings started at the file's openings. What `train --fit new` holds.
+pub fn carried_mask(from: &Layout, to: &Layout) -> Vec<bool> {
+    let mut mask = vec![false; to.len];
+    for c in carry_plan(from, to) {
+        if c.own {
+            mask[c.to].fill(true);
+        }
+    }
+    mask
 }
 
 /// The ending's weights of a tapered layout's small features ([`Layout::tapered`]) start where

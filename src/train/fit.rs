@@ -74,12 +74,15 @@ pub fn fit_k(data: &Data, w: &[f64]) -> f64 {
     ((lo + hi) / 2.0).exp()
 }
 
-/// Fit weights from `start`, pulled toward `anchor` with strength `l2`, for `epochs` passes.
-/// `progress` is told each pass; `None` when interrupted.
+/// Fit weights from `start`, pulled toward `anchor` with strength `l2`, for `epochs` passes;
+/// the weights `held` marks (`--fit new`) keep their start values exactly. `progress` is told
+/// each pass; `None` when interrupted.
+#[allow(clippy::too_many_arguments)]
 pub fn fit(
     data: &Data,
     start: &[f64],
     anchor: &[f64],
+    held: Option<&[bool]>,
     k: f64,
     epochs: u32,
     l2: f64,
@@ -114,8 +117,8 @@ pub fn fit(
             let g = grad[j] + 2.0 * l2 * (w[j] - anchor[j]);
             m[j] = BETA1 * m[j] + (1.0 - BETA1) * g;
             v[j] = BETA2 * v[j] + (1.0 - BETA2) * g * g;
-            // A weight no position uses keeps its value.
-            if g != 0.0 {
+            // A weight no position uses keeps its value, and so does a held one.
+            if g != 0.0 && !held.is_some_and(|h| h[j]) {
                 w[j] -= step * (m[j] / c1) / ((v[j] / c2).sqrt() + EPSILON);
             }
         }

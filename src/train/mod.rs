@@ -67,14 +67,25 @@ pub struct TrainSettings {
     /// Further window shapes beside the first (`--window 2x2+2x4`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more_windows: Vec<crate::search::learned::Window>,
+    /// Fit only the weights the start file does not have (`--fit new`): every weight carried
+    /// from it keeps its value.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fit_new: bool,
+    /// Fit only the positions with at most this many pieces on the board
+    /// (`--fit-pieces-at-most`): the games are played whole, the other positions left out.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit_pieces_at_most: Option<u32>,
 }
 
 /// A run's starting weights: the file as given and its digest (what the games record as the
-/// evaluation they were played with).
+/// evaluation they were played with), and its layout line (which weights it carries into the
+/// run's layout: those `--fit new` holds).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Start {
     pub path: String,
     pub digest: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub layout: String,
 }
 
 fn one() -> f64 {
@@ -91,6 +102,24 @@ impl TrainSettings {
             self.phases,
         )
         .raced(self.race)
+    }
+
+    /// With `--fit new`, which of the run's weights the fit holds: `true` for each one carried
+    /// from the start file ([`crate::search::weights::carried_mask`]). `None`: every weight is
+    /// fitted.
+    pub fn held<B: BitSet>(&self, rules: &Rules<B>) -> Option<Vec<bool>> {
+        let start = self.start.as_ref().filter(|_| self.fit_new)?;
+        let from = crate::search::learned::Layout::from_summary(rules, &start.layout);
+        Some(crate::search::weights::carried_mask(
+            &from,
+            &self.layout(rules),
+        ))
+    }
+
+    /// Whether a position goes into the fit (`--fit-pieces-at-most`).
+    pub fn fits<B: BitSet>(&self, pos: &Position<B>) -> bool {
+        self.fit_pieces_at_most
+            .is_none_or(|n| pos.occupied().count() <= n)
     }
 
     /// The window shapes, the first and those beside it.
@@ -116,6 +145,8 @@ pub struct Data {
     pub shift: u32,
     /// Each row's self-play search score for the first side, in score units (NaN: unknown).
     pub score: Vec<f32>,
+    /// Quiet positions of the games left out of the fit (`--fit-pieces-at-most`).
+    pub left_out: usize,
 }
 
 impl Data {
@@ -150,6 +181,7 @@ impl Data {
             let score = other.score.get(r).copied().unwrap_or(f32::NAN);
             self.push_scored(&feats, other.y[r], other.held_out[r], score);
         }
+        self.left_out += other.left_out;
     }
 }
 
@@ -209,6 +241,8 @@ pub struct GameData {
     pub w: i8,
     /// The search's score of each row's position for the first side (empty: not recorded).
     pub scores: Vec<i32>,
+    /// Quiet positions the game left out of the fit (`--fit-pieces-at-most`).
+    pub left_out: u64,
 }
 
 /// The games `indices` (ascending) of a generation, as [`play`] plays them: the games of a shard.
@@ -251,6 +285,7 @@ pub fn played(total: u64, games: &[GameData]) -> Played {
             let score = g.scores.get(r).map_or(f32::NAN, |&s| s as f32);
             data.push_scored(row, y, g.i % 10 == 9, score);
         }
+        data.left_out += g.left_out as usize;
     }
     Played {
         data,
@@ -291,6 +326,7 @@ fn play_width<B: BitSet>(
                     positions.clear();
                     // The score of the last search, for the side to move.
                     let last = std::cell::Cell::new(0);
+                    let mut left_out = 0;
                     let rec = play_game_with(
                         rules,
                         &settings,
@@ -304,7 +340,9 @@ fn play_width<B: BitSet>(
                         },
                         &mut |pos, _, searched| {
                             // Quiet positions only: a pending capture's score is the capture's.
-                            if searched && !rules.has_capture(pos) {
+                            if searched && !rules.has_capture(pos) && !t.fits(pos) {
+                                left_out += 1;
+                            } else if searched && !rules.has_capture(pos) {
                                 let s = last.get().clamp(-SCORE_CAP, SCORE_CAP);
                                 positions.push((*pos, if pos.turn() == 0 { s } else { -s }));
                             }
@@ -325,6 +363,7 @@ fn play_width<B: BitSet>(
                         rows,
                         w: rec.w,
                         scores,
+                        left_out,
                     })
                 },
             )

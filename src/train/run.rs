@@ -34,6 +34,9 @@ pub struct Generation {
     pub validation_after: f64,
     /// The new weights against the derived evaluation.
     pub against_derived: Option<Wdl>,
+    /// With `--fit-pieces-at-most N`: N, and the quiet positions so far left out of the fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<(u32, usize)>,
 }
 
 #[derive(Serialize)]
@@ -75,6 +78,12 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     }
     if let Some(s) = &t.start {
         flags.push_str(&format!(" --start {}", s.path));
+    }
+    if t.fit_new {
+        flags.push_str(" --fit new");
+    }
+    if let Some(n) = t.fit_pieces_at_most {
+        flags.push_str(&format!(" --fit-pieces-at-most {n}"));
     }
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
@@ -136,6 +145,7 @@ pub fn train_from(
         current.values = carried.values;
         current.search = carried.search;
     }
+    let held = t.held(rules.as_ref());
     let mut data = Data {
         shift: layout.row_shift(),
         ..Data::default()
@@ -158,7 +168,8 @@ pub fn train_from(
             break;
         };
         data.extend(&played.data);
-        let Some(step) = fit_step(&mut data, &current.values, &anchor, t, g) else {
+        let Some(step) = fit_step(&mut data, &current.values, &anchor, held.as_deref(), t, g)
+        else {
             interrupted = true;
             break;
         };
@@ -176,7 +187,8 @@ pub fn train_from(
         } else {
             None
         };
-        let gen = Generation::of(g + 1, played.games, played.results, &data, &step, against);
+        let gen = Generation::of(g + 1, played.games, played.results, &data, &step, against)
+            .left_out(t, &data);
         out(&generation_line(&gen));
         generations.push(gen);
         // Each generation's weights are written as it ends: a long run stopped late keeps them.
@@ -217,7 +229,14 @@ impl Generation {
             validation_before: step.validation_before,
             validation_after: step.validation_after,
             against_derived,
+            left_out: None,
         }
+    }
+
+    /// With `--fit-pieces-at-most`, the quiet positions of `data` left out of the fit.
+    pub(crate) fn left_out(mut self, t: &TrainSettings, data: &Data) -> Generation {
+        self.left_out = t.fit_pieces_at_most.map(|n| (n, data.left_out));
+        self
     }
 }
 
@@ -238,6 +257,7 @@ pub(crate) fn fit_step(
     data: &mut Data,
     current: &[i32],
     anchor: &[f64],
+    held: Option<&[bool]>,
     t: &TrainSettings,
     g: u32,
 ) -> Option<Step> {
@@ -261,7 +281,7 @@ pub(crate) fn fit_step(
             .collect();
         std::mem::replace(&mut data.y, blended)
     });
-    let step = fit_targets(data, &start, anchor, k, t, g);
+    let step = fit_targets(data, &start, anchor, held, k, t, g);
     if let Some(y) = results {
         data.y = y;
     }
@@ -273,13 +293,14 @@ fn fit_targets(
     data: &Data,
     start: &[f64],
     anchor: &[f64],
+    held: Option<&[bool]>,
     k: f64,
     t: &TrainSettings,
     g: u32,
 ) -> Option<Step> {
     let (lb, vb) = (loss(data, start, k, false), loss(data, start, k, true));
     let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
-    let fitted = fit(data, start, anchor, k, t.epochs, t.l2, &|| b.inc(1));
+    let fitted = fit(data, start, anchor, held, k, t.epochs, t.l2, &|| b.inc(1));
     b.finish();
     let q = quantise(&fitted?);
     let back = dequantise(&q);
@@ -296,8 +317,11 @@ fn fit_targets(
 
 pub(crate) fn generation_line(g: &Generation) -> String {
     let [w, d, l] = g.results;
+    let left = g.left_out.map_or(String::new(), |(n, out)| {
+        format!("; {out} with more than {n} pieces left out")
+    });
     let mut line = format!(
-        "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out), K {:.0}, \
+        "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out{left}), K {:.0}, \
          loss {:.4} -> {:.4}, validation {:.4} -> {:.4}",
         g.generation,
         g.games,

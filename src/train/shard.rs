@@ -63,6 +63,12 @@ pub struct DataSettings {
     /// The shapes `--window` names beside the first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub more_windows: Vec<crate::search::learned::Window>,
+    /// `--fit new`: only the weights the start file lacks are fitted.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub fit_new: bool,
+    /// `--fit-pieces-at-most`: the positions with more pieces are left out of the data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fit_pieces_at_most: Option<u32>,
 }
 
 impl DataSettings {
@@ -87,6 +93,8 @@ impl DataSettings {
             start: t.start.clone(),
             window: (t.window != crate::search::learned::Window::SMALL).then_some(t.window),
             more_windows: t.more_windows.clone(),
+            fit_new: t.fit_new,
+            fit_pieces_at_most: t.fit_pieces_at_most,
         }
     }
 
@@ -96,6 +104,9 @@ impl DataSettings {
             value: value.to_string(),
         };
         let l2: f64 = self.l2.parse().map_err(|_| not_number("l2", &self.l2))?;
+        if self.fit_new && self.start.as_ref().is_none_or(|s| s.layout.is_empty()) {
+            return Err(DataError::FitNewWithoutStart);
+        }
         let result_weight = match &self.result_weight {
             None => 1.0,
             Some(x) => x.parse().map_err(|_| not_number("result_weight", x))?,
@@ -118,6 +129,8 @@ impl DataSettings {
             start: self.start.clone(),
             window: self.window.unwrap_or_default(),
             more_windows: self.more_windows.clone(),
+            fit_new: self.fit_new,
+            fit_pieces_at_most: self.fit_pieces_at_most,
         })
     }
 }
@@ -132,6 +145,13 @@ pub struct GameRows {
     /// The search's score of each row's position for the first side (absent: not recorded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<i64>,
+    /// Quiet positions left out of the fit (`--fit-pieces-at-most`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub left_out: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 /// A shard's data file.
@@ -160,6 +180,7 @@ pub(crate) fn to_rows(g: &GameData) -> GameRows {
             .map(|r| r.iter().flat_map(|&(i, v)| [i as i64, v as i64]).collect())
             .collect(),
         scores: g.scores.iter().map(|&s| s as i64).collect(),
+        left_out: g.left_out,
     }
 }
 
@@ -201,6 +222,8 @@ pub enum DataFileError {
 pub enum DataError {
     #[error("`{name}` is `{value}`, not a number")]
     NotANumber { name: &'static str, value: String },
+    #[error("the settings say `fit_new` (`--fit new`) but name no start weights and layout")]
+    FitNewWithoutStart,
     #[error("`{name}`: game {} has result {w}", index + 1)]
     Result { name: String, index: u64, w: i8 },
     #[error("`{name}`: game {} holds a malformed position", index + 1)]
@@ -260,6 +283,7 @@ fn from_rows(g: &GameRows, len: usize, name: &str) -> Result<GameData, DataError
         rows,
         w: g.w,
         scores,
+        left_out: g.left_out,
     })
 }
 
@@ -593,7 +617,15 @@ pub fn merge_command(
     crate::interrupt::install_termination();
     crate::interrupt::reset();
     out(&format!("{}: `{made_by}`: generation {g} merged", v.name()));
-    let Some(step) = fit_step(&mut m.data, &current.values, &anchor, t, g - 1) else {
+    let held = t.held(v.rules.as_ref());
+    let Some(step) = fit_step(
+        &mut m.data,
+        &current.values,
+        &anchor,
+        held.as_deref(),
+        t,
+        g - 1,
+    ) else {
         return Err(bad(
             "interrupted: no weights written",
             "run the merge again",
@@ -623,7 +655,7 @@ pub fn merge_command(
     } else {
         None
     };
-    let gen = Generation::of(g, t.games, m.results, &m.data, &step, against);
+    let gen = Generation::of(g, t.games, m.results, &m.data, &step, against).left_out(t, &m.data);
     out(&generation_line(&gen));
     let path = weights_out
         .map(Path::to_path_buf)

@@ -21,4 +21,5 @@ pub mod selfplay_tables;
 pub mod stacks;
 pub mod study;
 pub mod train;
+pub mod train_fit;
 pub mod train_shards;

@@ -94,6 +94,8 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         data: None,
         shard: None,
         shards: None,
+        fit: damelab::cli::train::FitWhich::All,
+        fit_pieces_at_most: None,
     }
 }
 

@@ -137,6 +137,15 @@ pub struct TrainArgs {
     /// Up to three shapes side by side, joined by `+` (`2x2+2x4`): each has its own windows.
     #[arg(long, default_value = "2x2", value_parser = crate::search::learned::Shapes::parse)]
     pub window: crate::search::learned::Shapes,
+    /// Which weights the fit moves: `all`, or `new`: only those the --start file does not have
+    /// (the groups its layout lacks, as the race features, and the small features' ending
+    /// weights carried into --race); every weight carried from it keeps its value.
+    #[arg(long, value_enum, default_value = "all")]
+    pub fit: FitWhich,
+    /// Fit only the quiet positions with at most N pieces on the board (both sides, every kind):
+    /// the games are still played whole, the other positions are left out of the fit.
+    #[arg(long, value_name = "N")]
+    pub fit_pieces_at_most: Option<u32>,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -165,6 +174,15 @@ pub struct TrainArgs {
     /// or the DAMELAB_SHARDS variable).
     #[arg(long)]
     pub shards: Option<u64>,
+}
+
+/// `train --fit`: which weights the fit moves.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FitWhich {
+    // Every weight (no doc comment: `--help` keeps its short form).
+    All,
+    // Only the weights the --start file does not have.
+    New,
 }
 
 fn range<T: PartialOrd + std::fmt::Display + Copy>(
@@ -230,6 +248,8 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         start: None,
         window: a.window.0[0],
         more_windows: a.window.0[1..].to_vec(),
+        fit_new: a.fit == FitWhich::New,
+        fit_pieces_at_most: a.fit_pieces_at_most,
     })
 }
 
@@ -240,7 +260,19 @@ pub fn settings_with_start(
     v: &Variant,
 ) -> Result<(TrainSettings, Option<Weights>), Report> {
     let mut t = settings(a)?;
+    if let Some(n) = t.fit_pieces_at_most {
+        let squares = crate::engine::BitSet::count(v.rules.geo.playable);
+        range("fit-pieces-at-most", n, 1, squares)?;
+    }
     let Some(path) = &a.start else {
+        if t.fit_new {
+            return Err(bad(
+                "--fit new fits only the weights the --start file does not have, and there is \
+                 no --start",
+                "give the weights to start from (`--start FILE`) in a layout with more \
+                 features than theirs (as --race), or leave out --fit new",
+            ));
+        }
         return Ok((t, None));
     };
     let w = Weights::load(path, &v.rules)?;
@@ -258,7 +290,22 @@ pub fn settings_with_start(
     t.start = Some(crate::train::Start {
         path: path.display().to_string(),
         digest: w.digest(),
+        layout: w.layout.clone(),
     });
+    if t.held(v.rules.as_ref())
+        .is_some_and(|h| h.iter().all(|&x| x))
+    {
+        return Err(bad(
+            format!(
+                "--fit new: the start weights `{}` have every weight of this run's layout \
+                 (`{}`): nothing is new to fit",
+                path.display(),
+                layout.summary()
+            ),
+            "--fit new fits the features the start's layout lacks: add them (as --race, or \
+             another --window shape beside the start's), or leave out --fit new",
+        ));
+    }
     Ok((t, Some(w)))
 }
 

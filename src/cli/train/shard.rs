@@ -157,8 +157,11 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
     }
     crate::fsio::write_file(data, text.as_bytes())?;
     let [w, d, l] = p.results;
+    let left = t.fit_pieces_at_most.map_or(String::new(), |n| {
+        format!(" (+{} with more than {n} pieces left out)", p.data.left_out)
+    });
     out(&format!(
-        "generation {g}, shard {shard}: {} games (+{w} ={d} -{l}), {} positions; wrote {}",
+        "generation {g}, shard {shard}: {} games (+{w} ={d} -{l}), {} positions{left}; wrote {}",
         games.len(),
         p.data.rows(),
         data.display()
