@@ -98,7 +98,10 @@ fn the_carried_mask_marks_the_weights_the_file_has() {
         assert!(m[..phased.base].iter().all(|&x| x), "{name}");
         assert!(m[phased.base..].iter().all(|&x| !x), "{name}");
     }
-    assert!(plain > 0, "a bundled file without the race features was checked");
+    assert!(
+        plain > 0,
+        "a bundled file without the race features was checked"
+    );
 }
 
 #[test]
