@@ -67,7 +67,9 @@ fn report_of(args: &Args) -> Result<(String, usize), Report> {
 fn report_for(v: &Variant, args: &Args) -> Result<(String, usize), Report> {
     let opts = options(args)?;
     match (&args.material, args.up_to) {
-        (Some(material), _) => report_one(v, material, args, &opts),
+        (Some(material), _) => {
+            report_built(v, material, args, &opts).map(|(text, unsaved, _)| (text, unsaved))
+        }
         (None, Some(n)) => report_up_to(v, n, args, &opts),
         (None, None) => Err(miette::miette!(
             help = "give one, `KK v K`, or `--up-to 4` for every material of at most 4 pieces",
@@ -127,15 +129,6 @@ fn report_up_to(
         out
     };
     Ok((out, unsaved))
-}
-
-fn report_one(
-    v: &Variant,
-    material: &str,
-    args: &Args,
-    opts: &Options,
-) -> Result<(String, usize), Report> {
-    report_built(v, material, args, opts).map(|(text, unsaved, _)| (text, unsaved))
 }
 
 /// One material's build: the report, the tables that could not be saved, and every material
