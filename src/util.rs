@@ -77,6 +77,12 @@ pub fn plural(name: &str, n: usize) -> String {
     }
 }
 
+/// A count of plies: `1 ply`, `14 plies`.
+pub fn plies(n: impl Into<u64>) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { "ply" } else { "plies" })
+}
+
 /// `45 s`, `3 min 20 s`, `2 h 5 min`.
 pub fn human_seconds(secs: f64) -> String {
     let s = secs.max(0.0).round() as u64;
@@ -110,6 +116,13 @@ mod tests {
             Some("turkish")
         );
         assert_eq!(closest("xyzzy", ["dameo", "turkish"].into_iter()), None);
+    }
+
+    #[test]
+    fn a_count_of_plies_reads_in_the_singular_for_one() {
+        assert_eq!(plies(1u16), "1 ply");
+        assert_eq!(plies(14u16), "14 plies");
+        assert_eq!(plies(0u64), "0 plies");
     }
 
     #[test]

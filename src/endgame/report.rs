@@ -6,7 +6,7 @@ use super::value::Value;
 use super::EndgameError;
 use crate::engine::{GenOptions, Move, Position};
 use crate::notation::{move_to_string, to_fen};
-use crate::util::human_bytes;
+use crate::util::{human_bytes, plies};
 
 /// Counts over the legal positions with one side to move.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -143,7 +143,7 @@ fn verdict(
     let who = |s: usize| format!("{} ({})", rules.spec.sides[s].name, m.side_name(rules, s));
     let pct = |s: &SideStats, n: u64| format!("{:.1}%", s.share(n));
     let far = longest.map_or(String::new(), |l| {
-        format!("; the longest win takes {} plies", l.plies)
+        format!("; the longest win takes {}", plies(l.plies))
     });
     // The side that wins more often with the move is the stronger one.
     let strong = if sides[0].share(sides[0].won) >= sides[1].share(sides[1].won) {
@@ -217,8 +217,8 @@ pub fn text(s: &Summary) -> String {
     }
     if let Some(l) = &s.longest {
         out.push_str(&format!(
-            "  longest win: {} plies, {} to move: {}\n  line: {}\n",
-            l.plies,
+            "  longest win: {}, {} to move: {}\n  line: {}\n",
+            plies(l.plies),
             l.winner,
             l.fen,
             l.line.join(" ")

@@ -18,6 +18,7 @@ pub mod stats;
 
 use crate::search::tables::EndgameTables;
 use crate::search::{format_score, Score};
+use crate::util::plies;
 use crate::Rules;
 use engine::{EngineSpec, Fault, Player, Turn};
 use openings::Opening;
@@ -213,11 +214,6 @@ pub fn opening_of(cfg: &Config, round: u64) -> Opening {
 
 /// How the reason of a game the endgame tables adjudicated begins.
 pub const TABLES_REASON: &str = "adjudicated by the endgame tables";
-
-/// `1 ply`, `14 plies`.
-fn plies(d: u16) -> String {
-    format!("{d} {}", if d == 1 { "ply" } else { "plies" })
-}
 
 /// The games the endgame tables decided: a game reaching a position of a material they hold ends
 /// there with the tables' value (see [`play_game`]).
@@ -555,14 +551,4 @@ pub fn run(cfg: &Config, jobs: &[Job], collect: &mut dyn FnMut(&GameRecord) -> C
         }
     });
     finish
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_tables_distance_reads_in_the_singular_for_one_ply() {
-        assert_eq!(super::plies(1), "1 ply");
-        assert_eq!(super::plies(14), "14 plies");
-        assert_eq!(super::plies(0), "0 plies");
-    }
 }
