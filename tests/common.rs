@@ -88,6 +88,24 @@ pub fn ok(o: &Output) -> String {
     text(&o.stdout)
 }
 
+/// `damelab analyse VARIANT --fen FEN --depth DEPTH` with the tables of `cache` (the default
+/// cache), then the same with `--no-tables`: both outputs, each run checked to succeed and the
+/// second to name no tables.
+pub fn analyse_with_and_without_tables(
+    variant: &str,
+    fen: &str,
+    depth: &str,
+    cache: &Path,
+) -> (String, String) {
+    let args = ["analyse", variant, "--fen", fen, "--depth", depth];
+    let with = ok(&damelab_cached(&args, cache));
+    let mut none = args.to_vec();
+    none.push("--no-tables");
+    let without = ok(&damelab_cached(&none, cache));
+    assert!(!without.contains("endgame tables"), "{without}");
+    (with, without)
+}
+
 /// A diagnostic's words on one line: miette wraps long messages to the terminal's width.
 pub fn flat(s: &str) -> String {
     s.split_whitespace()

@@ -22,29 +22,9 @@ fn tables_from_the_cache_are_loaded_and_analyse_uses_them() {
     assert!(!text.contains("positions/s"), "{text}");
 
     // `analyse` finds them in the default cache ($DAMELAB_CACHE here), unless told not to.
-    let fen = "W:WK1,K3:BK30";
-    let o = damelab(
-        &["analyse", "english", "--fen", fen, "--depth", "2"],
-        &cache,
-    );
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}");
-    assert!(text.starts_with("endgame tables: "), "{text}");
-    let o = damelab(
-        &[
-            "analyse",
-            "english",
-            "--fen",
-            fen,
-            "--depth",
-            "2",
-            "--no-tables",
-        ],
-        &cache,
-    );
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}");
-    assert!(!text.contains("endgame tables"), "{text}");
+    let (with, _) =
+        crate::common::analyse_with_and_without_tables("english", "W:WK1,K3:BK30", "2", &cache);
+    assert!(with.starts_with("endgame tables: "), "{with}");
     let _ = std::fs::remove_dir_all(&cache);
 }
 

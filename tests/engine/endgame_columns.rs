@@ -236,28 +236,11 @@ fn tables_of_columns_are_probed_in_play() {
     let o = damelab(&["endgame", "lasca", "OS v S", "--cache", dir], &cache);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // The longest win of `OS v S`: 21 plies, which a search one ply deep cannot see.
-    let far = "W:We1(WO):Bb2";
-    let o = damelab(&["analyse", "lasca", "--fen", far, "--depth", "1"], &cache);
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}");
-    assert!(text.starts_with("endgame tables: 6 materials"), "{text}");
-    assert!(text.contains("score win in 21"), "{text}");
-    let o = damelab(
-        &[
-            "analyse",
-            "lasca",
-            "--fen",
-            far,
-            "--depth",
-            "1",
-            "--no-tables",
-        ],
-        &cache,
-    );
-    let text = String::from_utf8_lossy(&o.stdout);
-    assert!(o.status.success(), "{text}");
-    assert!(!text.contains("endgame tables"), "{text}");
-    assert!(!text.contains("win in"), "{text}");
+    let (with, without) =
+        crate::common::analyse_with_and_without_tables("lasca", "W:We1(WO):Bb2", "1", &cache);
+    assert!(with.starts_with("endgame tables: 6 materials"), "{with}");
+    assert!(with.contains("score win in 21"), "{with}");
+    assert!(!without.contains("win in"), "{without}");
 
     // `probe`: read from the cache, or built on the spot (O v O is not in the cache); the start
     // position's 22 pieces are refused in words.
