@@ -7,6 +7,7 @@
 
 pub mod chart;
 pub mod fit;
+pub mod mirror;
 pub mod run;
 pub mod shard;
 
@@ -17,6 +18,7 @@ use crate::search::weights::Weights;
 use crate::search::zobrist::splitmix;
 use crate::search::Searcher;
 use crate::selfplay::{play_game_with, Settings};
+use mirror::{Asymmetry, Mirror};
 use serde::Serialize;
 use std::sync::Arc;
 
@@ -75,6 +77,10 @@ pub struct TrainSettings {
     /// (`--fit-pieces-at-most`): the games are played whole, the other positions left out.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit_pieces_at_most: Option<u32>,
+    /// Fit each position together with its mirror image (`--mirror`, [`mirror`]): the rows of a
+    /// game come in pairs, a position and then its mirror image with the result reversed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mirror: bool,
 }
 
 /// A run's starting weights: the file as given and its digest (what the games record as the
@@ -226,10 +232,10 @@ pub fn play(
     weights: Option<Arc<Weights>>,
     threads: usize,
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Played>, ThreadsError> {
+) -> Result<Option<Played>, PlayError> {
     let all: Vec<u64> = (0..t.games).collect();
     let games = play_games(rules, t, generation, weights, threads, &all, progress)?;
-    Ok(games.map(|g| played(t.games, &g)))
+    Ok(games.map(|g| played(t.games, &g, t.mirror)))
 }
 
 /// One self-play game of a generation: its index in the generation, its quiet positions' features
@@ -255,19 +261,31 @@ pub fn play_games(
     threads: usize,
     indices: &[u64],
     progress: &(dyn Fn() + Sync),
-) -> Result<Option<Vec<GameData>>, ThreadsError> {
-    if let Some(n) = &rules.narrow {
-        play_width(n, t, generation, weights, threads, indices, progress)
-    } else if let Some(m) = &rules.mid {
-        play_width(m, t, generation, weights, threads, indices, progress)
+) -> Result<Option<Vec<GameData>>, PlayError> {
+    let mirror = t.mirror.then(|| Mirror::of(rules)).transpose()?;
+    let m = mirror.as_ref();
+    Ok(if let Some(n) = &rules.narrow {
+        play_width(n, t, m, generation, weights, threads, indices, progress)
+    } else if let Some(mid) = &rules.mid {
+        play_width(mid, t, m, generation, weights, threads, indices, progress)
     } else {
-        play_width(rules, t, generation, weights, threads, indices, progress)
-    }
+        play_width(rules, t, m, generation, weights, threads, indices, progress)
+    }?)
+}
+
+/// Why a generation's games could not be played.
+#[derive(Debug, thiserror::Error, miette::Diagnostic)]
+pub enum PlayError {
+    #[error(transparent)]
+    Threads(#[from] ThreadsError),
+    #[error("--mirror needs rules that treat the two sides alike: {0}")]
+    Mirror(#[from] Asymmetry),
 }
 
 /// A generation's data from its games, all `total` of them in index order (every tenth game held
-/// out for validation, by its index).
-pub fn played(total: u64, games: &[GameData]) -> Played {
+/// out for validation, by its index). `mirrored`: the games' rows come in pairs, a position and
+/// its mirror image, whose result is the other side's (`--mirror`).
+pub fn played(total: u64, games: &[GameData], mirrored: bool) -> Played {
     let mut data = Data::default();
     let mut results = [0u64; 3];
     for g in games {
@@ -283,6 +301,7 @@ pub fn played(total: u64, games: &[GameData]) -> Played {
         }] += 1;
         for (r, row) in g.rows.iter().enumerate() {
             let score = g.scores.get(r).map_or(f32::NAN, |&s| s as f32);
+            let y = if mirrored && r % 2 == 1 { 1.0 - y } else { y };
             data.push_scored(row, y, g.i % 10 == 9, score);
         }
         data.left_out += g.left_out as usize;
@@ -297,9 +316,11 @@ pub fn played(total: u64, games: &[GameData]) -> Played {
 /// A self-play thread's engine, move buffer and the game's positions with their scores.
 type Player<B> = (Searcher<B>, Vec<Move<B>>, Vec<(Position<B>, i32)>);
 
+#[allow(clippy::too_many_arguments)]
 fn play_width<B: BitSet>(
     rules: &Arc<Rules<B>>,
     t: &TrainSettings,
+    mirror: Option<&Mirror>,
     generation: u32,
     weights: Option<Arc<Weights>>,
     threads: usize,
@@ -344,7 +365,20 @@ fn play_width<B: BitSet>(
                                 left_out += 1;
                             } else if searched && !rules.has_capture(pos) {
                                 let s = last.get().clamp(-SCORE_CAP, SCORE_CAP);
-                                positions.push((*pos, if pos.turn() == 0 { s } else { -s }));
+                                let s = if pos.turn() == 0 { s } else { -s };
+                                // The mirror image is the other side's: its score for the
+                                // first side is the position's for the second.
+                                let image = mirror.map(|m| m.turn(pos));
+                                match image {
+                                    None => positions.push((*pos, s)),
+                                    Some(Some(image)) => {
+                                        positions.push((*pos, s));
+                                        positions.push((image, -s));
+                                    }
+                                    // A position whose state does not turn: neither is kept,
+                                    // so the rows stay in pairs.
+                                    Some(None) => left_out += 1,
+                                }
                             }
                         },
                     );

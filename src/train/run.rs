@@ -85,6 +85,9 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     if let Some(n) = t.fit_pieces_at_most {
         flags.push_str(&format!(" --fit-pieces-at-most {n}"));
     }
+    if t.mirror {
+        flags.push_str(" --mirror");
+    }
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
          --match-games {} --opening-plies {} --max-plies {} --l2 {}{flags}",

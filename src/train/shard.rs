@@ -69,6 +69,9 @@ pub struct DataSettings {
     /// `--fit-pieces-at-most`: the positions with more pieces are left out of the data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fit_pieces_at_most: Option<u32>,
+    /// `--mirror`: each game's rows come in pairs, a position and its mirror image.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub mirror: bool,
 }
 
 impl DataSettings {
@@ -95,6 +98,7 @@ impl DataSettings {
             more_windows: t.more_windows.clone(),
             fit_new: t.fit_new,
             fit_pieces_at_most: t.fit_pieces_at_most,
+            mirror: t.mirror,
         }
     }
 
@@ -131,6 +135,7 @@ impl DataSettings {
             more_windows: self.more_windows.clone(),
             fit_new: self.fit_new,
             fit_pieces_at_most: self.fit_pieces_at_most,
+            mirror: self.mirror,
         })
     }
 }
@@ -456,7 +461,7 @@ pub fn merge_files(names: &[String], files: &[DataFile]) -> Result<Merged, Repor
             }
         }
         games.sort_by_key(|g| g.i);
-        let p = played(t.games, &games);
+        let p = played(t.games, &games, t.mirror);
         data.extend(&p.data);
         results = p.results;
         played_with = with.clone();

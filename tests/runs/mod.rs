@@ -22,4 +22,5 @@ pub mod stacks;
 pub mod study;
 pub mod train;
 pub mod train_fit;
+pub mod train_mirror;
 pub mod train_shards;

@@ -96,6 +96,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         shards: None,
         fit: damelab::cli::train::FitWhich::All,
         fit_pieces_at_most: None,
+        mirror: false,
     }
 }
 

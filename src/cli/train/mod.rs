@@ -146,6 +146,12 @@ pub struct TrainArgs {
     /// the games are still played whole, the other positions are left out of the fit.
     #[arg(long, value_name = "N")]
     pub fit_pieces_at_most: Option<u32>,
+    /// Fit each position together with its mirror image (every piece turned through 180° with
+    /// its colour swapped, the other side to move, the result reversed), so that the two sides'
+    /// weights come out alike. Only for rules that treat the two sides alike: checked before the
+    /// games (the board, the start, the goals, and the moves and ends along random games).
+    #[arg(long)]
+    pub mirror: bool,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -250,6 +256,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         more_windows: a.window.0[1..].to_vec(),
         fit_new: a.fit == FitWhich::New,
         fit_pieces_at_most: a.fit_pieces_at_most,
+        mirror: a.mirror,
     })
 }
 
@@ -263,6 +270,14 @@ pub fn settings_with_start(
     if let Some(n) = t.fit_pieces_at_most {
         let squares = crate::engine::BitSet::count(v.rules.geo.playable);
         range("fit-pieces-at-most", n, 1, squares)?;
+    }
+    if t.mirror {
+        if let Err(why) = crate::train::mirror::Mirror::of(&v.rules) {
+            return Err(bad(
+                format!("--mirror needs rules that treat the two sides alike: {why}"),
+                "leave out --mirror: each side's weights are then fitted from its own positions",
+            ));
+        }
     }
     let Some(path) = &a.start else {
         if t.fit_new {

@@ -131,7 +131,7 @@ pub fn play_command(a: &TrainArgs, out: &mut dyn FnMut(&str)) -> Result<(), Repo
             "run the shard again; its games are seeded, so the same ones are played",
         ));
     };
-    let p = played(t.games, &games);
+    let p = played(t.games, &games, t.mirror);
     let file = DataFile {
         format: FORMAT.into(),
         version: VERSION,
