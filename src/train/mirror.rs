@@ -208,7 +208,7 @@ mod tests {
             Mirror::of(rules("bashni").as_ref()).unwrap_err(),
             Asymmetry::Special
         );
-        let english = std::fs::read_to_string("variants/english.rules").unwrap();
+        let english = crate::variants::bundled("english").unwrap();
         let lopsided = english.replace("man 21..32", "man 21..32; black man 1..11");
         let v = crate::variant::Variant::from_source("l.rules", "l", &lopsided, None).unwrap();
         assert_eq!(Mirror::of(&v.rules).unwrap_err(), Asymmetry::Start);
