@@ -10,6 +10,7 @@
 //! the goals turn into each other, and along seeded random games every position's moves lead to
 //! the mirror images of its mirror image's moves' positions and both end alike.
 
+use crate::engine::bits::BitIter;
 use crate::engine::position::Run;
 use crate::engine::stacks::Stacks;
 use crate::engine::{BitSet, GenOptions, Move, Position, Rules, Sq};
@@ -77,13 +78,7 @@ impl Mirror {
 
     /// A set of squares turned.
     fn squares<B: BitSet>(&self, set: B) -> B {
-        let mut out = B::ZERO;
-        let mut s = set;
-        while s.any() {
-            out |= B::bit(self.turned[s.lowest() as usize]);
-            s = s.without_lowest();
-        }
-        out
+        BitIter(set).fold(B::ZERO, |out, sq| out | B::bit(self.turned[sq as usize]))
     }
 
     /// The position seen from the other side: pieces turned with their colours swapped, each

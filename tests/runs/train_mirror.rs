@@ -126,7 +126,7 @@ fn rules_that_do_not_treat_the_sides_alike_are_refused() {
     assert!(!out.exists());
     // A start whose sides differ.
     let file = dir.join("lopsided.rules");
-    let english = std::fs::read_to_string("variants/english.rules").unwrap();
+    let english = damelab::variants::bundled("english").unwrap();
     let lopsided = english.replace(
         "setup white man 21..32",
         "setup white man 21..32; black man 1..11",

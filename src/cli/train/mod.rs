@@ -274,7 +274,7 @@ pub fn settings_with_start(
     if t.mirror {
         if let Err(why) = crate::train::mirror::Mirror::of(&v.rules) {
             return Err(bad(
-                format!("--mirror needs rules that treat the two sides alike: {why}"),
+                crate::train::PlayError::from(why).to_string(),
                 "leave out --mirror: each side's weights are then fitted from its own positions",
             ));
         }
