@@ -25,6 +25,8 @@ const PLIES: u32 = 200;
 #[derive(Clone, Debug)]
 pub struct Mirror {
     turned: Vec<Sq>,
+    /// Whether each square is playable (the others have no turned square).
+    playable: Vec<bool>,
 }
 
 /// Why the rules do not treat the two sides alike.
@@ -55,16 +57,18 @@ impl Mirror {
         let geo = &rules.geo;
         let size = geo.size() as usize;
         let mut turned = vec![0 as Sq; size];
+        let mut playable = vec![false; size];
         for sq in 0..size as Sq {
             if !rules.playable.has(sq) {
                 continue;
             }
+            playable[sq as usize] = true;
             match geo.square(geo.rotate_coord(geo.coord(sq))) {
                 Some(t) if rules.playable.has(t) => turned[sq as usize] = t,
                 _ => return Err(Asymmetry::Board(geo.name(sq))),
             }
         }
-        let m = Mirror { turned };
+        let m = Mirror { turned, playable };
         let start = m.turn(&rules.start).ok_or(Asymmetry::Start)?;
         if start.sides != rules.start.sides || start.kinds != rules.start.kinds {
             return Err(Asymmetry::Start);
@@ -74,6 +78,11 @@ impl Mirror {
         }
         m.compare_games(rules)?;
         Ok(m)
+    }
+
+    /// The square a playable square turns onto (`None` for the board's other squares).
+    pub fn turned_square(&self, sq: usize) -> Option<usize> {
+        (*self.playable.get(sq)?).then(|| self.turned[sq] as usize)
     }
 
     /// A set of squares turned.

@@ -10,6 +10,7 @@ pub mod fit;
 pub mod mirror;
 pub mod run;
 pub mod shard;
+pub mod symmetry;
 
 use crate::engine::{BitSet, Move, Position, Rules};
 use crate::runs::ThreadsError;

@@ -1051,3 +1051,50 @@ fn train_continues_bundled_weights_into_larger_windows() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `train symmetric` averages each weight with its mirror feature's: the bundled international
+/// file changes, the result is its own symmetric file, and rules that treat the sides
+/// differently are refused.
+#[test]
+fn train_symmetric_ties_each_weight_to_its_mirror_feature() {
+    let v = load("international");
+    let bundled = scratch("bundled-international.weights");
+    let sym = scratch("symmetric-international.weights");
+    let again = scratch("symmetric-again-international.weights");
+    let text = Weights::bundled(&v.rules).unwrap().to_text();
+    std::fs::write(&bundled, &text).unwrap();
+    let (b, s, a) = (
+        bundled.to_str().unwrap(),
+        sym.to_str().unwrap(),
+        again.to_str().unwrap(),
+    );
+    let changed = |args: &[&str]| -> usize {
+        let o = damelab(args);
+        let stdout = String::from_utf8_lossy(&o.stdout).into_owned();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let words: Vec<&str> = stdout.split_whitespace().collect();
+        let at = words.iter().position(|w| *w == "of").expect("a count");
+        assert_eq!(words[at + 2], "weights", "{stdout}");
+        words[at - 1].parse().expect("a number")
+    };
+    assert!(changed(&["train", "symmetric", "international", b, "--out", s]) > 0);
+    // The input is left as it was; the output loads and says how it was made, once.
+    assert_eq!(std::fs::read_to_string(&bundled).unwrap(), text);
+    let w = Weights::load(&sym, &v.rules).unwrap();
+    assert!(
+        w.made_by.ends_with("; damelab train symmetric"),
+        "{}",
+        w.made_by
+    );
+    assert_eq!(
+        changed(&["train", "symmetric", "international", s, "--out", a]),
+        0
+    );
+    let twice = Weights::load(&again, &v.rules).unwrap();
+    assert_eq!(twice.values, w.values);
+    assert_eq!(twice.made_by, w.made_by);
+    fails(
+        &["train", "symmetric", "bashni", b],
+        "the rules do not treat the two sides alike",
+    );
+}

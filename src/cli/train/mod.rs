@@ -67,6 +67,19 @@ pub enum MergeCommand {
         #[arg(long, short)]
         out: Option<PathBuf>,
     },
+    /// Make a weights file score every position's mirror image (each piece turned through 180°
+    /// with its colour swapped, the other side to move) exactly as the position, for the other
+    /// side: each weight and the weight of its mirror feature set to their average. Only for
+    /// rules that treat the two sides alike (as `train --mirror`).
+    Symmetric {
+        /// A bundled variant's name or a path to a rules file: the weights' rules.
+        variant: String,
+        /// The weights file.
+        weights: PathBuf,
+        /// Write the symmetric weights here instead of over the weights file.
+        #[arg(long, short)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(clap::Args, Debug)]
@@ -357,6 +370,14 @@ pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report
             }),
             _,
         ) => search_settings(variant, weights, settings, dest.as_deref(), out),
+        (
+            Some(MergeCommand::Symmetric {
+                variant,
+                weights,
+                out: dest,
+            }),
+            _,
+        ) => symmetric(variant, weights, dest.as_deref(), out),
         (None, Some(a)) if a.generation.is_some() => shard::play_command(a, out),
         (None, Some(a)) => run(a, out),
         (None, None) => Err(bad(
@@ -391,6 +412,46 @@ fn search_settings(
         format!("search {}", w.search_text())
     };
     out(&format!("{}: {what}", dest.display()));
+    Ok(())
+}
+
+/// `damelab train symmetric`: the weights file again, each weight averaged with its mirror
+/// feature's ([`crate::train::symmetry`]).
+fn symmetric(
+    variant: &str,
+    weights: &std::path::Path,
+    dest: Option<&std::path::Path>,
+    out: &mut dyn FnMut(&str),
+) -> Result<(), Report> {
+    let v = Variant::load(variant).map_err(Report::new)?;
+    let mirror = crate::train::mirror::Mirror::of(&v.rules).map_err(|why| {
+        bad(
+            format!("the rules do not treat the two sides alike: {why}"),
+            "weights of such rules have no mirror image to be averaged with",
+        )
+    })?;
+    let mut w = Weights::load(weights, &v.rules)?;
+    let layout = crate::search::learned::Layout::from_summary(v.rules.as_ref(), &w.layout);
+    let mut sym = crate::train::symmetry::Symmetry::of(&mirror, &layout);
+    let applied = sym.apply(&mut w.values);
+    const STEP: &str = "; damelab train symmetric";
+    if !w.made_by.ends_with(STEP) {
+        w.made_by.push_str(STEP);
+    }
+    let dest = dest.unwrap_or(weights);
+    not_folder(dest)?;
+    crate::fsio::write_file(dest, w.to_text().as_bytes())?;
+    let untied = match sym.untied_windows {
+        0 => String::new(),
+        n => format!("; {n} windows have no mirror window and keep their weights"),
+    };
+    out(&format!(
+        "{}: {} of {} weights changed (by at most {}){untied}",
+        dest.display(),
+        applied.changed,
+        w.values.len(),
+        applied.largest
+    ));
     Ok(())
 }
 
