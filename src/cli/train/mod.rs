@@ -1,6 +1,6 @@
 //! `damelab train`: the arguments turned into checked settings before any game, a whole run on
-//! this machine, a generation's shard, `train merge` and `train search-settings`. The loop is in
-//! [`crate::train::run`].
+//! this machine, a generation's shard, `train merge`, `train search-settings` and
+//! `train symmetric`. The loop is in [`crate::train::run`].
 
 mod shard;
 
@@ -15,7 +15,8 @@ use crate::Variant;
 use miette::Report;
 use std::path::PathBuf;
 
-/// `damelab train`: a training run (or one generation's shard of one), or `train merge`.
+/// `damelab train`: a training run (or one generation's shard of one), or one of the
+/// subcommands on data and weights files (`merge`, `search-settings`, `symmetric`).
 #[derive(clap::Args, Debug)]
 #[command(args_conflicts_with_subcommands = true)]
 pub struct TrainCommand {
@@ -337,7 +338,7 @@ pub fn settings_with_start(
     Ok((t, Some(w)))
 }
 
-/// `damelab train`: a run, a generation's shard, or `train merge`.
+/// `damelab train`: a run, a generation's shard, or a subcommand.
 pub fn command(c: &TrainCommand, out: &mut dyn FnMut(&str)) -> Result<(), Report> {
     match (&c.merge, &c.run) {
         (
