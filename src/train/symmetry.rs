@@ -340,20 +340,40 @@ mod tests {
     }
 
     #[test]
-    fn a_configuration_that_is_its_own_mirror_image_weighs_nothing() {
+    fn tied_weights_take_their_average_with_their_signs() {
         let v = crate::variant::Variant::load("international").unwrap();
         let rules = v.rules.as_ref();
         let mirror = Mirror::of(rules).unwrap();
-        let layout = Layout::new(rules);
+        let layout = Layout::new(rules).raced(true);
         let mut sym = Symmetry::of(&mirror, &layout);
-        let mut values = vec![40; layout.len];
+        // Every weight different: each tie shows in the result.
+        let before: Vec<i32> = (0..layout.len as i32).collect();
+        let mut values = before.clone();
         sym.apply(&mut values);
-        // Each square's two sides' piece weights stay tied at 40; every window's empty
-        // configuration is its own mirror image with the opposite weight.
-        assert_eq!(values[layout.pst], 40);
-        for &t in &layout.tables {
-            assert_eq!(values[t], 0);
-        }
-        assert_eq!(values[layout.tempo], 40);
+        // A first-side man on a square and a second-side man on the turned square: their average.
+        let sq = (0..layout.squares)
+            .find(|&s| mirror.turned_square(s).is_some())
+            .unwrap();
+        let t = mirror.turned_square(sq).unwrap();
+        let (a, b) = (
+            layout.pst + sq,
+            layout.pst + layout.kinds * layout.squares + t,
+        );
+        let mean = ((before[a] + before[b]) as f64 / 2.0).round() as i32;
+        assert_eq!((values[a], values[b]), (mean, mean));
+        // A window's empty configuration and its mirror window's are opposite: over the board's
+        // windows they cancel (and weigh 0 in a window that turns onto itself).
+        let empty: Vec<i32> = layout.tables.iter().map(|&t| values[t]).collect();
+        assert_eq!(empty.iter().sum::<i32>(), 0);
+        assert!(empty.iter().any(|&e| e != 0));
+        // The side to move is its own mirror feature: untouched.
+        assert_eq!(values[layout.tempo], before[layout.tempo]);
+        // Margins m and 1 - m are opposite; the clamped ends (-3, -2 and +3) tie together.
+        let margin = |m: i32| values[layout.margin + (m + RACE_MARGIN as i32) as usize];
+        assert_eq!(margin(0), -margin(1));
+        assert_eq!(margin(-1), -margin(2));
+        assert_eq!(margin(-3), margin(-2));
+        assert_eq!(margin(-2), -margin(3));
+        assert_ne!(margin(0), 0);
     }
 }
