@@ -82,6 +82,10 @@ pub struct TrainSettings {
     /// game come in pairs, a position and then its mirror image with the result reversed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mirror: bool,
+    /// Tie each weight to its mirror feature's after every generation's fit (`--symmetric`,
+    /// [`symmetry`]): the weights then score a position's mirror image exactly alike.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub symmetric: bool,
 }
 
 /// A run's starting weights: the file as given and its digest (what the games record as the

@@ -3,6 +3,8 @@
 //! the figures and the line that reports them, and the command line that reproduces the run.
 
 use super::fit::{dequantise, fit, fit_k, loss, quantise, sigmoid};
+use super::mirror::Mirror;
+use super::symmetry::{Applied, Symmetry};
 use super::{duel, play, Data, TrainSettings, Wdl};
 use crate::search::weights::Weights;
 use crate::Variant;
@@ -37,6 +39,9 @@ pub struct Generation {
     /// With `--fit-pieces-at-most N`: N, and the quiet positions so far left out of the fit.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub left_out: Option<(u32, usize)>,
+    /// With `--symmetric`: the fitted weights the ties moved, and the largest move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tied: Option<(usize, i32)>,
 }
 
 #[derive(Serialize)]
@@ -87,6 +92,9 @@ pub fn command_line(variant: &str, t: &TrainSettings) -> String {
     }
     if t.mirror {
         flags.push_str(" --mirror");
+    }
+    if t.symmetric {
+        flags.push_str(" --symmetric");
     }
     format!(
         "damelab train {variant} --seed {} --generations {} --games {} {budget} --epochs {} \
@@ -149,6 +157,7 @@ pub fn train_from(
         current.search = carried.search;
     }
     let held = t.held(rules.as_ref());
+    let mut tie = ties(v, t)?;
     let mut data = Data {
         shift: layout.row_shift(),
         ..Data::default()
@@ -171,8 +180,15 @@ pub fn train_from(
             break;
         };
         data.extend(&played.data);
-        let Some(step) = fit_step(&mut data, &current.values, &anchor, held.as_deref(), t, g)
-        else {
+        let Some(step) = fit_step(
+            &mut data,
+            &current.values,
+            &anchor,
+            held.as_deref(),
+            tie.as_mut(),
+            t,
+            g,
+        ) else {
             interrupted = true;
             break;
         };
@@ -233,6 +249,7 @@ impl Generation {
             validation_after: step.validation_after,
             against_derived,
             left_out: None,
+            tied: step.tied.map(|a| (a.changed, a.largest)),
         }
     }
 
@@ -251,16 +268,34 @@ pub(crate) struct Step {
     pub validation_before: f64,
     pub validation_after: f64,
     pub values: Vec<i32>,
+    /// With `--symmetric`: what tying the fitted weights to their mirror features changed.
+    pub tied: Option<Applied>,
+}
+
+/// With `--symmetric`, the ties of the run's weights to their mirror features.
+pub(crate) fn ties(v: &Variant, t: &TrainSettings) -> Result<Option<Symmetry>, Report> {
+    if !t.symmetric {
+        return Ok(None);
+    }
+    let mirror = Mirror::of(&v.rules).map_err(|why| {
+        bad(
+            format!("--symmetric needs rules that treat the two sides alike: {why}"),
+            "leave out --symmetric: such rules' weights have no mirror feature to be tied to",
+        )
+    })?;
+    Ok(Some(Symmetry::of(&mirror, &t.layout(v.rules.as_ref()))))
 }
 
 /// Generation `g`'s fit (from 0) of all the data so far, starting from the weights `current`
-/// and pulled toward `anchor`. `None` when interrupted. The single run and `train merge` both fit
-/// here, so they give the same weights.
+/// and pulled toward `anchor`, then (with `tie`, `--symmetric`) each weight tied to its mirror
+/// feature's. `None` when interrupted. The single run and `train merge` both fit here, so they
+/// give the same weights.
 pub(crate) fn fit_step(
     data: &mut Data,
     current: &[i32],
     anchor: &[f64],
     held: Option<&[bool]>,
+    tie: Option<&mut Symmetry>,
     t: &TrainSettings,
     g: u32,
 ) -> Option<Step> {
@@ -284,19 +319,22 @@ pub(crate) fn fit_step(
             .collect();
         std::mem::replace(&mut data.y, blended)
     });
-    let step = fit_targets(data, &start, anchor, held, k, t, g);
+    let step = fit_targets(data, &start, anchor, held, tie, k, t, g);
     if let Some(y) = results {
         data.y = y;
     }
     step
 }
 
-/// The fit of `data`'s targets as they stand, on the scale `k`.
+/// The fit of `data`'s targets as they stand, on the scale `k`; the losses after it are those
+/// of the weights as written (tied, with `tie`).
+#[allow(clippy::too_many_arguments)]
 fn fit_targets(
     data: &Data,
     start: &[f64],
     anchor: &[f64],
     held: Option<&[bool]>,
+    tie: Option<&mut Symmetry>,
     k: f64,
     t: &TrainSettings,
     g: u32,
@@ -305,7 +343,8 @@ fn fit_targets(
     let b = bar(t.epochs as u64, &format!("generation {} fit", g + 1));
     let fitted = fit(data, start, anchor, held, k, t.epochs, t.l2, &|| b.inc(1));
     b.finish();
-    let q = quantise(&fitted?);
+    let mut q = quantise(&fitted?);
+    let tied = tie.map(|s| s.apply(&mut q));
     let back = dequantise(&q);
     let (la, va) = (loss(data, &back, k, false), loss(data, &back, k, true));
     Some(Step {
@@ -315,6 +354,7 @@ fn fit_targets(
         validation_before: vb,
         validation_after: va,
         values: q,
+        tied,
     })
 }
 
@@ -323,9 +363,12 @@ pub(crate) fn generation_line(g: &Generation) -> String {
     let left = g.left_out.map_or(String::new(), |(n, out)| {
         format!("; {out} with more than {n} pieces left out")
     });
+    let tied = g.tied.map_or(String::new(), |(n, most)| {
+        format!("; {n} weights tied to their mirror feature's (moved by at most {most})")
+    });
     let mut line = format!(
         "generation {}: {} games (+{w} ={d} -{l}), {} positions (+{} held out{left}), K {:.0}, \
-         loss {:.4} -> {:.4}, validation {:.4} -> {:.4}",
+         loss {:.4} -> {:.4}, validation {:.4} -> {:.4}{tied}",
         g.generation,
         g.games,
         g.positions,

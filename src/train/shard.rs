@@ -10,8 +10,8 @@
 //! evaluations, a shard twice, and names the shards and generations that are missing.
 
 use super::run::{
-    bad, bar, command_line, file_stem, fit_step, generation_line, not_folder, threads, Generation,
-    RunJson,
+    bad, bar, command_line, file_stem, fit_step, generation_line, not_folder, threads, ties,
+    Generation, RunJson,
 };
 use super::{duel, played, Data, GameData, TrainSettings};
 use crate::runs::shard::{self, ShardSet};
@@ -72,6 +72,9 @@ pub struct DataSettings {
     /// `--mirror`: each game's rows come in pairs, a position and its mirror image.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub mirror: bool,
+    /// `--symmetric`: each weight tied to its mirror feature's after the fit.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub symmetric: bool,
 }
 
 impl DataSettings {
@@ -99,6 +102,7 @@ impl DataSettings {
             fit_new: t.fit_new,
             fit_pieces_at_most: t.fit_pieces_at_most,
             mirror: t.mirror,
+            symmetric: t.symmetric,
         }
     }
 
@@ -136,6 +140,7 @@ impl DataSettings {
             fit_new: self.fit_new,
             fit_pieces_at_most: self.fit_pieces_at_most,
             mirror: self.mirror,
+            symmetric: self.symmetric,
         })
     }
 }
@@ -623,11 +628,13 @@ pub fn merge_command(
     crate::interrupt::reset();
     out(&format!("{}: `{made_by}`: generation {g} merged", v.name()));
     let held = t.held(v.rules.as_ref());
+    let mut tie = ties(v, t)?;
     let Some(step) = fit_step(
         &mut m.data,
         &current.values,
         &anchor,
         held.as_deref(),
+        tie.as_mut(),
         t,
         g - 1,
     ) else {

@@ -97,6 +97,7 @@ fn tiny_args(variant: &str, threads: usize) -> TrainArgs {
         fit: damelab::cli::train::FitWhich::All,
         fit_pieces_at_most: None,
         mirror: false,
+        symmetric: false,
     }
 }
 
@@ -1052,16 +1053,22 @@ fn train_continues_bundled_weights_into_larger_windows() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// `train symmetric` averages each weight with its mirror feature's: the bundled international
-/// file changes, the result is its own symmetric file, and rules that treat the sides
-/// differently are refused.
+/// `train symmetric` averages each weight with its mirror feature's: international's bundled
+/// weights with some moved apart change, the result is its own symmetric file, and rules that
+/// treat the sides differently are refused.
 #[test]
 fn train_symmetric_ties_each_weight_to_its_mirror_feature() {
     let v = load("international");
     let bundled = scratch("bundled-international.weights");
     let sym = scratch("symmetric-international.weights");
     let again = scratch("symmetric-again-international.weights");
-    let text = Weights::bundled(&v.rules).unwrap().to_text();
+    // The bundled weights with some moved apart from their mirror features' (the bundled file
+    // may be symmetric already).
+    let mut input = Weights::bundled(&v.rules).unwrap();
+    for (i, x) in input.values.iter_mut().enumerate().step_by(997) {
+        *x += 1 + (i % 5) as i32;
+    }
+    let text = input.to_text();
     std::fs::write(&bundled, &text).unwrap();
     let (b, s, a) = (
         bundled.to_str().unwrap(),

@@ -2,7 +2,9 @@
 //! turned through 180° with its colour swapped, the other side to move, the result reversed), so
 //! that the two sides' weights come out alike: the weights score a position and its mirror image
 //! the same for the side to move, where weights fitted from each side's own positions do not.
-//! Rules that do not treat the two sides alike are refused before any game.
+//! With `--symmetric` each generation's fit is tied to the mirror features (as `train symmetric`),
+//! in the single run and in a merge of shards alike. Rules that do not treat the two sides alike
+//! are refused before any game.
 
 use super::train::positions;
 use crate::common::{damelab, fails, ok, p, read_json, scratch};
@@ -111,6 +113,81 @@ fn mirrored_rows_come_in_pairs_in_a_shards_data() {
 }
 
 #[test]
+fn symmetric_runs_tie_each_weight_in_the_single_run_and_the_merge() {
+    let dir = scratch("train_mirror", "symmetric");
+    let v = Variant::load("english").unwrap();
+    let whole = dir.join("whole.weights");
+    // Without --mirror: each side's weights are fitted from its own positions, then tied.
+    let out = ok(&train(&["--symmetric", "--out", &p(&whole)]));
+    let tied = out
+        .split("; ")
+        .find_map(|part| part.split_once(" weights tied to their mirror feature's"))
+        .and_then(|(n, _)| n.parse::<usize>().ok())
+        .unwrap_or_else(|| panic!("a count of tied weights: {out}"));
+    assert!(tied > 0, "{out}");
+    let w = Weights::load(&whole, &v.rules).unwrap();
+    assert!(w.made_by.ends_with(" --symmetric"), "{}", w.made_by);
+    // Already tied: `train symmetric` finds nothing to change.
+    let again = dir.join("again.weights");
+    let said = ok(&damelab(&[
+        "train",
+        "symmetric",
+        "english",
+        &p(&whole),
+        "--out",
+        &p(&again),
+    ]));
+    assert!(said.contains(": 0 of "), "{said}");
+    // Without --symmetric the same run's weights are not all tied.
+    let plain = dir.join("plain.weights");
+    ok(&train(&["--out", &p(&plain)]));
+    let said = ok(&damelab(&[
+        "train",
+        "symmetric",
+        "english",
+        &p(&plain),
+        "--out",
+        &p(&again),
+    ]));
+    assert!(!said.contains(": 0 of "), "{said}");
+    // The run played as two shards and merged writes the same file.
+    let data: Vec<String> = (1..=2)
+        .map(|k| p(&dir.join(format!("g1-{k}.json"))))
+        .collect();
+    for (k, d) in data.iter().enumerate() {
+        let s = format!("{}/2", k + 1);
+        let shard = [
+            "--symmetric",
+            "--generation",
+            "1",
+            "--shard",
+            &s,
+            "--data",
+            d,
+        ];
+        ok(&train(&shard));
+    }
+    assert_eq!(
+        read_json(&dir.join("g1-1.json"))["settings"]["symmetric"],
+        true
+    );
+    let merged = dir.join("merged.weights");
+    let mut m = vec!["train", "merge"];
+    m.extend(data.iter().map(String::as_str));
+    let mp = p(&merged);
+    m.extend(["--threads", "1", "--out", &mp]);
+    let said = ok(&damelab(&m));
+    assert!(
+        said.contains("weights tied to their mirror feature's"),
+        "{said}"
+    );
+    assert!(
+        std::fs::read(&merged).unwrap() == std::fs::read(&whole).unwrap(),
+        "the merged weights differ from the single run's"
+    );
+}
+
+#[test]
 fn rules_that_do_not_treat_the_sides_alike_are_refused() {
     let dir = scratch("train_mirror", "refused");
     // Stacks: a column's pieces below its top do not turn with a mirror image.
@@ -123,6 +200,21 @@ fn rules_that_do_not_treat_the_sides_alike_are_refused() {
     );
     assert!(e.contains("stacks"), "{e}");
     assert!(e.contains("leave out --mirror"), "{e}");
+    assert!(!out.exists());
+    let e = fails(
+        &damelab(&[
+            "train",
+            "bashni",
+            "--symmetric",
+            "--games",
+            "2",
+            "--out",
+            &o,
+        ]),
+        1,
+        "--symmetric needs rules that treat the two sides alike",
+    );
+    assert!(e.contains("leave out --symmetric"), "{e}");
     assert!(!out.exists());
     // A start whose sides differ.
     let file = dir.join("lopsided.rules");

@@ -166,6 +166,11 @@ pub struct TrainArgs {
     /// games (the board, the start, the goals, and the moves and ends along random games).
     #[arg(long)]
     pub mirror: bool,
+    /// After each generation's fit, tie every weight to its mirror feature's (set the two to
+    /// their average, as `train symmetric` does), so that the weights score each position's
+    /// mirror image exactly as the position. Only for rules that treat the two sides alike.
+    #[arg(long)]
+    pub symmetric: bool,
     /// Threads (default: every core). The weights do not depend on it.
     #[arg(long)]
     pub threads: Option<usize>,
@@ -271,6 +276,7 @@ pub fn settings(a: &TrainArgs) -> Result<TrainSettings, Report> {
         fit_new: a.fit == FitWhich::New,
         fit_pieces_at_most: a.fit_pieces_at_most,
         mirror: a.mirror,
+        symmetric: a.symmetric,
     })
 }
 
@@ -290,6 +296,21 @@ pub fn settings_with_start(
             return Err(bad(
                 crate::train::PlayError::from(why).to_string(),
                 "leave out --mirror: each side's weights are then fitted from its own positions",
+            ));
+        }
+    }
+    if t.symmetric {
+        if let Err(why) = crate::train::mirror::Mirror::of(&v.rules) {
+            return Err(bad(
+                format!("--symmetric needs rules that treat the two sides alike: {why}"),
+                "leave out --symmetric: such rules' weights have no mirror feature to be tied to",
+            ));
+        }
+        if t.fit_new {
+            return Err(bad(
+                "--symmetric with --fit new would move the weights --fit new holds",
+                "make the start file symmetric first (`damelab train symmetric`), or leave out one \
+                 of the two",
             ));
         }
     }
