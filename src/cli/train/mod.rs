@@ -300,12 +300,8 @@ pub fn settings_with_start(
         }
     }
     if t.symmetric {
-        if let Err(why) = crate::train::mirror::Mirror::of(&v.rules) {
-            return Err(bad(
-                format!("--symmetric needs rules that treat the two sides alike: {why}"),
-                "leave out --symmetric: such rules' weights have no mirror feature to be tied to",
-            ));
-        }
+        // Refused here, before any game, for rules without a mirror image.
+        crate::train::run::ties(v, &t)?;
         if t.fit_new {
             return Err(bad(
                 "--symmetric with --fit new would move the weights --fit new holds",
