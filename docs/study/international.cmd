@@ -1,7 +1,7 @@
 command damelab selfplay international --games 200 --seed 45 --balanced 0.5 --no-tables --threads 2 --configs 'eval=derived,nodes=3000; eval=bundled,nodes=3000; eval=derived,nodes=30000; eval=bundled,nodes=30000' --json docs/study/international.json
-digest 200b13edc5cc4672
+digest 360959ad90ba7622
 weights international
-weights-digest 528e9f067fa5af96
+weights-digest 27e303b728a40efa
 quick 0
-wall 267
-load 1.83 1.45 1.27
+wall 299
+load 3.92 3.90 3.90
