@@ -299,7 +299,8 @@ mod tests {
     }
 
     /// The bundled weights, moved apart and made symmetric, score each position's mirror image as
-    /// the position for the side to move (to the last quarter's rounding), in every way the search evaluates.
+    /// the position for the side to move (to the last quarter's rounding), in every way the
+    /// search evaluates.
     #[test]
     fn symmetric_weights_score_a_mirror_image_alike() {
         for name in ["international", "dameo"] {

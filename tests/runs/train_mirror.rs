@@ -216,6 +216,25 @@ fn rules_that_do_not_treat_the_sides_alike_are_refused() {
     );
     assert!(e.contains("leave out --symmetric"), "{e}");
     assert!(!out.exists());
+    // With --fit new the ties would move the weights it holds.
+    let start = dir.join("english.weights");
+    let v = Variant::load("english").unwrap();
+    std::fs::write(&start, Weights::bundled(&v.rules).unwrap().to_text()).unwrap();
+    let e = fails(
+        &train(&[
+            "--symmetric",
+            "--fit",
+            "new",
+            "--start",
+            &p(&start),
+            "--out",
+            &o,
+        ]),
+        1,
+        "--symmetric with --fit new",
+    );
+    assert!(e.contains("damelab train symmetric"), "{e}");
+    assert!(!out.exists());
     // A start whose sides differ.
     let file = dir.join("lopsided.rules");
     let english = damelab::variants::bundled("english").unwrap();
