@@ -59,7 +59,10 @@ const WORDS: usize = 2 * WAYS;
 
 pub struct Table {
     /// `WORDS` words a bucket: for each entry, its hash XOR its data, then its data (0: empty).
+    /// The buckets start at word `base`, on a cache line's boundary (the allocation is only
+    /// aligned to a word, so it holds a bucket's words more than the buckets need).
     words: Box<[AtomicU64]>,
+    base: usize,
     mask: usize,
     generation: AtomicU8,
 }
@@ -117,8 +120,13 @@ impl Table {
             n /= 2;
         }
         let n = n.max(1);
+        let words = zeroed_words(n * WORDS + WORDS - 1);
+        // The first word on a 64-byte boundary: a bucket is then one cache line, loaded (and
+        // prefetched) at once, not two.
+        let base = (words.as_ptr() as usize).wrapping_neg() % 64 / 8;
         Table {
-            words: zeroed_words(n * WORDS),
+            words,
+            base,
             mask: n - 1,
             generation: AtomicU8::new(0),
         }
@@ -138,17 +146,17 @@ impl Table {
 
     /// Number of entries.
     pub fn len(&self) -> usize {
-        self.words.len() / 2
+        (self.mask + 1) * WAYS
     }
 
     pub fn is_empty(&self) -> bool {
-        self.words.is_empty()
+        false
     }
 
     /// The first word of `key`'s bucket.
     #[inline(always)]
     fn bucket(&self, key: u64) -> usize {
-        (key as usize & self.mask) * WORDS
+        self.base + (key as usize & self.mask) * WORDS
     }
 
     /// The entry in slot `s` of the bucket at `b`, if it holds `key`.
@@ -241,6 +249,9 @@ mod tests {
         // 8 MiB: four huge pages' worth, advised; the advice must change no content.
         let t = Table::new(8);
         assert_eq!(t.len(), 8 << 20 >> 4);
+        let first = t.words.as_ptr() as usize + 8 * t.bucket(0);
+        assert_eq!(first % 64, 0, "a bucket is one cache line");
+        assert!(t.bucket(u64::MAX) + WORDS <= t.words.len());
         let buckets = t.len() / WAYS;
         for b in (0..buckets).step_by(4099) {
             let key = (b as u64) | 0x5a5a << 48;
@@ -261,8 +272,8 @@ mod tests {
         t.store(a, 5, EXACT, 10, 1);
         t.store(b, 6, LOWER, 20, 2);
         // Tear slot 0: the data of b's entry with a's check word.
-        let db = t.words[3].load(Relaxed);
-        t.words[1].store(db, Relaxed);
+        let db = t.words[t.base + 3].load(Relaxed);
+        t.words[t.base + 1].store(db, Relaxed);
         assert_eq!(t.probe(a), None);
         assert_eq!(t.probe(b).map(|e| e.score), Some(20));
     }
