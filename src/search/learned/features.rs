@@ -169,6 +169,25 @@ impl<B: BitSet> Features<B> {
         self.visit_with::<true, true>(pos, f)
     }
 
+    /// The piece-square features' part of the sum `Σ w[i] · value` of [`Features::visit`]: each
+    /// side's pieces summed apart, in a register, then the second side's taken from the first's.
+    /// The same integer as visiting them one by one (the gathered evaluation's way to the rest).
+    #[inline(always)]
+    pub(super) fn squares_sum(&self, pos: &Position<B>, w: &[i32]) -> i32 {
+        let l = &self.layout;
+        let mut sides = [0i32; 2];
+        for (side, total) in sides.iter_mut().enumerate() {
+            for kind in 0..self.kinds {
+                let at = l.pst + (side * self.kinds + kind) * l.squares;
+                let pst = &w[at..at + l.squares];
+                for sq in BitIter(pos.kind_bits(side, kind)) {
+                    *total += pst[sq as usize];
+                }
+            }
+        }
+        sides[0] - sides[1]
+    }
+
     /// [`Features::visit`], the windows' features (small and wide) left out unless `WINDOWS`:
     /// the gathered evaluation ([`Learned::evaluate`]) scores them its own way; and the
     /// piece-square features left out unless `SQUARES` (the incremental evaluation keeps them).

@@ -221,14 +221,20 @@ impl<B: BitSet> Learned<B> {
             let sum = open * (PHASES - p) + end * p;
             (sum + (1 << (SHIFT + PHASE_BITS - 1))) >> (SHIFT + PHASE_BITS)
         } else if self.features.layout.tapered > 0 {
+            // The gathered windows and the squares summed apart, each in a register: visited
+            // one by one the squares would add into memory through the closure, each waiting
+            // for the last (docs/strength.md, node rate).
             match &self.gathered {
-                Some(g) => self.tapered::<false, true>(pos, g.sum(pos)),
+                Some(g) => {
+                    let body = g.sum(pos) + self.features.squares_sum(pos, w);
+                    self.tapered::<false, false>(pos, body)
+                }
                 None => self.tapered::<true, true>(pos, 0),
             }
         } else if let Some(g) = &self.gathered {
-            let mut sum = g.sum(pos);
+            let mut sum = g.sum(pos) + self.features.squares_sum(pos, w);
             self.features
-                .visit_with::<false, true>(pos, |i, v| sum += w[i] * v);
+                .visit_with::<false, false>(pos, |i, v| sum += w[i] * v);
             (sum + (1 << (SHIFT - 1))) >> SHIFT
         } else {
             let mut sum = 0i32;
