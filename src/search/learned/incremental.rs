@@ -71,7 +71,7 @@ impl<B: BitSet> Incremental<B> {
         let mut sum = 0;
         for side in 0..2 {
             for kind in 0..f.kinds() {
-                let pst = l.pst + (side * f.kinds() + kind) * l.squares;
+                let pst = f.pst(side, kind);
                 for sq in BitIter(pos.kind_bits(side, kind)) {
                     // The second side's pieces count −1, as in the plain evaluation.
                     sum += sign(side) * w[pst + sq as usize];
@@ -89,7 +89,6 @@ impl<B: BitSet> Incremental<B> {
 
     /// The squares in `changed` replaced: their square weights, and their windows' weights.
     fn update(&mut self, f: &Features<B>, w: &[i32], pos: &Position<B>, changed: B) {
-        let l = &f.layout;
         let tables = f.tables();
         let state = |sides: &[B; 2], sq| {
             if sides[0].has(sq) {
@@ -107,9 +106,7 @@ impl<B: BitSet> Incremental<B> {
         };
         let mut sum = self.sum;
         for sq in BitIter(changed) {
-            let square = |side: usize, kind: usize| {
-                sign(side) * w[l.pst + (side * f.kinds() + kind) * l.squares + sq as usize]
-            };
+            let square = |side: usize, kind: usize| sign(side) * w[f.pst(side, kind) + sq as usize];
             if let Some((side, kind)) = old.at(sq) {
                 sum -= square(side, kind);
             }
