@@ -37,9 +37,12 @@
   // Switch the page to a bundled variant (a new game on it).
   async function variant(name) {
     await until("the variant list", () => Array.from($("variant").options).some((o) => o.value === name), 10);
+    // The server's answer to this change, not the state before it: on the variant already shown
+    // the change starts a new game, and a click played before that answer came was undone by it.
+    const before = state;
     $("variant").value = name;
     $("variant").dispatchEvent(new Event("change"));
-    await until(name, () => state.variant.name === name, 10);
+    await until(name, () => state !== before && state.variant.name === name, 10);
   }
   const counts = () => Array.from(document.querySelectorAll("#hands .hand-pile .count"), (c) => c.textContent).join(" ");
   async function runHand() {
