@@ -136,9 +136,8 @@ impl Weights {
         for side in 0..2 {
             for kind in 0..layout.kinds {
                 for sq in crate::engine::geometry::BitIter(rules.geo.playable) {
-                    values[layout.pst
-                        + (side * layout.kinds + kind) * layout.squares
-                        + sq as usize] = eval.table_value(side, kind, sq) << SHIFT;
+                    values[layout.pst_of(side, kind) + sq as usize] =
+                        eval.table_value(side, kind, sq) << SHIFT;
                 }
                 values[layout.mobility + side * layout.kinds + kind] =
                     super::eval::MOBILITY << SHIFT;

@@ -155,8 +155,8 @@ fn block_ties(mirror: &Mirror, layout: &Layout, ties: &mut Vec<(usize, usize, bo
     for kind in 0..kinds {
         for sq in 0..squares {
             if let Some(t) = mirror.turned_square(sq) {
-                let a = layout.pst + kind * squares + sq;
-                let b = layout.pst + (kinds + kind) * squares + t;
+                let a = layout.pst_of(0, kind) + sq;
+                let b = layout.pst_of(1, kind) + t;
                 ties.push((a, b, true));
             }
         }
@@ -362,10 +362,7 @@ mod tests {
             .find(|&s| mirror.turned_square(s).is_some())
             .unwrap();
         let t = mirror.turned_square(sq).unwrap();
-        let (a, b) = (
-            layout.pst + sq,
-            layout.pst + layout.kinds * layout.squares + t,
-        );
+        let (a, b) = (layout.pst_of(0, 0) + sq, layout.pst_of(1, 0) + t);
         let mean = ((before[a] + before[b]) as f64 / 2.0).round() as i32;
         assert_eq!((values[a], values[b]), (mean, mean));
         // A window's empty configuration and its mirror window's are opposite: over the board's

@@ -169,13 +169,6 @@ impl<B: BitSet> Features<B> {
         self.visit_with::<true, true>(pos, f)
     }
 
-    /// The index of the first piece-square weight of `side`'s pieces of `kind` (one weight a
-    /// square, in the board's order).
-    #[inline(always)]
-    pub(super) fn pst(&self, side: usize, kind: usize) -> usize {
-        self.layout.pst + (side * self.kinds + kind) * self.layout.squares
-    }
-
     /// The piece-square features' part of the sum `Σ w[i] · value` of [`Features::visit`]: each
     /// side's pieces summed apart, in a register, then the second side's taken from the first's.
     /// The same integer as visiting them one by one (the gathered evaluation's way to the rest).
@@ -184,7 +177,7 @@ impl<B: BitSet> Features<B> {
         let mut sides = [0i32; 2];
         for (side, total) in sides.iter_mut().enumerate() {
             for kind in 0..self.kinds {
-                let at = self.pst(side, kind);
+                let at = self.layout.pst_of(side, kind);
                 let pst = &w[at..at + self.layout.squares];
                 for sq in BitIter(pos.kind_bits(side, kind)) {
                     *total += pst[sq as usize];
@@ -222,7 +215,7 @@ impl<B: BitSet> Features<B> {
                 if bits.none() {
                     continue;
                 }
-                let pst = self.pst(side, kind);
+                let pst = l.pst_of(side, kind);
                 for sq in BitIter(bits) {
                     if !SQUARES && !WINDOWS {
                         break;

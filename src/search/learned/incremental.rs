@@ -71,7 +71,7 @@ impl<B: BitSet> Incremental<B> {
         let mut sum = 0;
         for side in 0..2 {
             for kind in 0..f.kinds() {
-                let pst = f.pst(side, kind);
+                let pst = l.pst_of(side, kind);
                 for sq in BitIter(pos.kind_bits(side, kind)) {
                     // The second side's pieces count −1, as in the plain evaluation.
                     sum += sign(side) * w[pst + sq as usize];
@@ -106,7 +106,9 @@ impl<B: BitSet> Incremental<B> {
         };
         let mut sum = self.sum;
         for sq in BitIter(changed) {
-            let square = |side: usize, kind: usize| sign(side) * w[f.pst(side, kind) + sq as usize];
+            let square = |side: usize, kind: usize| {
+                sign(side) * w[f.layout.pst_of(side, kind) + sq as usize]
+            };
             if let Some((side, kind)) = old.at(sq) {
                 sum -= square(side, kind);
             }

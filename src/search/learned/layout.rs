@@ -165,6 +165,13 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The index of the first piece-square weight of `side`'s pieces of `kind` (one weight a
+    /// square, in the board's order).
+    #[inline(always)]
+    pub fn pst_of(&self, side: usize, kind: usize) -> usize {
+        self.pst + (side * self.kinds + kind) * self.squares
+    }
+
     /// The layout of these rules without wide patterns.
     pub fn new<B: BitSet>(rules: &Rules<B>) -> Layout {
         Layout::with(rules, false)
