@@ -202,6 +202,13 @@ pub struct Searcher<B: BitSet = Bits> {
     /// Threatened quiet positions the quiescence may still search a ply on this path (option
     /// `qs_threats`).
     threats_left: u32,
+    /// Positions one step from a promotion the quiescence may still search on this path
+    /// (option `qs_promotions`).
+    promotions_left: u32,
+    /// Per side, the quiet steps that promote: (kind, bit-set delta, the squares from which a
+    /// step that way lands in the kind's promotion zone). A piece of the kind on one of those
+    /// squares with the square ahead empty promotes in one quiet move.
+    promoting: [Vec<(usize, i16, B)>; 2],
     /// The same searcher on 64-bit sets, when `B` is wider and the board fits them
     /// ([`Rules::narrow`]): [`Searcher::search`] runs on it.
     narrow: Option<Box<Searcher<u64>>>,
@@ -239,6 +246,22 @@ impl<B: BitSet> Searcher<B> {
         };
         let move_counts = !rules.spec.game.move_count_draws.is_empty();
         let tt = Arc::new(tt::Table::new(tt_mib));
+        let promoting = std::array::from_fn(|side| {
+            let mut steps = Vec::new();
+            for kind in 0..rules.kinds {
+                let p = &rules.programs[side][kind];
+                if p.promotion_zone.none() {
+                    continue;
+                }
+                for d in p.steps.iter() {
+                    let from = rules.step_back(p.promotion_zone, d) & rules.from[d as usize];
+                    if from.any() {
+                        steps.push((kind, rules.geo.delta[d as usize], from));
+                    }
+                }
+            }
+            steps
+        });
         Searcher {
             helpers: Vec::new(),
             thread: 0,
@@ -270,6 +293,8 @@ impl<B: BitSet> Searcher<B> {
             qs_left: 0,
             root_score: None,
             threats_left: 0,
+            promotions_left: 0,
+            promoting,
             rules,
             reductions: reductions(&options::Options::default()),
             options: options::Options::default(),
@@ -630,6 +655,7 @@ impl<B: BitSet> Searcher<B> {
         self.path.extend_from_slice(history);
         self.qs_left = self.options.qs_exchanges;
         self.threats_left = self.options.qs_threats;
+        self.promotions_left = self.options.qs_promotions;
         (limits, target)
     }
 

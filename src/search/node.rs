@@ -60,6 +60,9 @@ enum Entry {
     Quiet,
     /// A quiet position past the nominal depth that the opponent threatens: searched a ply.
     Threat,
+    /// A quiet position past the nominal depth with a promotion one step away: its promotions
+    /// searched after the stand pat (option `qs_promotions`).
+    Promote,
     /// A node to search.
     Search,
 }
@@ -82,7 +85,8 @@ impl<B: BitSet> Searcher<B> {
     ) -> Score {
         match self.enter(pos, hash, depth, ply, irr) {
             Entry::Done(s) => s,
-            Entry::Quiet => self.quiet_quiescence(pos, hash, ply, alpha, beta, irr),
+            Entry::Quiet => self.quiet_quiescence::<false>(pos, hash, ply, alpha, beta, irr),
+            Entry::Promote => self.quiet_quiescence::<true>(pos, hash, ply, alpha, beta, irr),
             Entry::Search => self.search_node(pos, hash, depth, ply, alpha, beta, irr),
             Entry::Threat => {
                 self.threats_left -= 1;
@@ -186,6 +190,8 @@ impl<B: BitSet> Searcher<B> {
                     Entry::Threat
                 } else if self.qs_left > 0 && ply + 2 < MAX_PLY {
                     Entry::Quiet
+                } else if self.promotions_left > 0 && ply + 2 < MAX_PLY && self.promotes(pos) {
+                    Entry::Promote
                 } else {
                     Entry::Done(self.eval.evaluate_mut(pos))
                 };
@@ -194,13 +200,26 @@ impl<B: BitSet> Searcher<B> {
         Entry::Search
     }
 
+    /// Whether the side to move has a piece one quiet step from an empty square where it
+    /// promotes.
+    #[inline(always)]
+    fn promotes(&self, pos: &Position<B>) -> bool {
+        let side = pos.turn();
+        let empty = self.rules.playable & !pos.occupied();
+        self.promoting[side].iter().any(|&(kind, delta, from)| {
+            ((pos.kind_bits(side, kind) & from).shift(delta) & empty).any()
+        })
+    }
+
     /// Quiescence at a quiet position past the nominal depth (option `qs_exchanges`): the stand
     /// pat, then the quiet moves that promote and, while every piece on the board is of the first
     /// kind, those after which the opponent has a capture: an exchange, or a shot that gives
     /// pieces to take more back, which the capture quiescence after it resolves. Each such move
-    /// uses one of the path's `qs_exchanges`, so the tree stays bounded. Not stored in the table.
+    /// uses one of the path's `qs_exchanges`, so the tree stays bounded. With `PROMOTIONS` only
+    /// the promotions are searched, each using one of the path's `qs_promotions`. Not stored in
+    /// the table.
     #[inline(never)]
-    fn quiet_quiescence(
+    fn quiet_quiescence<const PROMOTIONS: bool>(
         &mut self,
         pos: &Position<B>,
         hash: u64,
@@ -214,8 +233,8 @@ impl<B: BitSet> Searcher<B> {
             return best;
         }
         alpha = alpha.max(best);
-        let first_kind_only =
-            (1..self.rules.kinds).all(|k| (pos.kind_bits(0, k) | pos.kind_bits(1, k)).none());
+        let first_kind_only = !PROMOTIONS
+            && (1..self.rules.kinds).all(|k| (pos.kind_bits(0, k) | pos.kind_bits(1, k)).none());
         let mut moves = std::mem::take(&mut self.moves[ply]);
         self.generate_bounded(pos, &mut moves);
         for mv in moves.iter() {
@@ -232,9 +251,18 @@ impl<B: BitSet> Searcher<B> {
                 .with_runs(self.keys.after_placement(pos, hash, mv), &child);
             let child_irr = if promotes { self.path.len() } else { irr };
             self.path.push(ch);
-            self.qs_left -= 1;
+            let left = if PROMOTIONS {
+                &mut self.promotions_left
+            } else {
+                &mut self.qs_left
+            };
+            *left -= 1;
             let s = -self.node(&child, ch, 0, ply + 1, -beta, -alpha, child_irr);
-            self.qs_left += 1;
+            if PROMOTIONS {
+                self.promotions_left += 1;
+            } else {
+                self.qs_left += 1;
+            }
             self.path.pop();
             if self.stop {
                 break;

@@ -82,6 +82,11 @@ pub struct Options {
     /// threatens a capture is searched a ply (every move, no stand pat) instead of scored as it
     /// stands, at most this many times on one path; 0 scores it as it stands.
     pub qs_threats: u32,
+    /// Promotions in quiescence: a quiet position past the nominal depth in which the side to
+    /// move has a piece one quiet step from an empty square where it promotes (read from each
+    /// kind's steps and promotion zone) is not scored as it stands: after the stand pat, its
+    /// promoting moves are searched, at most this many on one path; 0 scores it as it stands.
+    pub qs_promotions: u32,
     /// Half the width of an iteration's first window around the last one's score, in score
     /// units (aspiration windows); it doubles on each side that fails.
     pub aspiration: i32,
@@ -126,6 +131,7 @@ impl Default for Options {
             iir: false,
             iir_depth: 4,
             qs_threats: 0,
+            qs_promotions: 0,
             aspiration: 40,
             lmr_unseen: 0,
             contempt: 0,
@@ -249,6 +255,10 @@ impl Options {
             "quiet positions past the depth where the opponent threatens a capture, searched a ply, at most N a path (0 off), 0 to 8",
         ),
         (
+            "qs_promotions",
+            "quiet positions past the depth where a piece is one step from promoting: its promotions searched after the stand pat, at most N a path (0 off), 0 to 8",
+        ),
+        (
             "aspiration",
             "half the width of an iteration's first window around the last score, in hundredths of the first kind of piece (5 to 1000)",
         ),
@@ -321,6 +331,7 @@ impl Options {
             "iir" => self.iir = flag(name, v)?,
             "iir_depth" => self.iir_depth = number(name, v, 2, 32)? as u32,
             "qs_threats" => self.qs_threats = number(name, v, 0, 8)? as u32,
+            "qs_promotions" => self.qs_promotions = number(name, v, 0, 8)? as u32,
             "aspiration" => self.aspiration = number(name, v, 5, 1000)? as i32,
             "lmr_unseen" => self.lmr_unseen = number(name, v, 0, 3)? as u32,
             "contempt" => self.contempt = number(name, v, -1000, 1000)? as i32,
@@ -339,7 +350,7 @@ impl Options {
     /// The options as `name=value` pairs (what [`Options::set`] reads back).
     pub fn describe(&self) -> String {
         format!(
-            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={} partial_root={} iir={} iir_depth={} qs_threats={} aspiration={} lmr_unseen={} contempt={}",
+            "lmr={} lmr_moves={} lmr_div={} reduce_offers={} futility={} futility_margin={} soft_time={} single_reply={} clock={} probcut={} probcut_margin={} probcut_depth={} probcut_reduction={} threads={} single_extension={} qs_exchanges={} rfp={} rfp_depth={} rfp_margin={} lmp={} lmp_depth={} lmp_moves={} history_malus={} partial_root={} iir={} iir_depth={} qs_threats={} qs_promotions={} aspiration={} lmr_unseen={} contempt={}",
             self.lmr,
             self.lmr_moves,
             self.lmr_div,
@@ -367,6 +378,7 @@ impl Options {
             self.iir,
             self.iir_depth,
             self.qs_threats,
+            self.qs_promotions,
             self.aspiration,
             self.lmr_unseen,
             self.contempt

@@ -84,7 +84,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
             "soft_time" => "50",
             "lmr_moves" => "5",
             "threads" => "2",
-            "qs_exchanges" | "qs_threats" => "2",
+            "qs_exchanges" | "qs_threats" | "qs_promotions" => "2",
             _ => "100",
         };
         o.set(name, value).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -99,6 +99,7 @@ fn every_option_is_set_by_name_and_bad_values_are_refused() {
     assert!(o.set("lmr_moves", "65").is_err());
     assert!(o.set("soft_time", "5").is_err());
     assert!(o.set("qs_exchanges", "9").is_err());
+    assert!(o.set("qs_promotions", "9").is_err());
     assert!(o.set("rfp_depth", "0").is_err());
     assert!(o.set("lmp_moves", "0").is_err());
 }
@@ -294,6 +295,28 @@ fn the_quiescence_answers_a_threat_when_asked() {
         seen_score > plain_score + 50 && seen_nodes > plain_nodes,
         "{seen_score} against {plain_score}, {seen_nodes} nodes against {plain_nodes}"
     );
+}
+
+#[test]
+fn the_quiescence_sees_a_promotion_one_step_away_when_asked() {
+    // White to move; black's man on 41 is one step from promoting on 46 or 47. Scored as they
+    // stand, the quiet positions at the end of a one-ply search count it as a man, and 19-14
+    // looks best; with the promotions searched past the depth, the one-ply search sees the king
+    // coming and picks what a depth-7 search picks.
+    let best = |q: &str, d: u32| best_with("W:W19,23,40,45:B30,37,41", "qs_promotions", q, d);
+    let (deep, _, _) = best("0", 7);
+    let (plain, plain_score, plain_nodes) = best("0", 1);
+    let (seen, seen_score, seen_nodes) = best("1", 1);
+    assert_eq!(plain, "19-14");
+    assert_eq!(seen, deep);
+    assert_eq!(deep, "40-35");
+    assert!(
+        seen_score < plain_score - 30 && seen_nodes > plain_nodes,
+        "{seen_score} against {plain_score}, {seen_nodes} nodes against {plain_nodes}"
+    );
+    // Off by default: the default search scores those positions as they stand.
+    assert_eq!(Options::default().qs_promotions, 0);
+    assert_eq!(preset().qs_promotions, 0);
 }
 
 #[test]
