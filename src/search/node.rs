@@ -211,6 +211,17 @@ impl<B: BitSet> Searcher<B> {
         })
     }
 
+    /// The path's budget of quiet moves past the nominal depth: `qs_promotions`' with
+    /// `PROMOTIONS`, else `qs_exchanges`'.
+    #[inline(always)]
+    fn quiet_budget<const PROMOTIONS: bool>(&mut self) -> &mut u32 {
+        if PROMOTIONS {
+            &mut self.promotions_left
+        } else {
+            &mut self.qs_left
+        }
+    }
+
     /// Quiescence at a quiet position past the nominal depth (option `qs_exchanges`): the stand
     /// pat, then the quiet moves that promote and, while every piece on the board is of the first
     /// kind, those after which the opponent has a capture: an exchange, or a shot that gives
@@ -251,18 +262,9 @@ impl<B: BitSet> Searcher<B> {
                 .with_runs(self.keys.after_placement(pos, hash, mv), &child);
             let child_irr = if promotes { self.path.len() } else { irr };
             self.path.push(ch);
-            let left = if PROMOTIONS {
-                &mut self.promotions_left
-            } else {
-                &mut self.qs_left
-            };
-            *left -= 1;
+            *self.quiet_budget::<PROMOTIONS>() -= 1;
             let s = -self.node(&child, ch, 0, ply + 1, -beta, -alpha, child_irr);
-            if PROMOTIONS {
-                self.promotions_left += 1;
-            } else {
-                self.qs_left += 1;
-            }
+            *self.quiet_budget::<PROMOTIONS>() += 1;
             self.path.pop();
             if self.stop {
                 break;
