@@ -254,7 +254,8 @@ impl<B: BitSet> Searcher<B> {
                     continue;
                 }
                 for d in p.steps.iter() {
-                    let from = rules.step_back(p.promotion_zone, d) & rules.from[d as usize];
+                    // `step_back` keeps only the squares with a neighbour that way.
+                    let from = rules.step_back(p.promotion_zone, d);
                     if from.any() {
                         steps.push((kind, rules.geo.delta[d as usize], from));
                     }
